@@ -1,0 +1,89 @@
+"""The one exception tree of ytourney: every error the library raises derives from YTourneyError."""
+
+from __future__ import annotations
+
+
+class YTourneyError(Exception):
+    """Base of every error ytourney raises on purpose; the CLI turns these into clean messages."""
+
+
+class BoardSpecError(YTourneyError, ValueError):
+    """A board spec string that names no known board."""
+
+
+class NotationError(YTourneyError, ValueError):
+    """A cell or move token that cannot be read on the given board."""
+
+
+class IllegalMoveError(YTourneyError, ValueError):
+    """A move the rules do not allow in the current position."""
+
+
+class OccupiedCellError(IllegalMoveError):
+    """A stone placed on a cell that already holds one."""
+
+
+class UnknownCellError(IllegalMoveError):
+    """A cell index outside the board."""
+
+
+class SwapNotAllowedError(IllegalMoveError):
+    """A swap (pie) answer where the rules allow none."""
+
+
+class GameOverError(IllegalMoveError):
+    """A move after the game has already been decided."""
+
+
+class ConfigError(YTourneyError):
+    """A tournament config that is malformed or inconsistent."""
+
+
+class BotSpecError(YTourneyError, ValueError):
+    """A bot spec (name, options or plugin path) that cannot be turned into a bot."""
+
+
+class PluginError(BotSpecError):
+    """A Python plugin file or class that cannot be loaded or lacks the bot protocol."""
+
+
+class PlayerFault(YTourneyError):
+    """A player misbehaved during a game; the match records its loss with `termination`."""
+
+    termination: str = "crash"
+
+
+class EngineCrashError(PlayerFault):
+    """An external engine process died or could not be started."""
+
+    termination = "crash"
+
+
+class EngineTimeoutError(PlayerFault):
+    """An external engine gave no answer before its deadline."""
+
+    termination = "time"
+
+
+class EngineProtocolError(PlayerFault):
+    """An external engine answered something that is not valid GTP for the command."""
+
+    termination = "protocol"
+
+
+class IllegalAnswerError(PlayerFault):
+    """A player answered a move the referee rejects (occupied, unknown or out of turn)."""
+
+    termination = "illegal"
+
+
+class StoreError(YTourneyError):
+    """The results store cannot be opened, locked or written as asked."""
+
+
+class StoreLockedError(StoreError):
+    """Another run holds the lock on the results folder."""
+
+
+class ConfigMismatchError(StoreError):
+    """The results folder belongs to a tournament with a different config."""

@@ -1,0 +1,290 @@
+"""Game state of Y: stones, turns, pie rule, handicap stones, misère, and win detection by union-find."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from ytourney.board import ALL_SIDES, Board, parse_board
+from ytourney.errors import (
+    GameOverError,
+    OccupiedCellError,
+    SwapNotAllowedError,
+    UnknownCellError,
+    YTourneyError,
+)
+from ytourney.notation import SWAP, move_name, parse_move
+
+EMPTY = 0
+
+
+class Color(enum.IntEnum):
+    """Stone colours; Black places the first stone."""
+
+    BLACK = 1
+    WHITE = 2
+
+    @property
+    def other(self) -> Color:
+        """The opposing colour."""
+        return Color.WHITE if self is Color.BLACK else Color.BLACK
+
+    @classmethod
+    def parse(cls, text: str) -> Color:
+        """Colour from 'black'/'b'/'white'/'w' in any case."""
+        word = str(text).strip().lower()
+        if word in ("b", "black"):
+            return cls.BLACK
+        if word in ("w", "white"):
+            return cls.WHITE
+        raise YTourneyError(f"unknown colour {text!r}; expected 'black' or 'white'")
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Rule options of a game; the pie rule only applies to even (handicap 0) games."""
+
+    pie: bool = True
+    misere: bool = False
+
+    def to_dict(self) -> dict[str, bool]:
+        """JSON form used in records."""
+        return {"pie": self.pie, "misere": self.misere}
+
+
+class GameState:
+    """A position of Y with its history; `play` validates every move and detects the winner incrementally."""
+
+    __slots__ = (
+        "board",
+        "rules",
+        "handicap",
+        "cells",
+        "_parent",
+        "_mask",
+        "_moves",
+        "_to_move",
+        "_stones_left",
+        "_winner",
+        "_swapped",
+        "_neighbors",
+        "_sides",
+    )
+
+    def __init__(self, board: Board | str, rules: Rules | None = None, handicap: int = 0) -> None:
+        if isinstance(board, str):
+            board = parse_board(board)
+        if not isinstance(handicap, int) or handicap < 0:
+            raise YTourneyError(f"handicap level must be a whole number >= 0, got {handicap!r}")
+        if handicap >= board.num_cells:
+            raise YTourneyError(
+                f"handicap {handicap} is too large for board {board.spec!r} of {board.num_cells} cells"
+            )
+        self.board = board
+        self.rules = rules or Rules()
+        self.handicap = handicap
+        n = board.num_cells
+        self.cells = [EMPTY] * n
+        self._parent = list(range(n))
+        self._mask = list(board.sides)
+        self._moves: list[int] = []
+        self._to_move = Color.BLACK
+        self._stones_left = max(1, handicap)
+        self._winner: Color | None = None
+        self._swapped = False
+        self._neighbors = board.neighbors
+        self._sides = board.sides
+
+    # --- queries -------------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> Color:
+        """Colour of the stone the next move places (a swap never changes it)."""
+        return self._to_move
+
+    @property
+    def winner(self) -> Color | None:
+        """The winning colour once the game is decided (misère already applied), else None."""
+        return self._winner
+
+    @property
+    def is_over(self) -> bool:
+        """True once a player has completed a Y."""
+        return self._winner is not None
+
+    @property
+    def moves(self) -> tuple[int, ...]:
+        """Every action so far in order, SWAP included."""
+        return tuple(self._moves)
+
+    @property
+    def swapped(self) -> bool:
+        """True when the second player took the first stone with the pie rule."""
+        return self._swapped
+
+    @property
+    def pie_active(self) -> bool:
+        """True when this game offers the pie rule (an even game with pie on)."""
+        return self.rules.pie and self.handicap == 0
+
+    @property
+    def stones_left_this_turn(self) -> int:
+        """Stones the side to move still places before the turn passes (handicap turns place several)."""
+        return self._stones_left
+
+    @property
+    def num_stones(self) -> int:
+        """Stones on the board."""
+        return len(self._moves) - self._swapped
+
+    def can_swap(self) -> bool:
+        """True when the next action may be the pie answer 'swap'."""
+        return self.pie_active and len(self._moves) == 1 and self._winner is None
+
+    def owner(self, color: Color) -> int:
+        """Seat that owns `color` now: 0 for the player who placed the first stone, 1 for the other."""
+        seat = 0 if color is Color.BLACK else 1
+        return seat ^ 1 if self._swapped else seat
+
+    def color_of_seat(self, seat: int) -> Color:
+        """Colour played now by seat 0 (first mover) or seat 1."""
+        black_seat = 1 if self._swapped else 0
+        return Color.BLACK if seat == black_seat else Color.WHITE
+
+    def seat_to_move(self) -> int:
+        """Seat (0 first mover, 1 other) whose turn it is."""
+        return self.owner(self._to_move)
+
+    def empty_cells(self) -> list[int]:
+        """Empty cells in index order."""
+        return [i for i, c in enumerate(self.cells) if c == EMPTY]
+
+    def legal_moves(self) -> list[int]:
+        """Every legal action: the empty cells, plus SWAP when the pie rule offers it; empty once over."""
+        if self._winner is not None:
+            return []
+        moves = self.empty_cells()
+        if self.can_swap():
+            moves.append(SWAP)
+        return moves
+
+    def is_legal(self, move: int) -> bool:
+        """True when `play(move)` would succeed."""
+        if self._winner is not None:
+            return False
+        if move == SWAP:
+            return self.can_swap()
+        return isinstance(move, int) and 0 <= move < len(self.cells) and self.cells[move] == EMPTY
+
+    def group_sides(self, cell: int) -> int:
+        """Side mask of the group holding `cell` (0 for an empty cell)."""
+        if self.cells[cell] == EMPTY:
+            return 0
+        return self._mask[self._find(cell)]
+
+    # --- moves ---------------------------------------------------------------------------------
+
+    def play(self, move: int) -> None:
+        """Apply one action (a cell index or SWAP), raising a specific IllegalMoveError if it is not legal."""
+        if self._winner is not None:
+            raise GameOverError(
+                f"move {self._describe(move)} after the game ended ({self._winner} won) on {self.board.spec!r}"
+            )
+        if move == SWAP:
+            if not self.can_swap():
+                raise SwapNotAllowedError(self._swap_refusal())
+            self._swapped = True
+            self._moves.append(SWAP)
+            return
+        cells = self.cells
+        if type(move) is not int or not 0 <= move < len(cells):
+            raise UnknownCellError(f"cell {move!r} is not on board {self.board.spec!r} (0..{len(cells) - 1})")
+        if cells[move]:
+            raise OccupiedCellError(
+                f"cell {move_name(self.board, move)!r} is already occupied by {Color(cells[move])}"
+            )
+        color = self._to_move
+        cells[move] = color
+        parent = self._parent
+        mask = self._mask
+        side_mask = self._sides[move]
+        for nb in self._neighbors[move]:
+            if cells[nb] == color:
+                root = nb
+                while parent[root] != root:
+                    parent[root] = parent[parent[root]]
+                    root = parent[root]
+                if root != move:
+                    parent[root] = move
+                    side_mask |= mask[root]
+        mask[move] = side_mask
+        self._moves.append(move)
+        if side_mask == ALL_SIDES:
+            self._winner = color.other if self.rules.misere else color
+            return
+        self._stones_left -= 1
+        if self._stones_left == 0:
+            self._to_move = color.other
+            self._stones_left = 1
+
+    def play_token(self, token: str) -> int:
+        """Parse a move token on this board, play it and return the move."""
+        move = parse_move(self.board, token)
+        self.play(move)
+        return move
+
+    def copy(self) -> GameState:
+        """An independent copy of this state."""
+        new = GameState.__new__(GameState)
+        new.board = self.board
+        new.rules = self.rules
+        new.handicap = self.handicap
+        new.cells = self.cells.copy()
+        new._parent = self._parent.copy()
+        new._mask = self._mask.copy()
+        new._moves = self._moves.copy()
+        new._to_move = self._to_move
+        new._stones_left = self._stones_left
+        new._winner = self._winner
+        new._swapped = self._swapped
+        new._neighbors = self._neighbors
+        new._sides = self._sides
+        return new
+
+    # --- helpers -------------------------------------------------------------------------------
+
+    def _find(self, cell: int) -> int:
+        parent = self._parent
+        while parent[cell] != cell:
+            parent[cell] = parent[parent[cell]]
+            cell = parent[cell]
+        return cell
+
+    def _describe(self, move: int) -> str:
+        try:
+            return repr(move_name(self.board, move))
+        except YTourneyError:
+            return repr(move)
+
+    def _swap_refusal(self) -> str:
+        if not self.rules.pie:
+            return "swap is not allowed: the pie rule is off in this game"
+        if self.handicap:
+            return f"swap is not allowed in a handicap game (level {self.handicap})"
+        if not self._moves:
+            return "swap is not allowed before the first stone is placed"
+        return "swap is only allowed as the second action of the game"
+
+    def __repr__(self) -> str:
+        return f"GameState({self.board.spec!r}, moves={len(self._moves)}, to_move={self._to_move}, winner={self._winner})"
+
+
+def play_moves(board: Board | str, moves: list[int], rules: Rules | None = None, handicap: int = 0) -> GameState:
+    """A new state with `moves` played in order."""
+    state = GameState(board, rules, handicap)
+    for move in moves:
+        state.play(move)
+    return state

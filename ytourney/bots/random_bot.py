@@ -1,0 +1,29 @@
+"""The `random` bot: a uniformly random empty cell, and a coin-flip pie decision."""
+
+from __future__ import annotations
+
+import random
+
+from ytourney.bots.base import BaseBot, Limit
+from ytourney.bots.spec import BotOption
+from ytourney.game import GameState
+
+
+class RandomBot(BaseBot):
+    """Plays a uniformly random empty cell; swaps with probability `swap_rate`."""
+
+    name = "random"
+    OPTIONS = {"swap_rate": BotOption(float, 0.5, "probability of answering the first stone with swap")}
+
+    def __init__(self, seed: int | None = None, swap_rate: float = 0.5) -> None:
+        super().__init__(seed)
+        self.swap_rate = swap_rate
+        self._rng = random.Random(seed)
+
+    def move(self, state: GameState, limit: Limit) -> int:
+        """A random empty cell."""
+        return self._rng.choice(state.empty_cells())
+
+    def swap(self, state: GameState, limit: Limit) -> bool:
+        """Swap with probability `swap_rate`."""
+        return self._rng.random() < self.swap_rate

@@ -1,0 +1,470 @@
+"""SQLite results store of one tournament folder: one transaction per finished game, a run lock, resume.
+
+Layout of a results folder `<out>/`:
+  tournament.db   the store (SQLite in WAL mode); the source of truth for every finished game
+  run.lock        held with an exclusive flock by the run writing the folder; the kernel drops it when that
+                  process dies (kill -9 included), so a crashed run never leaves a stale lock behind
+
+Durability: WAL with synchronous=NORMAL. A commit is atomic and survives any crash of the process (kill -9,
+Ctrl-C, an exception); only a power loss or OS crash can drop the last few commits, and the database stays
+consistent even then. A dropped game is simply replayed on resume, because the slot id of every planned game is
+UNIQUE: a game can be missing for a moment but never doubled. FULL would add one fsync per game, which for fast
+bots costs more than the game itself.
+
+Readers (`load_records`, `load_config_text`) take no lock and never write: they work while a run holds the lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ytourney.errors import ConfigMismatchError, StoreError, StoreLockedError
+from ytourney.record import GameRecord, Termination, utc_now
+
+DB_NAME = "tournament.db"
+LOCK_NAME = "run.lock"
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_MS = 10_000
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tournaments (
+    id            INTEGER PRIMARY KEY CHECK (id = 1),
+    name          TEXT NOT NULL,
+    config_text   TEXT NOT NULL,
+    config_hash   TEXT NOT NULL,
+    config_key    TEXT NOT NULL,
+    config_path   TEXT NOT NULL DEFAULT '',
+    planned_games INTEGER NOT NULL,
+    created       TEXT NOT NULL,
+    updated       TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS players (
+    id    INTEGER PRIMARY KEY,
+    name  TEXT NOT NULL UNIQUE,
+    spec  TEXT NOT NULL,
+    kind  TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id            INTEGER PRIMARY KEY,
+    seq           INTEGER NOT NULL UNIQUE,
+    round         INTEGER NOT NULL,
+    board         TEXT NOT NULL,
+    pie           INTEGER NOT NULL,
+    misere        INTEGER NOT NULL,
+    handicap      INTEGER NOT NULL,
+    first         TEXT NOT NULL,
+    second        TEXT NOT NULL,
+    black         TEXT NOT NULL,
+    white         TEXT NOT NULL,
+    winner        TEXT NOT NULL CHECK (winner IN ('black', 'white')),
+    winner_name   TEXT NOT NULL,
+    termination   TEXT NOT NULL,
+    reason        TEXT NOT NULL DEFAULT '',
+    seed          INTEGER,
+    started       TEXT NOT NULL,
+    finished      TEXT NOT NULL,
+    opening_plies INTEGER NOT NULL DEFAULT 0,
+    num_moves     INTEGER NOT NULL,
+    extra         TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id  INTEGER NOT NULL REFERENCES games(id),
+    ply      INTEGER NOT NULL,
+    move     TEXT NOT NULL,
+    seconds  REAL NOT NULL,
+    PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
+"""
+
+_GAME_COLUMNS = (
+    "id", "seq", "round", "board", "pie", "misere", "handicap", "first", "second", "black", "white", "winner",
+    "winner_name", "termination", "reason", "seed", "started", "finished", "opening_plies", "num_moves", "extra",
+)
+
+
+@dataclass(frozen=True)
+class StoredPlayer:
+    """A player as the store remembers it: name, spec text and kind (builtin, plugin, gtp)."""
+
+    name: str
+    spec: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class TournamentInfo:
+    """The tournament row of a store: name, config (text, hash, canonical key) and planned game count."""
+
+    name: str
+    config_text: str
+    config_hash: str
+    config_key: dict[str, Any]
+    config_path: str
+    planned_games: int
+    created: str
+    updated: str
+
+
+def db_path(directory: str | os.PathLike[str]) -> Path:
+    """Path of the store inside a results folder."""
+    return Path(directory) / DB_NAME
+
+
+def config_differences(old: Any, new: Any, path: str = "") -> list[str]:
+    """Key paths (like `schedule.games_per_pair`, `players[2].bot`) where two canonical configs differ."""
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        found: list[str] = []
+        for key in sorted(set(old) | set(new), key=str):
+            sub = f"{path}.{key}" if path else str(key)
+            if key not in old or key not in new:
+                found.append(sub)
+            else:
+                found.extend(config_differences(old[key], new[key], sub))
+        return found
+    if isinstance(old, list) and isinstance(new, list):
+        if len(old) != len(new):
+            return [f"{path or 'config'} ({len(old)} entries, now {len(new)})"]
+        found = []
+        for index, (a, b) in enumerate(zip(old, new)):
+            found.extend(config_differences(a, b, f"{path}[{index}]"))
+        return found
+    return [] if old == new else [path or "config"]
+
+
+class _RunLock:
+    """An exclusive flock on `<out>/run.lock`; released when closed or when the owning process dies."""
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory / LOCK_NAME
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        """Take the lock or raise StoreLockedError naming the holder's pid."""
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "unknown"
+            os.close(fd)
+            raise StoreLockedError(
+                f"results folder {str(self.path.parent)!r} is in use by another run (pid {holder}); "
+                "wait for it to finish or stop it, or use --out to write elsewhere"
+            ) from None
+        except OSError as err:
+            os.close(fd)
+            raise StoreError(f"cannot lock results folder {str(self.path.parent)!r}: {err}") from err
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        self._fd = fd
+
+    def release(self) -> None:
+        """Drop the lock (the file stays; an unlocked file means nobody holds it)."""
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, 0)
+            os.close(self._fd)  # closing the descriptor releases the flock
+            self._fd = None
+
+
+def _connect(path: Path, *, read_only: bool) -> sqlite3.Connection:
+    """A connection with the store's pragmas; read-only connections never create or change files."""
+    try:
+        if read_only:
+            uri = f"file:{path.resolve().as_posix()}?mode=ro"
+            conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+        else:
+            conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        return conn
+    except sqlite3.Error as err:
+        raise StoreError(f"cannot open results store {str(path)!r}: {err}") from err
+
+
+def _record_from_row(row: Sequence[Any], moves: list[str], seconds: list[float], tournament: str) -> GameRecord:
+    data = dict(zip(_GAME_COLUMNS, row))
+    return GameRecord(
+        id=data["id"],
+        tournament=tournament,
+        round=data["round"],
+        board=data["board"],
+        rules={"pie": bool(data["pie"]), "misere": bool(data["misere"])},
+        handicap=data["handicap"],
+        first=data["first"],
+        second=data["second"],
+        black=data["black"],
+        white=data["white"],
+        moves=tuple(moves),
+        winner=data["winner"],
+        termination=Termination(data["termination"]),
+        move_seconds=tuple(seconds),
+        seed=data["seed"],
+        started=data["started"],
+        finished=data["finished"],
+        reason=data["reason"],
+        opening_plies=data["opening_plies"],
+        extra=json.loads(data["extra"] or "{}"),
+    )
+
+
+def _read_records(conn: sqlite3.Connection, tournament: str, ids: Iterable[int] | None = None) -> list[GameRecord]:
+    """Every game (or the given ids) with its moves, in game-id order."""
+    columns = ", ".join(_GAME_COLUMNS)
+    moves: dict[int, tuple[list[str], list[float]]] = {}
+    if ids is None:
+        rows = conn.execute(f"SELECT {columns} FROM games ORDER BY id").fetchall()
+        move_rows = conn.execute("SELECT game_id, move, seconds FROM moves ORDER BY game_id, ply")
+    else:
+        wanted = sorted(set(ids))
+        marks = ",".join("?" * len(wanted))
+        rows = conn.execute(f"SELECT {columns} FROM games WHERE id IN ({marks}) ORDER BY id", wanted).fetchall()
+        move_rows = conn.execute(
+            f"SELECT game_id, move, seconds FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, ply", wanted
+        )
+    for game_id, move, seconds in move_rows:
+        entry = moves.setdefault(game_id, ([], []))
+        entry[0].append(move)
+        entry[1].append(seconds)
+    return [_record_from_row(row, *moves.get(row[0], ([], [])), tournament) for row in rows]
+
+
+@contextlib.contextmanager
+def _reader(directory: str | os.PathLike[str]) -> Iterator[sqlite3.Connection]:
+    path = db_path(directory)
+    if not path.is_file():
+        raise StoreError(
+            f"{str(directory)!r} is not a results folder: it has no {DB_NAME} (run `ytourney run CONFIG` first)"
+        )
+    conn = _connect(path, read_only=True)
+    try:
+        yield conn
+    except sqlite3.Error as err:
+        raise StoreError(f"cannot read results store {str(path)!r}: {err}") from err
+    finally:
+        conn.close()
+
+
+def _info(conn: sqlite3.Connection) -> TournamentInfo | None:
+    row = conn.execute(
+        "SELECT name, config_text, config_hash, config_key, config_path, planned_games, created, updated"
+        " FROM tournaments WHERE id = 1"
+    ).fetchone()
+    if row is None:
+        return None
+    name, text, digest, key, path, planned, created, updated = row
+    return TournamentInfo(name, text, digest, json.loads(key), path, planned, created, updated)
+
+
+def load_records(directory: str | os.PathLike[str]) -> list[GameRecord]:
+    """Every finished game of a results folder in game-id order; read-only, safe while a run is writing."""
+    with _reader(directory) as conn:
+        info = _info(conn)
+        return _read_records(conn, info.name if info else "")
+
+
+def load_config_text(directory: str | os.PathLike[str]) -> str:
+    """The YAML text of the config a results folder was run with."""
+    return load_info(directory).config_text
+
+
+def load_info(directory: str | os.PathLike[str]) -> TournamentInfo:
+    """The tournament row of a results folder (name, config, planned games)."""
+    with _reader(directory) as conn:
+        info = _info(conn)
+    if info is None:
+        raise StoreError(f"results folder {str(directory)!r} holds no tournament yet")
+    return info
+
+
+def load_players(directory: str | os.PathLike[str]) -> list[StoredPlayer]:
+    """The players of a results folder in config order."""
+    with _reader(directory) as conn:
+        rows = conn.execute("SELECT name, spec, kind FROM players ORDER BY id").fetchall()
+    return [StoredPlayer(*row) for row in rows]
+
+
+class ResultStore:
+    """The writable store of one results folder, held under an exclusive run lock until closed."""
+
+    def __init__(self, directory: Path, conn: sqlite3.Connection, lock: _RunLock, info: TournamentInfo) -> None:
+        self.directory = directory
+        self.info = info
+        self._conn = conn
+        self._lock = lock
+        self._next_seq = 1 + (conn.execute("SELECT COALESCE(MAX(seq), 0) FROM games").fetchone()[0])
+
+    @classmethod
+    def open(
+        cls,
+        directory: str | os.PathLike[str],
+        *,
+        name: str,
+        config_text: str,
+        config_hash: str,
+        config_key: Mapping[str, Any],
+        planned_games: int,
+        players: Sequence[StoredPlayer] = (),
+        config_path: str = "",
+    ) -> ResultStore:
+        """Lock the folder, create or check the store; a store made by a different config is refused.
+
+        `config_key` is the canonical form of the config compared on reopen (execution-only settings such as the
+        worker count left out); `config_hash` is its digest.
+        """
+        folder = Path(directory)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StoreError(f"cannot create results folder {str(folder)!r}: {err}") from err
+        lock = _RunLock(folder)
+        lock.acquire()
+        conn: sqlite3.Connection | None = None
+        try:
+            conn = _connect(db_path(folder), read_only=False)
+            info = cls._prepare(conn, folder, name, config_text, config_hash, dict(config_key), planned_games,
+                                players, config_path)
+            return cls(folder, conn, lock, info)
+        except sqlite3.Error as err:
+            if conn is not None:
+                conn.close()
+            lock.release()
+            raise StoreError(f"results store {str(db_path(folder))!r} is unusable: {err}") from err
+        except BaseException:
+            if conn is not None:
+                conn.close()
+            lock.release()
+            raise
+
+    @staticmethod
+    def _prepare(conn: sqlite3.Connection, folder: Path, name: str, config_text: str, config_hash: str,
+                 config_key: dict[str, Any], planned_games: int, players: Sequence[StoredPlayer],
+                 config_path: str) -> TournamentInfo:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"results store in {str(folder)!r} has schema version {version}; this ytourney reads up to "
+                f"{SCHEMA_VERSION} (upgrade ytourney)"
+            )
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in filter(None, (s.strip() for s in _SCHEMA.split(";"))):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            info = _info(conn)
+            now = utc_now()
+            if info is None:
+                conn.execute(
+                    "INSERT INTO tournaments (id, name, config_text, config_hash, config_key, config_path,"
+                    " planned_games, created, updated) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (name, config_text, config_hash, json.dumps(config_key, sort_keys=True), config_path,
+                     planned_games, now, now),
+                )
+                conn.executemany(
+                    "INSERT INTO players (name, spec, kind) VALUES (?, ?, ?)",
+                    [(p.name, p.spec, p.kind) for p in players],
+                )
+            elif info.config_hash != config_hash:
+                differing = config_differences(info.config_key, config_key) or ["config"]
+                shown = ", ".join(differing[:8]) + (f" and {len(differing) - 8} more" if len(differing) > 8 else "")
+                raise ConfigMismatchError(
+                    f"results folder {str(folder)!r} holds tournament {info.name!r} run with a different config "
+                    f"(differs in: {shown}); use --out to write this config's results elsewhere, or restore the "
+                    "old config to continue it"
+                )
+            else:
+                conn.execute(
+                    "UPDATE tournaments SET config_text = ?, config_path = ?, updated = ? WHERE id = 1",
+                    (config_text, config_path, now),
+                )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        info = _info(conn)
+        if info is None:
+            raise StoreError(f"results store in {str(folder)!r} lost its tournament row")
+        return info
+
+    # --- queries ----------------------------------------------------------------------------------
+
+    def played_ids(self) -> set[int]:
+        """Slot ids of every stored game."""
+        return {row[0] for row in self._conn.execute("SELECT id FROM games")}
+
+    def count(self) -> int:
+        """Number of stored games."""
+        return self._conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+    def records(self, ids: Iterable[int] | None = None) -> list[GameRecord]:
+        """Stored games (all, or the given slot ids) in game-id order."""
+        return _read_records(self._conn, self.info.name, ids)
+
+    def players(self) -> list[StoredPlayer]:
+        """Stored players in config order."""
+        rows = self._conn.execute("SELECT name, spec, kind FROM players ORDER BY id").fetchall()
+        return [StoredPlayer(*row) for row in rows]
+
+    # --- writes -----------------------------------------------------------------------------------
+
+    def add_game(self, record: GameRecord) -> GameRecord:
+        """Store one finished game and its moves in one transaction; `record.id` is its slot id (UNIQUE)."""
+        if record.id is None:
+            raise StoreError("a game record needs its slot id before it is stored")
+        if len(record.move_seconds) != len(record.moves):
+            raise StoreError(
+                f"game {record.id} has {len(record.moves)} moves but {len(record.move_seconds)} move times"
+            )
+        game_id = record.id
+        row = (
+            game_id, self._next_seq, record.round, record.board, int(bool(record.rules.get("pie", True))),
+            int(bool(record.rules.get("misere", False))), record.handicap, record.first, record.second,
+            record.black, record.white, record.winner, record.winner_name, record.termination.value,
+            record.reason, record.seed, record.started, record.finished, record.opening_plies, len(record.moves),
+            json.dumps(record.extra, sort_keys=True),
+        )
+        conn = self._conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute(f"INSERT INTO games ({', '.join(_GAME_COLUMNS)}) VALUES ({','.join('?' * len(row))})",
+                             row)
+                conn.executemany(
+                    "INSERT INTO moves (game_id, ply, move, seconds) VALUES (?, ?, ?, ?)",
+                    [(game_id, ply, move, float(sec))
+                     for ply, (move, sec) in enumerate(zip(record.moves, record.move_seconds), start=1)],
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.IntegrityError as err:
+            raise StoreError(f"game {game_id} is already stored; a slot is never played twice ({err})") from err
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot store game {game_id} in {str(self.directory)!r}: {err}") from err
+        self._next_seq += 1
+        return record
+
+    def close(self) -> None:
+        """Checkpoint, close the database and release the run lock."""
+        if self._conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._conn.close()
+            self._conn = None  # type: ignore[assignment]
+        self._lock.release()
+
+    def __enter__(self) -> ResultStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

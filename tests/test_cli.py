@@ -1,0 +1,96 @@
+"""The play, bots and --version commands, and clean errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from ytourney import __version__
+from ytourney.cli import main
+from ytourney.game import GameState, Rules
+from ytourney.notation import parse_moves
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def test_play_kadon_prints_a_finished_game() -> None:
+    code, out = invoke("play", "random", "random", "--board", "kadon", "--seed", "3")
+    assert code == 0, out
+    assert "result: " in out and "wins by connection" in out
+    assert "moves: 1." in out
+    lines = out.splitlines()
+    assert lines[0].startswith("9 ") and lines[8].startswith("1 ")
+    assert lines[9].split() == list("ABCDEFGHI")
+
+
+def test_play_is_reproducible_for_a_seed() -> None:
+    first = invoke("play", "random", "random", "--seed", "11", "--json")[1]
+    second = invoke("play", "random", "random", "--seed", "11", "--json")[1]
+    strip = lambda text: {k: v for k, v in json.loads(text).items() if k not in ("move_seconds", "started", "finished")}  # noqa: E731
+    assert strip(first) == strip(second)
+
+
+def test_play_json_record_replays_to_its_winner() -> None:
+    code, out = invoke("play", "random", "random:swap_rate=1", "--board", "tri:6", "--seed", "5", "--json")
+    assert code == 0
+    record = json.loads(out)
+    assert record["board"] == "tri:6" and record["rules"] == {"pie": True, "misere": False}
+    assert record["moves"][1] == "swap"
+    assert record["black"] == "random:swap_rate=1" and record["first"] == "random"
+    state = GameState("tri:6", Rules())
+    for move in parse_moves(state.board, record["moves"]):
+        state.play(move)
+    assert str(state.winner) == record["winner"] and record["termination"] == "connection"
+
+
+def test_play_handicap_and_misere() -> None:
+    code, out = invoke("play", "random", "random", "--board", "tri:7", "--handicap", "3", "--misere", "--seed", "2",
+                       "--json")
+    record = json.loads(out)
+    assert record["handicap"] == 3 and record["rules"]["misere"] is True and "swap" not in record["moves"]
+    state = GameState("tri:7", Rules(misere=True), 3)
+    for move in parse_moves(state.board, record["moves"]):
+        state.play(move)
+    assert str(state.winner) == record["winner"]
+
+
+def test_play_text_board_for_tri() -> None:
+    code, out = invoke("play", "random", "random", "--board", "tri:4", "--no-pie", "--seed", "1")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].strip().startswith("4") and lines[4].split() == ["a", "b", "c", "d"]
+    assert "pie=off" in out
+
+
+def test_bad_inputs_give_clean_errors() -> None:
+    cases = [
+        (["play", "random", "random", "--board", "hex:5"], "unknown board spec 'hex:5'"),
+        (["play", "random", "randm"], "unknown bot 'randm'"),
+        (["play", "random", "random:speed=3"], "unknown option 'speed'"),
+        (["play", "nofile.py:Bot", "random"], "plugin file 'nofile.py' does not exist"),
+        (["play", "random", "random", "--board", "tri:3", "--handicap", "9"], "too large"),
+    ]
+    for args, message in cases:
+        code, out = invoke(*args)
+        assert code == 1, (args, out)
+        assert message in out and "Traceback" not in out
+
+
+def test_bots_lists_builtins_with_options() -> None:
+    code, out = invoke("bots")
+    assert code == 0 and "random" in out and "swap_rate" in out
+
+
+def test_version_and_help_through_the_console_script() -> None:
+    done = subprocess.run([sys.executable, "-m", "ytourney", "--version"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and __version__ in done.stdout
+    code, out = invoke("--help")
+    assert code == 0 and "play" in out
+    code, out = invoke("play", "--help")
+    assert "Example" in out

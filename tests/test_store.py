@@ -57,6 +57,22 @@ def test_round_trip_in_id_order(tmp_path: Path) -> None:
     assert [p.name for p in load_players(tmp_path)] == ["a", "b"]
 
 
+def test_move_rows_view_lists_each_move(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        store.add_game(record(7, moves=("c1", "swap", "a1")))
+    with sqlite3.connect(tmp_path / DB_NAME) as conn:
+        rows = conn.execute("SELECT game_id, ply, move, seconds FROM move_rows ORDER BY ply").fetchall()
+    assert rows == [(7, 1, "c1", 0.5), (7, 2, "swap", 0.5), (7, 3, "a1", 0.5)]
+
+
+def test_completion_order_is_kept(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        for game_id in (3, 1, 2):
+            store.add_game(record(game_id))
+        assert [r.id for r in store.records(completion_order=True)] == [3, 1, 2]
+        assert [r.id for r in store.records([2, 3])] == [2, 3]
+
+
 def test_a_slot_is_never_stored_twice(tmp_path: Path) -> None:
     with open_store(tmp_path) as store:
         store.add_game(record(1))
@@ -64,7 +80,7 @@ def test_a_slot_is_never_stored_twice(tmp_path: Path) -> None:
             store.add_game(record(1))
         assert store.count() == 1
         with sqlite3.connect(tmp_path / DB_NAME) as conn:
-            assert conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 3
+            assert conn.execute("SELECT COUNT(*) FROM move_rows").fetchone()[0] == 3
 
 
 def test_record_without_id_or_with_mismatched_times_is_refused(tmp_path: Path) -> None:

@@ -76,12 +76,13 @@ CREATE TABLE IF NOT EXISTS games (
     extra         TEXT NOT NULL DEFAULT '{}'
 );
 CREATE TABLE IF NOT EXISTS moves (
-    game_id  INTEGER NOT NULL REFERENCES games(id),
-    ply      INTEGER NOT NULL,
-    move     TEXT NOT NULL,
-    seconds  REAL NOT NULL,
-    PRIMARY KEY (game_id, ply)
-) WITHOUT ROWID;
+    game_id  INTEGER PRIMARY KEY REFERENCES games(id),
+    moves    TEXT NOT NULL,
+    seconds  TEXT NOT NULL
+);
+CREATE VIEW IF NOT EXISTS move_rows (game_id, ply, move, seconds) AS
+    SELECT moves.game_id, played.key + 1, played.value, json_extract(moves.seconds, '$[' || played.key || ']')
+    FROM moves, json_each(moves.moves) AS played;
 """
 
 _GAME_COLUMNS = (
@@ -191,8 +192,22 @@ def _connect(path: Path, *, read_only: bool) -> sqlite3.Connection:
         raise StoreError(f"cannot open results store {str(path)!r}: {err}") from err
 
 
-def _record_from_row(row: Sequence[Any], moves: list[str], seconds: list[float], tournament: str) -> GameRecord:
+def _json_moves(moves: Sequence[str]) -> str:
+    """Moves as a JSON array of strings (fast path for plain move tokens)."""
+    if all(token.isalnum() for token in moves):
+        return '["' + '","'.join(moves) + '"]' if moves else "[]"
+    return json.dumps(list(moves))
+
+
+def _json_seconds(seconds: Sequence[float]) -> str:
+    """Move times as a JSON array of seconds with microsecond precision."""
+    return "[" + ",".join([f"{t:.6f}" for t in seconds]) + "]"
+
+
+def _record_from_row(row: Sequence[Any], tournament: str) -> GameRecord:
     data = dict(zip(_GAME_COLUMNS, row))
+    moves = json.loads(row[-2]) if row[-2] else []
+    seconds = json.loads(row[-1]) if row[-1] else []
     return GameRecord(
         id=data["id"],
         tournament=tournament,
@@ -207,7 +222,7 @@ def _record_from_row(row: Sequence[Any], moves: list[str], seconds: list[float],
         moves=tuple(moves),
         winner=data["winner"],
         termination=Termination(data["termination"]),
-        move_seconds=tuple(seconds),
+        move_seconds=tuple(float(t) for t in seconds),
         seed=data["seed"],
         started=data["started"],
         finished=data["finished"],
@@ -217,25 +232,27 @@ def _record_from_row(row: Sequence[Any], moves: list[str], seconds: list[float],
     )
 
 
-def _read_records(conn: sqlite3.Connection, tournament: str, ids: Iterable[int] | None = None) -> list[GameRecord]:
-    """Every game (or the given ids) with its moves, in game-id order."""
-    columns = ", ".join(_GAME_COLUMNS)
-    moves: dict[int, tuple[list[str], list[float]]] = {}
+_INSERT_GAME = f"INSERT INTO games ({', '.join(_GAME_COLUMNS)}) VALUES ({', '.join('?' * len(_GAME_COLUMNS))})"
+_SELECT_GAMES = (
+    "SELECT " + ", ".join(f"games.{c}" for c in _GAME_COLUMNS) + ", moves.moves, moves.seconds"
+    " FROM games LEFT JOIN moves ON moves.game_id = games.id"
+)
+
+
+def _read_records(conn: sqlite3.Connection, tournament: str, ids: Iterable[int] | None = None,
+                  order: str = "id") -> list[GameRecord]:
+    """Every game (or the given ids) with its moves, in game-id order (or completion order with order='seq')."""
     if ids is None:
-        rows = conn.execute(f"SELECT {columns} FROM games ORDER BY id").fetchall()
-        move_rows = conn.execute("SELECT game_id, move, seconds FROM moves ORDER BY game_id, ply")
+        rows = conn.execute(f"{_SELECT_GAMES} ORDER BY games.{order}").fetchall()
     else:
         wanted = sorted(set(ids))
-        marks = ",".join("?" * len(wanted))
-        rows = conn.execute(f"SELECT {columns} FROM games WHERE id IN ({marks}) ORDER BY id", wanted).fetchall()
-        move_rows = conn.execute(
-            f"SELECT game_id, move, seconds FROM moves WHERE game_id IN ({marks}) ORDER BY game_id, ply", wanted
-        )
-    for game_id, move, seconds in move_rows:
-        entry = moves.setdefault(game_id, ([], []))
-        entry[0].append(move)
-        entry[1].append(seconds)
-    return [_record_from_row(row, *moves.get(row[0], ([], [])), tournament) for row in rows]
+        rows = []
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows.extend(conn.execute(f"{_SELECT_GAMES} WHERE games.id IN ({marks})", chunk).fetchall())
+        rows.sort(key=lambda row: row[_GAME_COLUMNS.index(order)])
+    return [_record_from_row(row, tournament) for row in rows]
 
 
 @contextlib.contextmanager
@@ -405,9 +422,9 @@ class ResultStore:
         """Number of stored games."""
         return self._conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
-    def records(self, ids: Iterable[int] | None = None) -> list[GameRecord]:
-        """Stored games (all, or the given slot ids) in game-id order."""
-        return _read_records(self._conn, self.info.name, ids)
+    def records(self, ids: Iterable[int] | None = None, *, completion_order: bool = False) -> list[GameRecord]:
+        """Stored games (all, or the given slot ids) in game-id order, or in the order they finished."""
+        return _read_records(self._conn, self.info.name, ids, "seq" if completion_order else "id")
 
     def players(self) -> list[StoredPlayer]:
         """Stored players in config order."""
@@ -436,12 +453,10 @@ class ResultStore:
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
-                conn.execute(f"INSERT INTO games ({', '.join(_GAME_COLUMNS)}) VALUES ({','.join('?' * len(row))})",
-                             row)
-                conn.executemany(
-                    "INSERT INTO moves (game_id, ply, move, seconds) VALUES (?, ?, ?, ?)",
-                    [(game_id, ply, move, float(sec))
-                     for ply, (move, sec) in enumerate(zip(record.moves, record.move_seconds), start=1)],
+                conn.execute(_INSERT_GAME, row)
+                conn.execute(
+                    "INSERT INTO moves (game_id, moves, seconds) VALUES (?, ?, ?)",
+                    (game_id, _json_moves(record.moves), _json_seconds(record.move_seconds)),
                 )
                 conn.execute("COMMIT")
             except BaseException:

@@ -87,3 +87,9 @@ class StoreLockedError(StoreError):
 
 class ConfigMismatchError(StoreError):
     """The results folder belongs to a tournament with a different config."""
+
+
+class EngineResignedError(PlayerFault):
+    """An external engine answered `resign`; it loses the game by forfeit."""
+
+    termination = "forfeit"

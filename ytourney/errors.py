@@ -93,3 +93,15 @@ class EngineResignedError(PlayerFault):
     """An external engine answered `resign`; it loses the game by forfeit."""
 
     termination = "forfeit"
+
+
+class RatingsError(YTourneyError, ValueError):
+    """Rating settings or inputs that TrueSkill cannot use."""
+
+
+class ReportError(YTourneyError, ValueError):
+    """A table, export or site that cannot be produced as asked (unknown format, unwritable output, no games)."""
+
+
+class SprtError(YTourneyError, ValueError):
+    """SPRT settings that do not describe a valid sequential test."""

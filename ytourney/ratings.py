@@ -1,0 +1,404 @@
+"""TrueSkill ratings replayed from game records in a fixed order, so results never depend on how games finished.
+
+Order of replay: `rate_records` sorts games by id (records without an id come after, by a content key), so the
+same games give the same ratings whatever the worker count or completion order. A league (`rate_league`, the
+`ytourney ratings DIR1 DIR2` command) replays the first folder's games in id order, then the second folder's, and
+so on; players are matched across folders by name.
+
+Every environment is an explicit `trueskill.TrueSkill(mu, sigma, beta, tau, draw_probability=0)` (Y has no draws);
+the module never touches trueskill's global environment. When an extreme upset makes the float backend give up
+(trueskill raises FloatingPointError), the game is rated again with the mpmath backend at rising precision.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+import trueskill
+
+from ytourney.errors import RatingsError
+from ytourney.record import GameRecord
+
+DEFAULT_MU = 25.0
+DEFAULT_SIGMA = DEFAULT_MU / 3
+DEFAULT_BETA = DEFAULT_MU / 6
+DEFAULT_TAU = DEFAULT_MU / 300
+CONSERVATIVE_SIGMAS = 3.0
+"""The sort key of every table is the conservative rating mu - 3 sigma."""
+MPMATH_PRECISIONS = (50, 400)
+"""Decimal digits tried, in order, when the float backend fails on an extreme upset."""
+
+_SETTING_KEYS = ("mu", "sigma", "beta", "tau")
+
+
+@dataclass(frozen=True)
+class RatingSettings:
+    """TrueSkill parameters: prior mean and deviation, performance spread beta, per-game drift tau."""
+
+    mu: float = DEFAULT_MU
+    sigma: float = DEFAULT_SIGMA
+    beta: float = DEFAULT_BETA
+    tau: float = DEFAULT_TAU
+
+    def __post_init__(self) -> None:
+        for key in _SETTING_KEYS:
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise RatingsError(f"ratings {key} must be a finite number, got {value!r}")
+            object.__setattr__(self, key, float(value))
+        for key in ("sigma", "beta"):
+            if getattr(self, key) <= 0:
+                raise RatingsError(f"ratings {key} must be positive, got {getattr(self, key)!r}")
+        if self.tau < 0:
+            raise RatingsError(f"ratings tau must be zero or positive, got {self.tau!r}")
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any] | None, path: str = "ratings") -> RatingSettings:
+        """Settings from a config's `ratings:` mapping; missing keys take the defaults, unknown keys are errors."""
+        if data is None:
+            return cls()
+        if not isinstance(data, Mapping):
+            raise RatingsError(f"{path} must be a mapping with keys {', '.join(_SETTING_KEYS)}, got {data!r}")
+        unknown = sorted(str(key) for key in data if key not in _SETTING_KEYS)
+        if unknown:
+            raise RatingsError(
+                f"unknown key {path}.{unknown[0]!s}; expected some of {', '.join(_SETTING_KEYS)}"
+            )
+        return cls(**{key: data[key] for key in _SETTING_KEYS if key in data})
+
+    @classmethod
+    def coerce(cls, settings: RatingSettings | Mapping[str, Any] | object | None) -> RatingSettings:
+        """Settings from None (defaults), a mapping, or any object with mu/sigma/beta/tau attributes."""
+        if settings is None or isinstance(settings, RatingSettings):
+            return settings or cls()
+        if isinstance(settings, Mapping):
+            return cls.from_mapping(settings)
+        if all(hasattr(settings, key) for key in _SETTING_KEYS):
+            return cls(**{key: getattr(settings, key) for key in _SETTING_KEYS})
+        raise RatingsError(f"cannot read rating settings from {settings!r}; expected mu, sigma, beta and tau")
+
+    def to_dict(self) -> dict[str, float]:
+        """JSON form."""
+        return {key: getattr(self, key) for key in _SETTING_KEYS}
+
+
+def make_env(settings: RatingSettings | None = None, backend: str | None = None) -> trueskill.TrueSkill:
+    """A private TrueSkill environment with these settings and no draws (never the global one)."""
+    s = settings or RatingSettings()
+    return trueskill.TrueSkill(mu=s.mu, sigma=s.sigma, beta=s.beta, tau=s.tau, draw_probability=0.0,
+                               backend=backend)
+
+
+@runtime_checkable
+class HandicapModel(Protocol):
+    """Plug-in that turns a handicap level into skill added to the weaker (first, Black) player's side.
+
+    `bonus(level)` returns the skill a level is worth as a trueskill Rating, or None to rate the game as even.
+    After the game the bonus's posterior is handed to `learn`, so a model can learn what each level is worth.
+    """
+
+    def bonus(self, level: int) -> trueskill.Rating | None:
+        """Skill added to the weaker player's side at this level, or None to rate the game as even."""
+
+    def learn(self, level: int, posterior: trueskill.Rating) -> None:
+        """The bonus's posterior after one game at this level."""
+
+
+@dataclass
+class LevelWorth:
+    """A simple HandicapModel: level k starts worth k * per_level skill points with deviation sigma, learned."""
+
+    per_level: float
+    sigma: float = 1.0
+    learning: bool = True
+    worth: dict[int, trueskill.Rating] = field(default_factory=dict)
+
+    def bonus(self, level: int) -> trueskill.Rating | None:
+        """The current worth of `level` (None at level 0)."""
+        if level <= 0:
+            return None
+        return self.worth.get(level) or trueskill.Rating(mu=level * self.per_level, sigma=self.sigma)
+
+    def learn(self, level: int, posterior: trueskill.Rating) -> None:
+        """Keep the posterior worth of `level` when learning is on."""
+        if self.learning:
+            self.worth[level] = posterior
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    """A player's posterior skill: mean mu and deviation sigma."""
+
+    name: str
+    mu: float
+    sigma: float
+
+    @property
+    def conservative(self) -> float:
+        """The conservative rating mu - 3 sigma used to rank players."""
+        return self.mu - CONSERVATIVE_SIGMAS * self.sigma
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    """A player's rating right after one of their games (`game` counts games in replay order from 1)."""
+
+    game: int
+    game_id: int | None
+    tournament: str
+    mu: float
+    sigma: float
+
+    @property
+    def conservative(self) -> float:
+        """mu - 3 sigma at this point."""
+        return self.mu - CONSERVATIVE_SIGMAS * self.sigma
+
+
+class Backend(enum.Enum):
+    """How a game was rated: the float backend, the mpmath retry, or not at all."""
+
+    FLOAT = "float"
+    MPMATH = "mpmath"
+    SKIPPED = "skipped"
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """One game as the ratings saw it: the record, ratings before and after, handicap handling, backend."""
+
+    index: int
+    record: GameRecord
+    winner_before: PlayerRating
+    loser_before: PlayerRating
+    winner_after: PlayerRating
+    loser_after: PlayerRating
+    handicap_adjusted: bool
+    backend: Backend
+    note: str = ""
+
+    @property
+    def handicap_as_even(self) -> bool:
+        """True for a handicap game rated as a plain win/loss (no handicap model, or the model gave no bonus)."""
+        return self.record.handicap > 0 and not self.handicap_adjusted
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """The result of a replay: final ratings, each player's history, and every game as rated (replay order)."""
+
+    settings: RatingSettings
+    players: dict[str, PlayerRating]
+    history: dict[str, tuple[HistoryPoint, ...]]
+    games: tuple[RatedGame, ...]
+
+    def ranking(self) -> list[PlayerRating]:
+        """Players by conservative rating, best first (ties: higher mu, then name)."""
+        return sorted(self.players.values(), key=lambda p: (-p.conservative, -p.mu, p.name))
+
+    @property
+    def records(self) -> tuple[GameRecord, ...]:
+        """The rated games' records in replay order."""
+        return tuple(game.record for game in self.games)
+
+    @property
+    def mpmath_games(self) -> int:
+        """Games that needed the mpmath backend (extreme upsets)."""
+        return sum(game.backend is Backend.MPMATH for game in self.games)
+
+    @property
+    def skipped_games(self) -> int:
+        """Games left unrated (self-play, or an upset no backend could compute)."""
+        return sum(game.backend is Backend.SKIPPED for game in self.games)
+
+    @property
+    def handicap_games(self) -> int:
+        """Games played with a handicap (level >= 1)."""
+        return sum(game.record.handicap > 0 for game in self.games)
+
+
+def replay_key(record: GameRecord) -> tuple[Any, ...]:
+    """Sort key of the replay: game id first; records without an id after them, by their content."""
+    content = (record.tournament, record.started, record.finished, record.round, record.first, record.second,
+               record.moves, record.seed if record.seed is not None else -1, record.winner, record.termination.value)
+    return (record.id is None, record.id if record.id is not None else 0, content)
+
+
+def replay_order(records: Iterable[GameRecord]) -> list[GameRecord]:
+    """Records in replay order (game id, then content for records without an id)."""
+    return sorted(records, key=replay_key)
+
+
+def league_order(groups: Iterable[Iterable[GameRecord]]) -> list[GameRecord]:
+    """Records of several tournaments in league order: group by group as given, each group in replay order."""
+    ordered: list[GameRecord] = []
+    for group in groups:
+        ordered.extend(replay_order(group))
+    return ordered
+
+
+def rate_records(
+    records: Iterable[GameRecord],
+    settings: RatingSettings | Mapping[str, Any] | object | None = None,
+    *,
+    handicap_model: HandicapModel | None = None,
+    initial: Mapping[str, trueskill.Rating | PlayerRating] | None = None,
+    ordered: bool = False,
+) -> Ratings:
+    """Rate games with TrueSkill, replayed in game-id order (`ordered=True` keeps the given order instead).
+
+    Handicap games (level >= 1, `first` is the weaker player) are rated as plain wins and losses and marked as
+    such, unless `handicap_model` gives the level a bonus: the weaker player then plays as a team with it.
+    `initial` seeds players' priors (e.g. ratings carried over from an earlier event).
+    """
+    config = RatingSettings.coerce(settings)
+    sequence = list(records) if ordered else replay_order(records)
+    replay = _Replay(config, handicap_model, initial or {})
+    for index, record in enumerate(sequence, start=1):
+        replay.play(index, record)
+    return replay.result()
+
+
+def rate_league(
+    groups: Iterable[Iterable[GameRecord]],
+    settings: RatingSettings | Mapping[str, Any] | object | None = None,
+    *,
+    handicap_model: HandicapModel | None = None,
+    initial: Mapping[str, trueskill.Rating | PlayerRating] | None = None,
+) -> Ratings:
+    """Rate several tournaments together: folder order, then game id within each folder; players match by name."""
+    return rate_records(league_order(groups), settings, handicap_model=handicap_model, initial=initial,
+                        ordered=True)
+
+
+def superiority(a: PlayerRating, b: PlayerRating) -> float:
+    """Likelihood of superiority P(skill_a > skill_b) from the two posteriors: Phi((mu_a - mu_b) / sqrt(sa² + sb²))."""
+    spread = math.hypot(a.sigma, b.sigma)
+    if spread == 0:
+        return 0.5 if a.mu == b.mu else float(a.mu > b.mu)
+    return _phi((a.mu - b.mu) / spread)
+
+
+def win_probability(a: PlayerRating, b: PlayerRating, settings: RatingSettings | None = None) -> float:
+    """TrueSkill's predicted probability that a beats b in one game."""
+    beta = (settings or RatingSettings()).beta
+    return _phi((a.mu - b.mu) / math.sqrt(2 * beta * beta + a.sigma ** 2 + b.sigma ** 2))
+
+
+def _phi(z: float) -> float:
+    return 0.5 * math.erfc(-z / math.sqrt(2.0))
+
+
+class _Replay:
+    """Mutable state of one replay: current ratings, histories and rated games."""
+
+    def __init__(self, settings: RatingSettings, model: HandicapModel | None,
+                 initial: Mapping[str, trueskill.Rating | PlayerRating]) -> None:
+        self.settings = settings
+        self.env = make_env(settings)
+        self.model = model
+        self.current: dict[str, trueskill.Rating] = {
+            name: trueskill.Rating(mu=float(r.mu), sigma=float(r.sigma)) for name, r in initial.items()
+        }
+        self.history: dict[str, list[HistoryPoint]] = {}
+        self.games: list[RatedGame] = []
+
+    def rating(self, name: str) -> trueskill.Rating:
+        if name not in self.current:
+            self.current[name] = self.env.create_rating()
+            self.history.setdefault(name, [])
+        return self.current[name]
+
+    def play(self, index: int, record: GameRecord) -> None:
+        winner, loser = record.winner_name, record.loser_name
+        win_before, lose_before = self.rating(winner), self.rating(loser)
+        bonus = None
+        if record.handicap > 0 and self.model is not None and winner != loser:
+            bonus = self.model.bonus(record.handicap)
+        if winner == loser:
+            backend, after, note = Backend.SKIPPED, (win_before, lose_before), "self-play is not rated"
+            bonus_after = None
+        else:
+            backend, after, bonus_after, note = self._rate(win_before, lose_before, bonus, record)
+        if bonus is not None and bonus_after is not None:
+            self.model.learn(record.handicap, bonus_after)
+        self.current[winner], self.current[loser] = after
+        for name, rating in ((winner, after[0]), (loser, after[1])):
+            self.history.setdefault(name, []).append(
+                HistoryPoint(index, record.id, record.tournament, float(rating.mu), float(rating.sigma))
+            )
+        self.games.append(RatedGame(
+            index=index,
+            record=record,
+            winner_before=_player(winner, win_before),
+            loser_before=_player(loser, lose_before),
+            winner_after=_player(winner, after[0]),
+            loser_after=_player(loser, after[1]),
+            handicap_adjusted=bonus is not None and backend is not Backend.SKIPPED,
+            backend=backend,
+            note=note,
+        ))
+
+    def _rate(self, winner: trueskill.Rating, loser: trueskill.Rating, bonus: trueskill.Rating | None,
+              record: GameRecord) -> tuple[Backend, tuple[trueskill.Rating, trueskill.Rating],
+                                           trueskill.Rating | None, str]:
+        try:
+            after, bonus_after = self._update(self.env, winner, loser, bonus, record)
+            return Backend.FLOAT, after, bonus_after, ""
+        except FloatingPointError:
+            pass
+        import mpmath  # only extreme upsets need it
+
+        env = make_env(self.settings, backend="mpmath")
+        for digits in MPMATH_PRECISIONS:
+            try:
+                with mpmath.workdps(digits):
+                    after, bonus_after = self._update(env, winner, loser, bonus, record)
+                return Backend.MPMATH, after, bonus_after, f"extreme upset rated with mpmath ({digits} digits)"
+            except (FloatingPointError, ValueError, ZeroDivisionError):
+                continue
+        # No backend could compute the update: keep the ratings, only the per-game drift tau applies.
+        tau = self.settings.tau
+        drifted = tuple(trueskill.Rating(mu=float(r.mu), sigma=math.hypot(float(r.sigma), tau))
+                        for r in (winner, loser))
+        return Backend.SKIPPED, drifted, None, "upset too extreme for any backend; ratings left unchanged"
+
+    def _update(self, env: trueskill.TrueSkill, winner: trueskill.Rating, loser: trueskill.Rating,
+                bonus: trueskill.Rating | None, record: GameRecord
+                ) -> tuple[tuple[trueskill.Rating, trueskill.Rating], trueskill.Rating | None]:
+        if bonus is None:
+            (new_winner,), (new_loser,) = env.rate([(winner,), (loser,)], ranks=[0, 1])
+            return (_float_rating(new_winner), _float_rating(new_loser)), None
+        weaker_won = record.winner_name == record.first
+        if weaker_won:
+            teams = [(winner, bonus), (loser,)]
+        else:
+            teams = [(winner,), (loser, bonus)]
+        rated = env.rate(teams, ranks=[0, 1])
+        if weaker_won:
+            (new_winner, new_bonus), (new_loser,) = rated
+        else:
+            (new_winner,), (new_loser, new_bonus) = rated
+        return (_float_rating(new_winner), _float_rating(new_loser)), _float_rating(new_bonus)
+
+    def result(self) -> Ratings:
+        players = {name: _player(name, rating) for name, rating in self.current.items() if name in self.history}
+        ranked = sorted(players.values(), key=lambda p: (-p.conservative, -p.mu, p.name))
+        return Ratings(
+            settings=self.settings,
+            players={p.name: p for p in ranked},
+            history={p.name: tuple(self.history[p.name]) for p in ranked},
+            games=tuple(self.games),
+        )
+
+
+def _float_rating(rating: trueskill.Rating) -> trueskill.Rating:
+    return trueskill.Rating(mu=float(rating.mu), sigma=float(rating.sigma))
+
+
+def _player(name: str, rating: trueskill.Rating) -> PlayerRating:
+    return PlayerRating(name, float(rating.mu), float(rating.sigma))

@@ -1,0 +1,667 @@
+"""Tables from game records: the rating table, the crosstable, and a generic table rendered in five formats.
+
+Formats (`TableFormat`): `text` (aligned for a terminal), `md` (GitHub Markdown), `csv` (raw numbers, one header
+row), `json` (an object with `schema_version`, `kind`, `meta` and `rows` keyed by column), `html` (a standalone
+page; the published site reuses the same templates). Rates are fractions in 0..1 in csv/json and percentages in the
+other formats. Any other module can render its own table by building a `Table` and calling `render_table`.
+"""
+
+from __future__ import annotations
+
+import csv
+import enum
+import io
+import json
+import math
+import os
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ytourney.errors import ReportError, YTourneyError
+from ytourney.ratings import (
+    HandicapModel,
+    PlayerRating,
+    RatingSettings,
+    Ratings,
+    rate_league,
+    rate_records,
+    superiority,
+)
+from ytourney.record import GameRecord, Termination
+
+SCHEMA_VERSION = 1
+"""Version of the JSON layout of every table; bumped when keys change meaning or disappear."""
+FAULTS: tuple[Termination, ...] = tuple(t for t in Termination if t.is_fault)
+"""Fault terminations, counted against the losing (faulty) side."""
+FLOAT_DIGITS = 6
+"""Decimal places kept for floats in csv and json."""
+
+
+class TableFormat(str, enum.Enum):
+    """Output formats of every table."""
+
+    TEXT = "text"
+    MARKDOWN = "md"
+    CSV = "csv"
+    JSON = "json"
+    HTML = "html"
+
+    @classmethod
+    def parse(cls, value: TableFormat | str) -> TableFormat:
+        """The format named by `value` ('text', 'md', 'csv', 'json', 'html'; 'markdown' also accepted)."""
+        if isinstance(value, TableFormat):
+            return value
+        word = str(value).strip().lower()
+        if word == "markdown":
+            word = "md"
+        try:
+            return cls(word)
+        except ValueError:
+            names = ", ".join(f.value for f in cls)
+            raise ReportError(f"unknown table format {value!r}; expected one of {names}") from None
+
+
+FORMAT_NAMES: tuple[str, ...] = tuple(f.value for f in TableFormat)
+
+
+class ColumnKind(enum.Enum):
+    """How a column's values are shown."""
+
+    TEXT = "text"
+    INT = "int"
+    FLOAT = "float"
+    PERCENT = "percent"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: row key, header, kind, digits; `display` columns show in text/md/html, `data` ones in csv/json."""
+
+    key: str
+    header: str
+    kind: ColumnKind = ColumnKind.TEXT
+    digits: int = 1
+    description: str = ""
+    display: bool = True
+    data: bool = True
+    right: bool | None = None
+
+    @property
+    def numeric(self) -> bool:
+        """True for columns aligned to the right (numbers, unless `right` says otherwise)."""
+        return self.right if self.right is not None else self.kind is not ColumnKind.TEXT
+
+    def show(self, value: Any) -> str:
+        """The value as displayed in text, Markdown and HTML ('-' when missing)."""
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            return "-"
+        if self.kind is ColumnKind.INT:
+            return str(int(value))
+        if self.kind is ColumnKind.FLOAT:
+            return f"{value:.{self.digits}f}"
+        if self.kind is ColumnKind.PERCENT:
+            return f"{100 * value:.{self.digits}f}%"
+        return str(value)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A titled table of rows (dicts keyed by column key) with notes, renderable in every TableFormat."""
+
+    kind: str
+    title: str
+    columns: tuple[Column, ...]
+    rows: tuple[Mapping[str, Any], ...]
+    notes: tuple[str, ...] = ()
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def display_columns(self) -> tuple[Column, ...]:
+        """Columns shown in text, Markdown and HTML."""
+        return tuple(c for c in self.columns if c.display)
+
+    @property
+    def data_columns(self) -> tuple[Column, ...]:
+        """Columns written to csv and json."""
+        return tuple(c for c in self.columns if c.data)
+
+    def cells(self) -> list[list[str]]:
+        """Display strings of every row, in display-column order."""
+        return [[c.show(row.get(c.key)) for c in self.display_columns] for row in self.rows]
+
+
+def render_table(table: Table, fmt: TableFormat | str = TableFormat.TEXT) -> str:
+    """The table in one of the five formats; text and Markdown end without a trailing newline."""
+    fmt = TableFormat.parse(fmt)
+    if fmt is TableFormat.TEXT:
+        return _text(table)
+    if fmt is TableFormat.MARKDOWN:
+        return _markdown(table)
+    if fmt is TableFormat.CSV:
+        return _csv(table)
+    if fmt is TableFormat.JSON:
+        return json.dumps(table_json(table), indent=2, ensure_ascii=False)
+    from ytourney.site import render_page  # the HTML page shares the site's templates
+
+    return render_page("table_page.html", title=table.title, tables=[table])
+
+
+def table_json(table: Table) -> dict[str, Any]:
+    """The JSON object of a table: schema_version, kind, title, meta, notes and rows keyed by column."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": table.kind,
+        "title": table.title,
+        "meta": _jsonable(dict(table.meta)),
+        "columns": [{"key": c.key, "header": c.header, "kind": c.kind.value, "description": c.description}
+                    for c in table.data_columns],
+        "rows": [{c.key: _jsonable(row.get(c.key)) for c in table.data_columns} for row in table.rows],
+        "notes": list(table.notes),
+    }
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, float):
+        return round(value, FLOAT_DIGITS) if math.isfinite(value) else None
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, enum.Enum):
+        return value.value
+    return value
+
+
+def _text(table: Table) -> str:
+    columns = table.display_columns
+    cells = table.cells()
+    widths = [max([len(c.header)] + [len(row[i]) for row in cells]) for i, c in enumerate(columns)]
+
+    def line(values: Sequence[str]) -> str:
+        parts = [v.rjust(w) if c.numeric else v.ljust(w) for v, w, c in zip(values, widths, columns)]
+        return "  ".join(parts).rstrip()
+
+    out = [table.title, line([c.header for c in columns]), line(["-" * w for w in widths])] if table.title else [
+        line([c.header for c in columns]), line(["-" * w for w in widths])]
+    out.extend(line(row) for row in cells)
+    out.extend(table.notes)
+    return "\n".join(out)
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _markdown(table: Table) -> str:
+    columns = table.display_columns
+    out = [f"### {_md_cell(table.title)}", ""] if table.title else []
+    out.append("| " + " | ".join(_md_cell(c.header) for c in columns) + " |")
+    out.append("|" + "|".join("---:" if c.numeric else ":---" for c in columns) + "|")
+    out.extend("| " + " | ".join(_md_cell(v) for v in row) + " |" for row in table.cells())
+    if table.notes:
+        out.append("")
+        out.extend(_md_cell(note) for note in table.notes)
+    return "\n".join(out)
+
+
+def _csv(table: Table) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    columns = table.data_columns
+    writer.writerow([c.key for c in columns])
+    for row in table.rows:
+        values = []
+        for c in columns:
+            value = _jsonable(row.get(c.key))
+            values.append("" if value is None else value)
+        writer.writerow(values)
+    return buffer.getvalue()
+
+
+# --- the rating table ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's line of the rating table: rating, results, opposition, LOS, seat figures and faults."""
+
+    rank: int
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    losses: int
+    opponent_mu: float | None
+    los_next: float | None
+    faults: Mapping[str, int]
+    first_games: int = 0
+    first_wins: int = 0
+    swap_chances: int = 0
+    swaps: int = 0
+    swap_wins: int = 0
+    handicap_games: int = 0
+
+    @property
+    def conservative(self) -> float:
+        """mu - 3 sigma, the sort key."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def score(self) -> float | None:
+        """Share of games won (None before any game)."""
+        return self.wins / self.games if self.games else None
+
+    @property
+    def first_win_rate(self) -> float | None:
+        """Win rate in even games where the player placed the first stone."""
+        return self.first_wins / self.first_games if self.first_games else None
+
+    @property
+    def swap_rate(self) -> float | None:
+        """How often the player, second in a pie game, answered swap."""
+        return self.swaps / self.swap_chances if self.swap_chances else None
+
+    @property
+    def swap_win_rate(self) -> float | None:
+        """Win rate in the games where the player swapped."""
+        return self.swap_wins / self.swaps if self.swaps else None
+
+    @property
+    def fault_total(self) -> int:
+        """Games lost by a fault of this player."""
+        return sum(self.faults.values())
+
+    def row(self) -> dict[str, Any]:
+        """The table row of this standing (keys of RATING_COLUMNS)."""
+        row: dict[str, Any] = {
+            "rank": self.rank, "name": self.name, "mu": self.mu, "sigma": self.sigma,
+            "conservative": self.conservative, "games": self.games, "wins": self.wins, "losses": self.losses,
+            "score": self.score, "opponent_mu": self.opponent_mu, "los_next": self.los_next,
+            "first_games": self.first_games, "first_win_rate": self.first_win_rate,
+            "swap_chances": self.swap_chances, "swaps": self.swaps, "swap_rate": self.swap_rate,
+            "swap_win_rate": self.swap_win_rate, "handicap_games": self.handicap_games,
+            "faults_text": _faults_text(self.faults),
+        }
+        for fault in FAULTS:
+            row[f"faults_{fault.value}"] = self.faults.get(fault.value, 0)
+        return row
+
+
+def _faults_text(faults: Mapping[str, int]) -> str:
+    shown = [f"{name} {count}" for name, count in faults.items() if count]
+    return ", ".join(shown) if shown else "-"
+
+
+RATING_COLUMNS: tuple[Column, ...] = (
+    Column("rank", "#", ColumnKind.INT, description="rank by conservative rating mu - 3 sigma"),
+    Column("name", "player"),
+    Column("mu", "mu", ColumnKind.FLOAT, 2, "TrueSkill mean"),
+    Column("sigma", "sigma", ColumnKind.FLOAT, 2, "TrueSkill deviation"),
+    Column("conservative", "rating", ColumnKind.FLOAT, 2, "conservative rating mu - 3 sigma"),
+    Column("games", "games", ColumnKind.INT),
+    Column("wins", "W", ColumnKind.INT, description="wins"),
+    Column("losses", "L", ColumnKind.INT, description="losses"),
+    Column("score", "score", ColumnKind.PERCENT, 1, "share of games won"),
+    Column("opponent_mu", "opp-mu", ColumnKind.FLOAT, 2, "mean final mu of the opponents, per game"),
+    Column("los_next", "LOS", ColumnKind.PERCENT, 1,
+           "likelihood of superiority over the next player: Phi((mu_i - mu_j) / sqrt(sigma_i^2 + sigma_j^2))"),
+    Column("first_games", "1st-games", ColumnKind.INT, description="even games placing the first stone",
+           display=False),
+    Column("first_win_rate", "1st-win", ColumnKind.PERCENT, 1, "win rate placing the first stone (even games)"),
+    Column("swap_chances", "swap-chances", ColumnKind.INT, description="pie games as second player",
+           display=False),
+    Column("swaps", "swaps", ColumnKind.INT, display=False),
+    Column("swap_rate", "swap", ColumnKind.PERCENT, 1, "how often the player swapped when it could"),
+    Column("swap_win_rate", "win-after-swap", ColumnKind.PERCENT, 1, "win rate in games where the player swapped"),
+    Column("handicap_games", "hcp", ColumnKind.INT, description="handicap games (rated as plain wins/losses)"),
+    Column("faults_text", "faults", description="games lost by the player's own fault", data=False),
+    *(Column(f"faults_{fault.value}", f"{fault.value}", ColumnKind.INT,
+             description=f"games lost by {fault.value}", display=False) for fault in FAULTS),
+)
+
+
+@dataclass(frozen=True)
+class RatingTable:
+    """The rating table of a set of games: standings best first plus what the footer reports."""
+
+    standings: tuple[Standing, ...]
+    settings: RatingSettings
+    games: int
+    handicap_games: int = 0
+    handicap_adjusted: bool = False
+    mpmath_games: int = 0
+    skipped_games: int = 0
+    tournaments: tuple[str, ...] = ()
+    sprt: Any = None
+    title: str = "Ratings"
+
+    def notes(self) -> list[str]:
+        """Footer lines: games, handicap handling, upsets, SPRT state."""
+        lines = [f"{self.games} games rated with TrueSkill (mu {self.settings.mu:g}, sigma {self.settings.sigma:g}, "
+                 f"beta {self.settings.beta:g}, tau {self.settings.tau:g}); ranked by mu - 3 sigma."]
+        if self.handicap_games:
+            how = "with the handicap model" if self.handicap_adjusted else "as plain wins/losses"
+            lines.append(f"{self.handicap_games} handicap games rated {how} (see column hcp).")
+        if self.mpmath_games:
+            lines.append(f"{self.mpmath_games} extreme upsets rated with the mpmath backend.")
+        if self.skipped_games:
+            lines.append(f"{self.skipped_games} games left unrated (self-play or beyond every backend).")
+        if self.sprt is not None:
+            lines.append(self.sprt.summary())
+        return lines
+
+    def to_table(self) -> Table:
+        """The generic Table of this rating table."""
+        meta: dict[str, Any] = {
+            "settings": self.settings.to_dict(),
+            "games": self.games,
+            "handicap_games": self.handicap_games,
+            "handicap_adjusted": self.handicap_adjusted,
+            "mpmath_games": self.mpmath_games,
+            "skipped_games": self.skipped_games,
+            "tournaments": list(self.tournaments),
+            "sort_key": "mu - 3 * sigma",
+            "sprt": self.sprt.to_dict() if self.sprt is not None else None,
+        }
+        return Table("ratings", self.title, RATING_COLUMNS, tuple(s.row() for s in self.standings),
+                     tuple(self.notes()), meta)
+
+
+def build_table(ratings: Ratings, *, sprt: Any = None, title: str = "Ratings") -> RatingTable:
+    """The rating table of a replay: standings with results, LOS, seat figures and faults; `sprt` an SprtState."""
+    ranking = ratings.ranking()
+    stats: dict[str, _Tally] = {p.name: _Tally() for p in ranking}
+    for game in ratings.games:
+        record = game.record
+        if record.black == record.white:
+            continue
+        winner, loser = record.winner_name, record.loser_name
+        for name, opponent in ((winner, loser), (loser, winner)):
+            tally = stats[name]
+            tally.games += 1
+            tally.opponent_mu_sum += ratings.players[opponent].mu
+            if record.handicap > 0:
+                tally.handicap_games += 1
+        stats[winner].wins += 1
+        if record.termination.is_fault:
+            stats[loser].faults[record.termination.value] += 1
+        if record.handicap == 0:
+            first = stats.get(record.first)
+            if first is not None:
+                first.first_games += 1
+                first.first_wins += winner == record.first
+            second = stats.get(record.second)
+            if second is not None and record.rules.get("pie", True) and len(record.moves) >= 2:
+                second.swap_chances += 1
+                if record.moves[1].lower() == "swap":
+                    second.swaps += 1
+                    second.swap_wins += winner == record.second
+    standings = []
+    for rank, player in enumerate(ranking, start=1):
+        tally = stats[player.name]
+        below = ranking[rank] if rank < len(ranking) else None
+        standings.append(Standing(
+            rank=rank,
+            name=player.name,
+            mu=player.mu,
+            sigma=player.sigma,
+            games=tally.games,
+            wins=tally.wins,
+            losses=tally.games - tally.wins,
+            opponent_mu=tally.opponent_mu_sum / tally.games if tally.games else None,
+            los_next=superiority(player, below) if below is not None else None,
+            faults={fault.value: tally.faults[fault.value] for fault in FAULTS},
+            first_games=tally.first_games,
+            first_wins=tally.first_wins,
+            swap_chances=tally.swap_chances,
+            swaps=tally.swaps,
+            swap_wins=tally.swap_wins,
+            handicap_games=tally.handicap_games,
+        ))
+    tournaments = tuple(dict.fromkeys(g.record.tournament for g in ratings.games if g.record.tournament))
+    return RatingTable(
+        standings=tuple(standings),
+        settings=ratings.settings,
+        games=len(ratings.games),
+        handicap_games=ratings.handicap_games,
+        handicap_adjusted=any(g.handicap_adjusted for g in ratings.games),
+        mpmath_games=ratings.mpmath_games,
+        skipped_games=ratings.skipped_games,
+        tournaments=tournaments,
+        sprt=sprt,
+        title=title,
+    )
+
+
+@dataclass
+class _Tally:
+    games: int = 0
+    wins: int = 0
+    opponent_mu_sum: float = 0.0
+    handicap_games: int = 0
+    first_games: int = 0
+    first_wins: int = 0
+    swap_chances: int = 0
+    swaps: int = 0
+    swap_wins: int = 0
+    faults: Counter[str] = field(default_factory=Counter)
+
+
+def rating_table(records: Iterable[GameRecord], settings: RatingSettings | Mapping[str, Any] | object | None = None,
+                 *, handicap_model: HandicapModel | None = None, sprt: Any = None) -> RatingTable:
+    """Rate `records` (game-id order) and build their table in one call; what `ytourney run` prints at the end."""
+    return build_table(rate_records(records, settings, handicap_model=handicap_model), sprt=sprt)
+
+
+def format_table(table: RatingTable | Ratings | Table, fmt: TableFormat | str = TableFormat.TEXT) -> str:
+    """A rating table (or a Ratings replay, or any Table) in the given format."""
+    if isinstance(table, Ratings):
+        table = build_table(table)
+    if isinstance(table, RatingTable):
+        table = table.to_table()
+    return render_table(table, fmt)
+
+
+# --- the crosstable ---------------------------------------------------------------------------------------------
+
+
+def duplicate_key(record: GameRecord) -> tuple[Any, ...]:
+    """What makes two games the same game: board, rules, handicap, first player and the exact move list."""
+    rules = tuple(sorted(record.rules.items()))
+    return (record.board, rules, record.handicap, record.first, tuple(m.lower() for m in record.moves))
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """Results of one unordered pair (a before b in the crosstable order)."""
+
+    a: str
+    b: str
+    games: int
+    wins_a: int
+    duplicates: int
+
+    @property
+    def wins_b(self) -> int:
+        """Wins of b."""
+        return self.games - self.wins_a
+
+    def wins_of(self, name: str) -> int:
+        """Wins of one of the two players."""
+        return self.wins_a if name == self.a else self.wins_b
+
+
+@dataclass(frozen=True)
+class Crosstable:
+    """Wins and games of every pair, with the number of duplicate games (identical move lists) per pair."""
+
+    players: tuple[str, ...]
+    pairs: Mapping[tuple[str, str], PairResult]
+    title: str = "Crosstable"
+
+    def pair(self, a: str, b: str) -> PairResult | None:
+        """The pair {a, b} (either order), or None when they never met."""
+        return self.pairs.get((a, b)) or self.pairs.get((b, a))
+
+    @property
+    def duplicates(self) -> int:
+        """Duplicate games over all pairs."""
+        return sum(p.duplicates for p in self.pairs.values())
+
+    def totals(self, name: str) -> tuple[int, int, int]:
+        """(games, wins, duplicates) of one player over all pairs."""
+        games = wins = dups = 0
+        for pair in self.pairs.values():
+            if name in (pair.a, pair.b):
+                games += pair.games
+                wins += pair.wins_of(name)
+                dups += pair.duplicates
+        return games, wins, dups
+
+    def notes(self) -> list[str]:
+        """Lines naming the pairs whose games repeat each other."""
+        lines = []
+        for pair in self.pairs.values():
+            if pair.duplicates:
+                lines.append(f"{pair.a} vs {pair.b}: {pair.duplicates} of {pair.games} games repeat an earlier game "
+                             "move for move (deterministic bots? vary seeds or openings)")
+        return lines
+
+    def matrix_table(self) -> Table:
+        """The crosstable as a matrix: one row per player, one column per opponent (by number), cells wins/games."""
+        columns = [Column("rank", "#", ColumnKind.INT), Column("name", "player"),
+                   Column("score", "score", ColumnKind.PERCENT, 1), Column("games", "games", ColumnKind.INT)]
+        columns += [Column(f"vs{i}", str(i), description=f"wins/games against {name}", right=True)
+                    for i, name in enumerate(self.players, start=1)]
+        columns.append(Column("duplicates", "dups", ColumnKind.INT, description="duplicate games of the player"))
+        rows = []
+        for i, name in enumerate(self.players, start=1):
+            games, wins, dups = self.totals(name)
+            row: dict[str, Any] = {"rank": i, "name": name, "score": wins / games if games else None,
+                                   "games": games, "duplicates": dups}
+            for j, other in enumerate(self.players, start=1):
+                pair = self.pair(name, other) if other != name else None
+                row[f"vs{j}"] = "x" if other == name else (f"{pair.wins_of(name)}/{pair.games}" if pair else None)
+            rows.append(row)
+        return Table("crosstable", self.title, tuple(columns), tuple(rows), tuple(self.notes()),
+                     {"players": list(self.players), "duplicates": self.duplicates})
+
+    def pairs_table(self) -> Table:
+        """The crosstable in long form: one row per pair (for csv and json)."""
+        columns = (Column("a", "player_a"), Column("b", "player_b"), Column("games", "games", ColumnKind.INT),
+                   Column("wins_a", "wins_a", ColumnKind.INT), Column("wins_b", "wins_b", ColumnKind.INT),
+                   Column("score_a", "score_a", ColumnKind.PERCENT, 1),
+                   Column("duplicates", "duplicates", ColumnKind.INT,
+                          description="games repeating an earlier game of the pair move for move"))
+        rows = tuple({"a": p.a, "b": p.b, "games": p.games, "wins_a": p.wins_a, "wins_b": p.wins_b,
+                      "score_a": p.wins_a / p.games if p.games else None, "duplicates": p.duplicates}
+                     for p in self.pairs.values())
+        return Table("crosstable", self.title, columns, rows, tuple(self.notes()),
+                     {"players": list(self.players), "duplicates": self.duplicates})
+
+
+def build_crosstable(records: Iterable[GameRecord], order: Sequence[str] | None = None,
+                     title: str = "Crosstable") -> Crosstable:
+    """Pairwise results; players in `order` (e.g. the rating ranking), others after it by name."""
+    games: dict[tuple[str, str], list[GameRecord]] = defaultdict(list)
+    names: set[str] = set()
+    for record in records:
+        if record.black == record.white:
+            continue
+        names.update((record.black, record.white))
+        games[tuple(sorted((record.black, record.white)))].append(record)  # type: ignore[index]
+    ordered = [n for n in (order or ()) if n in names]
+    ordered += sorted(names - set(ordered))
+    position = {name: i for i, name in enumerate(ordered)}
+    pairs: dict[tuple[str, str], PairResult] = {}
+    for key in sorted(games, key=lambda k: sorted((position[k[0]], position[k[1]]))):
+        a, b = sorted(key, key=position.__getitem__)
+        pair_games = games[key]
+        distinct = len({duplicate_key(r) for r in pair_games})
+        pairs[(a, b)] = PairResult(a, b, len(pair_games), sum(r.winner_name == a for r in pair_games),
+                                   len(pair_games) - distinct)
+    return Crosstable(tuple(ordered), pairs, title)
+
+
+def format_crosstable(crosstable: Crosstable, fmt: TableFormat | str = TableFormat.TEXT) -> str:
+    """The crosstable: a matrix in text/md/html, one row per pair in csv/json."""
+    fmt = TableFormat.parse(fmt)
+    if fmt in (TableFormat.CSV, TableFormat.JSON):
+        return render_table(crosstable.pairs_table(), fmt)
+    return render_table(crosstable.matrix_table(), fmt)
+
+
+# --- loading result folders -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Source:
+    """The games of one results folder (or JSON-lines file), in game-id order."""
+
+    path: Path
+    name: str
+    records: tuple[GameRecord, ...]
+    config_text: str = ""
+
+
+def load_source(path: str | os.PathLike[str]) -> Source:
+    """Games of a results folder (its tournament.db) or of a JSON-lines export file (`.jsonl`)."""
+    location = Path(path)
+    if location.is_file() and location.suffix.lower() in (".jsonl", ".json", ".ndjson"):
+        return Source(location, location.stem, tuple(read_jsonl(location)))
+    if not location.exists():
+        raise ReportError(f"results folder {str(location)!r} does not exist")
+    from ytourney import store
+
+    records = store.load_records(location)
+    try:
+        config_text = store.load_config_text(location)
+    except YTourneyError:  # the config is optional context for the report; the games are what counts
+        config_text = ""
+    name = records[0].tournament if records and records[0].tournament else location.name
+    return Source(location, name, tuple(records), config_text)
+
+
+def load_sources(paths: Iterable[str | os.PathLike[str]]) -> list[Source]:
+    """Every source in the order given (the league order)."""
+    sources = [load_source(path) for path in paths]
+    if not sources:
+        raise ReportError("no results folder given; expected one or more results folders")
+    return sources
+
+
+def read_jsonl(path: str | os.PathLike[str]) -> list[GameRecord]:
+    """Game records from a JSON-lines file (one record object per line, as `export --format jsonl` writes)."""
+    location = Path(path)
+    try:
+        lines = location.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise ReportError(f"cannot read records file {str(location)!r}: {err.strerror or err}") from err
+    records = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise ReportError(f"{str(location)!r} line {number}: not JSON ({err.msg})") from err
+        records.append(GameRecord.from_dict(data))
+    return records
+
+
+def rate_sources(sources: Sequence[Source], settings: RatingSettings | Mapping[str, Any] | object | None = None,
+                 *, handicap_model: HandicapModel | None = None) -> Ratings:
+    """Rate several sources together as a league (source order, then game id)."""
+    return rate_league([s.records for s in sources], settings, handicap_model=handicap_model)
+
+
+__all__ = [
+    "Column", "ColumnKind", "Crosstable", "FAULTS", "FORMAT_NAMES", "PairResult", "PlayerRating", "RATING_COLUMNS",
+    "RatingTable", "SCHEMA_VERSION", "Source", "Standing", "Table", "TableFormat", "build_crosstable",
+    "build_table", "duplicate_key", "format_crosstable", "format_table", "load_source", "load_sources",
+    "rate_sources", "rating_table", "read_jsonl", "render_table", "table_json",
+]

@@ -643,7 +643,8 @@ class GtpBot:
         self.name = settings.display_name
         self.engine_name = ""
         self.engine_version = ""
-        self.restarts = 0
+        self.restarts = 0  # engine starts after the first one (each follows a fault)
+        self._started = 0
         self._factory: TransportFactory = transport_factory or ProcessTransport.start
         self._rng = random.Random(seed)
         self._client: GtpClient | None = None
@@ -718,7 +719,8 @@ class GtpBot:
         if self._client is not None:
             self._healthy = False
             self.close()
-            self.restarts += 1
+        self.restarts += self._started
+        self._started = 1
         transport = self._factory(self.settings)
         client = GtpClient(transport, f"engine {self.name!r}")
         self._client = client

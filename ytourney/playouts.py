@@ -1,0 +1,452 @@
+"""Batch random playouts with numpy: complete many copies of a position at random at once and report the winners.
+
+Why a random fill is a random playout: in Y the first player to connect is the player holding the Y on the full
+board (a Y never goes away and a full board has exactly one), so the winner of random play to the end depends only
+on which empty cells each colour ends up with. Uniform random play fills the empty cells in a uniformly random
+order, so the cells a colour gets are a uniformly random subset of the exact size alternating play gives it.
+
+How: each playout's fill is drawn as random bits, one bit per empty cell (1 = Black), and kept only when it has
+exactly the right number of Black stones (or exactly the right number of White stones, then complemented) --
+rejection sampling, so every kept fill is an exactly uniform subset of the right size and kept fills are
+independent. The bits are biased towards the right count (probability j / 2**m from m combined random words) when
+the split is uneven. Kept fills are transposed into bit planes -- one 64-bit word per cell holding 64 playouts --
+and the Y owner of 64 playouts is decided per word: Y-reduction (majority of three) on `tri`, a bit-parallel flood
+fill of the groups from the three sides on other boards (`kadon`).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ytourney.board import SIDE_A, SIDE_B, SIDE_C, Board, BoardKind, parse_board
+from ytourney.errors import YTourneyError
+from ytourney.game import EMPTY, Color, GameState
+from ytourney.reduction import grid_index, reduce_grid_planes
+
+__all__ = [
+    "Position",
+    "as_position",
+    "fill_counts",
+    "playout_boards",
+    "playout_winners",
+    "playout_wins",
+    "y_owner_planes",
+    "y_owners",
+]
+
+_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
+_RAW64_GENERATORS = (np.random.PCG64, np.random.PCG64DXSM, np.random.SFC64, np.random.Philox)
+_TRANSPOSE_STEPS = tuple(
+    (j, np.uint64(m))
+    for j, m in (
+        (32, 0x00000000FFFFFFFF),
+        (16, 0x0000FFFF0000FFFF),
+        (8, 0x00FF00FF00FF00FF),
+        (4, 0x0F0F0F0F0F0F0F0F),
+        (2, 0x3333333333333333),
+        (1, 0x5555555555555555),
+    )
+)
+_GEN_LANES = 1 << 15  # fills drawn per rejection round
+_KERNEL_LANES = 1 << 15  # playouts judged per bit-plane batch (a multiple of 64)
+
+
+# --- positions -----------------------------------------------------------------------------------
+
+
+def fill_counts(empty: int, to_move: Color | int, stones_left: int = 1) -> tuple[int, int]:
+    """(Black, White) stones that alternating play puts on `empty` cells when `to_move` still places
+    `stones_left` stones this turn (more than one only during a handicap turn)."""
+    if empty < 0 or stones_left < 1:
+        raise YTourneyError(f"need empty >= 0 and stones_left >= 1, got empty={empty}, stones_left={stones_left}")
+    mover = empty if empty <= stones_left else stones_left + (empty - stones_left) // 2
+    other = empty - mover
+    return (mover, other) if Color(to_move) is Color.BLACK else (other, mover)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position to complete at random: stones (0 empty, 1 Black, 2 White), the colour to move, the stones it
+    still places this turn, and whether the game is misère."""
+
+    board: Board
+    cells: tuple[int, ...]
+    to_move: Color = Color.BLACK
+    stones_left: int = 1
+    misere: bool = False
+
+    def __post_init__(self) -> None:
+        board = parse_board(self.board) if isinstance(self.board, str) else self.board
+        object.__setattr__(self, "board", board)
+        cells = tuple(int(c) for c in self.cells)
+        if len(cells) != board.num_cells:
+            raise YTourneyError(f"expected {board.num_cells} cells for {board.spec!r}, got {len(cells)}")
+        if any(c not in (EMPTY, 1, 2) for c in cells):
+            raise YTourneyError("cells must be 0 (empty), 1 (black) or 2 (white)")
+        object.__setattr__(self, "cells", cells)
+        object.__setattr__(self, "to_move", Color(self.to_move))
+        if not isinstance(self.stones_left, int) or self.stones_left < 1:
+            raise YTourneyError(f"stones_left must be a whole number >= 1, got {self.stones_left!r}")
+
+    @classmethod
+    def from_state(cls, state: GameState) -> Position:
+        """The position of a game state (its stones, side to move, handicap stones left, misère flag)."""
+        return cls(
+            state.board,
+            tuple(state.cells),
+            state.to_move,
+            state.stones_left_this_turn,
+            state.rules.misere,
+        )
+
+    @property
+    def empty_cells(self) -> tuple[int, ...]:
+        """Empty cells in index order."""
+        return tuple(i for i, c in enumerate(self.cells) if c == EMPTY)
+
+    def fill_counts(self) -> tuple[int, int]:
+        """(Black, White) stones a completion of this position places."""
+        return fill_counts(len(self.empty_cells), self.to_move, self.stones_left)
+
+
+def as_position(position: GameState | Position) -> Position:
+    """A Position from a GameState or a Position."""
+    if isinstance(position, Position):
+        return position
+    if isinstance(position, GameState):
+        return Position.from_state(position)
+    raise YTourneyError(f"expected a GameState or a Position, got {type(position).__name__}")
+
+
+# --- public API ----------------------------------------------------------------------------------
+
+
+def playout_wins(position: GameState | Position, n: int, rng: np.random.Generator) -> tuple[int, int]:
+    """(Black wins, White wins) over `n` uniform random playouts from `position` (misère applied)."""
+    job = _Job(as_position(position), n, rng, keep="counts")
+    black = job.run()
+    return black, n - black
+
+
+def playout_winners(position: GameState | Position, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Winner of each of `n` uniform random playouts from `position`: uint8 array of 1 (Black) / 2 (White)."""
+    job = _Job(as_position(position), n, rng, keep="winners")
+    job.run()
+    return job.winners
+
+
+def playout_boards(
+    position: GameState | Position, n: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """`n` random playouts with their full boards: (winners (n,) uint8 1/2, colours (n, cells) uint8 1/2).
+
+    colours[i, c] is the colour holding cell c at the end of playout i (for AMAF/RAVE statistics); the stones of
+    the position itself are included.
+    """
+    job = _Job(as_position(position), n, rng, keep="boards")
+    job.run()
+    return job.winners, job.colors
+
+
+def y_owner_planes(board: Board | str, planes: np.ndarray) -> np.ndarray:
+    """Y owner of many full boards in bit-plane form: planes (cells, W) uint64, bit set = Black -> (W,) plane,
+    bit set where Black holds the Y. Y-reduction on `tri`, flood fill elsewhere."""
+    if isinstance(board, str):
+        board = parse_board(board)
+    planes = np.ascontiguousarray(planes, dtype=np.uint64)
+    if planes.ndim != 2 or planes.shape[0] != board.num_cells:
+        raise YTourneyError(f"planes must have shape ({board.num_cells}, words), got {planes.shape}")
+    if board.kind is BoardKind.TRI:
+        size = board.size
+        grid = np.empty((size * size, planes.shape[1]), dtype=np.uint64)
+        grid[grid_index(size)] = planes
+        return reduce_grid_planes(grid.reshape(size, size, -1)).copy()
+    return _flood_y(board, planes)
+
+
+def y_owners(board: Board | str, boards: np.ndarray) -> np.ndarray:
+    """Y owner (uint8 1 Black / 2 White) of each full board in `boards`, shape (n, cells) of 1/2, any board."""
+    if isinstance(board, str):
+        board = parse_board(board)
+    boards = np.asarray(boards)
+    if boards.ndim != 2 or boards.shape[1] != board.num_cells:
+        raise YTourneyError(f"boards must have shape (n, {board.num_cells}), got {boards.shape}")
+    n = boards.shape[0]
+    packed = np.packbits((boards == 1).T, axis=1, bitorder="little")
+    pad = (-packed.shape[1]) % 8
+    if pad or packed.shape[1] == 0:
+        packed = np.pad(packed, ((0, 0), (0, pad or 8)))
+    top = y_owner_planes(board, np.ascontiguousarray(packed).view("<u8"))
+    black = np.unpackbits(top.view(np.uint8), bitorder="little")[:n]
+    return (2 - black).astype(np.uint8)
+
+
+# --- the engine ----------------------------------------------------------------------------------
+
+
+def _random_words(rng: np.random.Generator, count: int) -> np.ndarray:
+    """`count` uniform 64-bit words."""
+    bitgen = rng.bit_generator
+    if isinstance(bitgen, _RAW64_GENERATORS):
+        return bitgen.random_raw(count)
+    return rng.integers(0, 0xFFFFFFFFFFFFFFFF, size=count, dtype=np.uint64, endpoint=True)
+
+
+def _bernoulli_words(rng: np.random.Generator, count: int, numerator: int, bits: int) -> np.ndarray:
+    """`count` words whose bits are independently 1 with probability numerator / 2**bits."""
+    if numerator == 0:
+        return np.zeros(count, dtype=np.uint64)
+    if numerator == 1 << bits:
+        return np.full(count, _ONES, dtype=np.uint64)
+    # P(x) = (b_i + P(x_next)) / 2 from the lowest set bit of the numerator up to the highest.
+    low = (numerator & -numerator).bit_length() - 1
+    out = _random_words(rng, count)
+    for i in range(low + 1, bits):
+        r = _random_words(rng, count)
+        if (numerator >> i) & 1:
+            np.bitwise_or(out, r, out=out)
+        else:
+            np.bitwise_and(out, r, out=out)
+    return out
+
+
+def _binomial_pmf(n: int, k: int, p: float) -> float:
+    if k < 0 or k > n:
+        return 0.0
+    if p <= 0.0:
+        return 1.0 if k == 0 else 0.0
+    if p >= 1.0:
+        return 1.0 if k == n else 0.0
+    log = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * math.log(p)
+    return math.exp(log + (n - k) * math.log1p(-p))
+
+
+@functools.lru_cache(maxsize=4096)
+def _bias(empty: int, black: int) -> tuple[int, int, float]:
+    """(numerator, bits, acceptance) of the bit bias that makes exact-count fills cheapest to draw."""
+    if black == 0:
+        return 0, 0, 1.0
+    if black == empty:
+        return 1, 0, 1.0
+    best: tuple[float, int, int, float] | None = None
+    for bits in range(1, 7):
+        for numerator in range(1, 1 << bits, 2):
+            p = numerator / (1 << bits)
+            accept = _binomial_pmf(empty, black, p)
+            if empty - black != black:
+                accept += _binomial_pmf(empty, empty - black, p)
+            cost = (bits + 3) / accept
+            if best is None or cost < best[0]:
+                best = (cost, numerator, bits, accept)
+    assert best is not None
+    return best[1], best[2], best[3]
+
+
+@functools.lru_cache(maxsize=None)
+def _flood_tables(board: Board) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Neighbour lists and a sweep order (breadth-first from side A) for the bit-parallel flood fill."""
+    order: list[int] = [c for c in range(board.num_cells) if board.sides[c] & SIDE_A]
+    seen = set(order)
+    for cell in order:
+        for nb in board.neighbors[cell]:
+            if nb not in seen:
+                seen.add(nb)
+                order.append(nb)
+    order += [c for c in range(board.num_cells) if c not in seen]
+    return board.neighbors, tuple(order)
+
+
+def _flood_y(board: Board, black: np.ndarray) -> np.ndarray:
+    """Bit-parallel Y detection on any board: grow from each side through Black stones until nothing changes;
+    a cell reached from all three sides lies in a Black group touching the three sides."""
+    cells, words = black.shape
+    neighbors, order = _flood_tables(board)
+    reach = np.zeros((cells, 3, words), dtype=np.uint64)
+    sides = board.sides
+    for cell in range(cells):
+        for k, side in enumerate((SIDE_A, SIDE_B, SIDE_C)):
+            if sides[cell] & side:
+                reach[cell, k] = black[cell]
+    reach = reach.reshape(cells, 3 * words)
+    stones = np.repeat(black, 3, axis=0).reshape(cells, 3 * words)
+    rows = list(reach)
+    stone_rows = list(stones)
+    tmp = np.empty(3 * words, dtype=np.uint64)
+    snapshot = np.empty_like(reach)
+    sweep = list(order)
+    while True:
+        np.copyto(snapshot, reach)
+        for cell in sweep:
+            nbs = neighbors[cell]
+            if len(nbs) == 1:
+                np.copyto(tmp, rows[nbs[0]])
+            else:
+                np.bitwise_or(rows[nbs[0]], rows[nbs[1]], out=tmp)
+                for nb in nbs[2:]:
+                    np.bitwise_or(tmp, rows[nb], out=tmp)
+            np.bitwise_and(tmp, stone_rows[cell], out=tmp)
+            np.bitwise_or(rows[cell], tmp, out=rows[cell])
+        if np.array_equal(snapshot, reach):
+            break
+        sweep.reverse()
+    reach = reach.reshape(cells, 3, words)
+    both = reach[:, 0] & reach[:, 1]
+    both &= reach[:, 2]
+    return np.bitwise_or.reduce(both, axis=0)
+
+
+def _transpose_lanes(fills: np.ndarray, cells: int) -> np.ndarray:
+    """Lane-major fills (lanes, L) uint64, lanes a multiple of 64 -> bit planes (cells, lanes // 64)."""
+    lanes, nwords = fills.shape
+    blocks = lanes // 64
+    x = np.ascontiguousarray(fills.reshape(blocks, 64, nwords).transpose(1, 2, 0)).reshape(64, nwords * blocks)
+    k = x.shape[1]
+    t = np.empty((32, k), dtype=np.uint64)
+    u = np.empty((32, k), dtype=np.uint64)
+    for j, mask in _TRANSPOSE_STEPS:
+        v = x.reshape(64 // (2 * j), 2, j, k)
+        a = v[:, 0]
+        b = v[:, 1]
+        tt = t.reshape(64 // (2 * j), j, k)
+        uu = u.reshape(64 // (2 * j), j, k)
+        np.right_shift(a, np.uint64(j), out=tt)
+        tt ^= b
+        tt &= mask
+        b ^= tt
+        np.left_shift(tt, np.uint64(j), out=uu)
+        a ^= uu
+    planes = x.reshape(64, nwords, blocks).transpose(1, 0, 2).reshape(64 * nwords, blocks)
+    return np.ascontiguousarray(planes[:cells])
+
+
+class _Job:
+    """One batch of playouts from one position."""
+
+    def __init__(self, position: Position, n: int, rng: np.random.Generator, keep: str) -> None:
+        if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
+            raise YTourneyError(f"number of playouts must be a whole number >= 0, got {n!r}")
+        if not isinstance(rng, np.random.Generator):
+            raise YTourneyError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+        self.position = position
+        self.n = int(n)
+        self.rng = rng
+        self.keep = keep
+        board = position.board
+        cells = np.array(position.cells, dtype=np.uint8)
+        self.board = board
+        self.cells = cells
+        self.empty = np.flatnonzero(cells == EMPTY)
+        self.black_fixed = np.flatnonzero(cells == 1)
+        self.white_fixed = np.flatnonzero(cells == 2)
+        self.num_empty = len(self.empty)
+        self.black_to_place = position.fill_counts()[0]
+        self.nwords = max(1, -(-self.num_empty // 64))
+        self.misere = position.misere
+        self.winners = np.zeros(0, dtype=np.uint8)
+        self.colors = np.zeros((0, board.num_cells), dtype=np.uint8)
+
+    # Rejection sampling of exact-count fills, lane-major: one row of nwords words per fill.
+    def _draw(self, lanes: int) -> np.ndarray:
+        empty = self.num_empty
+        black = self.black_to_place
+        numerator, bits, _ = _bias(empty, black)
+        count = lanes * self.nwords
+        fills = _bernoulli_words(self.rng, count, numerator, bits).reshape(lanes, self.nwords)
+        tail = empty - 64 * (self.nwords - 1)
+        tail_mask = np.uint64((1 << tail) - 1) if tail < 64 else _ONES
+        fills[:, -1] &= tail_mask
+        ones = np.bitwise_count(fills)  # uint8 per word; a row sum is at most 64 * nwords
+        total = ones[:, 0].astype(np.int16)
+        for j in range(1, self.nwords):
+            total += ones[:, j]
+        keep = total == black
+        if empty - black != black:
+            flip = total == empty - black
+            if flip.any():
+                full = np.full(self.nwords, _ONES, dtype=np.uint64)
+                full[-1] = tail_mask
+                fills[flip] ^= full
+                keep |= flip
+        return fills[keep]
+
+    def _judge(self, fills: np.ndarray) -> np.ndarray:
+        """Black-owns-the-Y bit per fill (bool array) for lane-major fills."""
+        lanes = fills.shape[0]
+        padded = -(-lanes // 64) * 64
+        if padded != lanes:
+            fills = np.concatenate([fills, np.zeros((padded - lanes, self.nwords), dtype=np.uint64)])
+        fill_planes = _transpose_lanes(fills, self.num_empty)
+        words = padded // 64
+        board = self.board
+        if board.kind is BoardKind.TRI:
+            size = board.size
+            grid = np.empty((size * size, words), dtype=np.uint64)
+            index = grid_index(size)
+            grid[index[self.empty]] = fill_planes
+            grid[index[self.black_fixed]] = _ONES
+            grid[index[self.white_fixed]] = 0
+            top = reduce_grid_planes(grid.reshape(size, size, words))
+        else:
+            planes = np.zeros((board.num_cells, words), dtype=np.uint64)
+            planes[self.empty] = fill_planes
+            planes[self.black_fixed] = _ONES
+            top = _flood_y(board, planes)
+        return np.unpackbits(top.view(np.uint8), bitorder="little")[:lanes].astype(bool)
+
+    def run(self) -> int:
+        """Play the playouts; returns the number Black won (misère applied) and keeps what `keep` asks for."""
+        n = self.n
+        if self.num_empty == 0:
+            lanes = np.zeros((1, self.nwords), dtype=np.uint64)
+            black_wins = bool(self._judge(lanes)[0]) != self.misere
+            self.winners = np.full(n, 1 if black_wins else 2, dtype=np.uint8)
+            if self.keep == "boards":
+                self.colors = np.tile(self.cells, (n, 1))
+            return n if black_wins else 0
+        _, _, accept = _bias(self.num_empty, self.black_to_place)
+        kept: list[np.ndarray] = []
+        kept_count = 0
+        black_total = 0
+        winners: list[np.ndarray] = []
+        fills_out: list[np.ndarray] = []
+        done = 0
+        while done < n:
+            want = min(n - done, _KERNEL_LANES)
+            while kept_count < want:
+                short = want - kept_count
+                lanes = min(_GEN_LANES, max(1024, int(short / accept * 1.15) + 64))
+                batch = self._draw(lanes)
+                kept.append(batch)
+                kept_count += len(batch)
+            pool = np.concatenate(kept) if len(kept) > 1 else kept[0]
+            fills, rest = pool[:want], pool[want:]
+            kept = [rest] if len(rest) else []
+            kept_count = len(rest)
+            black = self._judge(fills)
+            if self.misere:
+                black = ~black
+            black_total += int(black.sum())
+            if self.keep != "counts":
+                winners.append((2 - black).astype(np.uint8))
+            if self.keep == "boards":
+                fills_out.append(fills)
+            done += want
+        if self.keep != "counts":
+            self.winners = np.concatenate(winners) if winners else np.zeros(0, dtype=np.uint8)
+        if self.keep == "boards":
+            self.colors = self._colors(fills_out)
+        return black_total
+
+    def _colors(self, fills_out: list[np.ndarray]) -> np.ndarray:
+        """Full boards (n, cells) of 1/2 from the kept lane-major fills."""
+        if not fills_out:
+            return np.zeros((0, self.board.num_cells), dtype=np.uint8)
+        fills = np.concatenate(fills_out)
+        bits = np.unpackbits(fills.astype("<u8").view(np.uint8), axis=1, bitorder="little")[:, : self.num_empty]
+        colors = np.tile(self.cells, (len(fills), 1))
+        colors[:, self.empty] = 2 - bits
+        return colors

@@ -118,3 +118,30 @@ def bots() -> None:
         for key, option in sorted(builtin_options(name).items()):
             click.echo(f"    {key}={option.default!r:<10} ({option.type.__name__}) {option.help}")
     click.echo("\nAlso: a Python plugin 'path/to/file.py:ClassName', or (in configs) an external GTP engine.")
+
+
+@main.command()
+@click.argument("bot")
+@click.option("--board", "board_spec", default="tri:11", show_default=True,
+              help=f"Board until the controller sends boardsize: {ACCEPTED_SPECS}.")
+@click.option("--seed", type=int, default=None, help="Seed for the bot (default: random).")
+def gtp(bot: str, board_spec: str, seed: int | None) -> None:
+    """Serve a built-in or plugin bot over GTP on stdin/stdout.
+
+    \b
+    Commands: protocol_version name version known_command list_commands quit
+    boardsize (N or kadon) clear_board komi play genmove showboard
+    time_settings kgs-time_settings time_left ytourney-rules.
+    genmove may answer `swap` when the pie is offered; `play COLOR swap` is accepted.
+    Example:
+      ytourney gtp mcts:playouts=2000 --board tri:13
+    """
+    import sys
+
+    from ytourney.board import parse_board
+    from ytourney.bots import create_bot, parse_bot_spec
+    from ytourney.gtp_server import GtpServer
+
+    board = parse_board(board_spec)
+    player = create_bot(parse_bot_spec(bot), seed)
+    GtpServer(player, board).serve(sys.stdin, sys.stdout)

@@ -17,6 +17,8 @@ from ytourney.errors import BotSpecError, PluginError
 # Built-in bots by name -> "module:Class"; each class declares OPTIONS: dict[str, BotOption].
 BUILTIN_BOTS: dict[str, str] = {
     "random": "ytourney.bots.random_bot:RandomBot",
+    "heuristic": "ytourney.bots.heuristic:HeuristicBot",
+    "mcts": "ytourney.bots.mcts:MctsBot",
 }
 
 
@@ -131,13 +133,16 @@ def load_plugin_class(path: str, class_name: str) -> type:
         if spec is None or spec.loader is None:
             raise PluginError(f"plugin file {path!r} cannot be imported as a Python module")
         module = importlib.util.module_from_spec(spec)
+        # Registered before running it, as a normal import does: dataclasses and pickling look the module up.
+        sys.modules[module_name] = module
         try:
             spec.loader.exec_module(module)
         except SyntaxError as err:
+            del sys.modules[module_name]
             raise PluginError(f"plugin file {path!r} has a syntax error at line {err.lineno}: {err.msg}") from err
         except Exception as err:  # noqa: BLE001 - any import-time failure of user code is reported, not raised
+            del sys.modules[module_name]
             raise PluginError(f"plugin file {path!r} failed to import: {type(err).__name__}: {err}") from err
-        sys.modules[module_name] = module
     cls = getattr(module, class_name, None)
     if cls is None or not inspect.isclass(cls):
         found = sorted(n for n, v in vars(module).items() if inspect.isclass(v) and v.__module__ == module_name)
@@ -150,6 +155,9 @@ def load_plugin_class(path: str, class_name: str) -> type:
             f"plugin class {class_name!r} in {path!r} lacks the bot method(s) {', '.join(missing)}; "
             "subclass ytourney.bots.BaseBot or define new_game, move, swap and close"
         )
+    if inspect.isabstract(cls):
+        abstract = ", ".join(sorted(getattr(cls, "__abstractmethods__", ())))
+        raise PluginError(f"plugin class {class_name!r} in {path!r} does not define {abstract} (still abstract)")
     return cls
 
 

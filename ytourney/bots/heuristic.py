@@ -1,0 +1,240 @@
+"""The `heuristic` bot: one ply on a probabilistic Y-reduction (tri boards) or a Y-distance evaluation (kadon)."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ytourney.board import ALL_SIDES, Board, BoardKind
+from ytourney.bots.base import BaseBot, Limit
+from ytourney.bots.spec import BotOption
+from ytourney.game import EMPTY, Color, GameState
+
+# Boards evaluated per numpy call; bounds memory on tri:26 (26 * 26 floats per board).
+CHUNK = 2048
+# Random completions per cell when a board has no Y-reduction (kadon) and a lone stone's gain is estimated.
+GAIN_FILLS = 2048
+# Logistic scale turning a Y-distance difference into a win probability on kadon.
+DISTANCE_SCALE = 0.8
+# Softmin sharpness of the Y-distance: higher counts only the shortest trees, lower rewards many near-shortest.
+SOFTMIN_SHARPNESS = 1.5
+
+
+# --- tactics -------------------------------------------------------------------------------------------
+
+
+def completing_cells(state: GameState, color: Color) -> np.ndarray:
+    """Empty cells where a stone of `color` would complete a Y for that colour (sorted cell indices)."""
+    board = state.board
+    cells = state.cells
+    masks = [state.group_sides(i) if cells[i] == color else 0 for i in range(board.num_cells)]
+    masks.append(0)  # padding entry: neighbour slots of -1 read it
+    group = np.array(masks, dtype=np.uint8)
+    reach = board.side_array | np.bitwise_or.reduce(group[board.neighbor_array], axis=1)
+    empty = np.fromiter((c == EMPTY for c in cells), dtype=bool, count=board.num_cells)
+    return np.flatnonzero(empty & (reach == ALL_SIDES))
+
+
+def win_probability(y_probability: np.ndarray, misere: bool) -> np.ndarray:
+    """Win chance from the chance of completing a Y: the same in normal play, its complement under misère."""
+    return 1.0 - y_probability if misere else y_probability
+
+
+# --- evaluations ---------------------------------------------------------------------------------------
+
+
+class TriReduction:
+    """Probabilistic Y-reduction on tri boards: empty cells count as p = 0.5, triangles reduce by majority."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.size = board.size
+        self.ys = np.array([y for _, y in board.coords], dtype=np.intp)
+        self.xs = np.array([x for x, _ in board.coords], dtype=np.intp)
+
+    def y_probability(self, boards: np.ndarray, color: int) -> np.ndarray:
+        """Estimated chance that `color` holds a Y once each board (rows of cell values) is filled at random."""
+        out = np.empty(len(boards))
+        for start in range(0, len(boards), CHUNK):
+            chunk = boards[start : start + CHUNK]
+            p = np.where(chunk == color, 1.0, np.where(chunk == EMPTY, 0.5, 0.0))
+            out[start : start + CHUNK] = self.reduce(p)
+        return out
+
+    def reduce(self, p: np.ndarray) -> np.ndarray:
+        """Reduce per-cell probabilities (boards x cells) to the probability of a Y, step by step."""
+        n = self.size
+        grid = np.zeros((len(p), n, n))
+        grid[:, self.ys, self.xs] = p
+        for k in range(n - 1, 0, -1):
+            a = grid[:, :k, :k]
+            b = grid[:, :k, 1 : k + 1]
+            c = grid[:, 1 : k + 1, :k]
+            ab = a * b
+            grid = ab + c * (a + b - 2.0 * ab)
+        return grid[:, 0, 0]
+
+
+class YDistance:
+    """Y-distance on any board: empty cells cost 1, own stones 0, the opponent's block; softmin over meeting cells."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        n = board.num_cells
+        nbr = board.neighbor_array.copy()
+        nbr[nbr < 0] = n  # padding slot holds an infinite distance
+        self.neighbors = nbr
+        self.side_masks = [np.array([bool(m & side) for m in board.sides]) for side in (1, 2, 4)]
+
+    def y_probability(self, boards: np.ndarray, color: int) -> np.ndarray:
+        """Logistic of the opponent's Y-distance minus this colour's: a rough chance of connecting first."""
+        out = np.empty(len(boards))
+        other = 3 - color
+        for start in range(0, len(boards), CHUNK):
+            chunk = boards[start : start + CHUNK]
+            gap = self.distance(chunk, other) - self.distance(chunk, color)
+            out[start : start + CHUNK] = 1.0 / (1.0 + np.exp(-DISTANCE_SCALE * gap))
+        return out
+
+    def distance(self, boards: np.ndarray, color: int) -> np.ndarray:
+        """Softmin over cells of d1 + d2 + d3 - 2 * cost: stones needed to join the three sides through a cell."""
+        count, n = boards.shape
+        cost = np.where(boards == color, 0.0, np.where(boards == EMPTY, 1.0, np.inf))
+        total = np.zeros((count, n))
+        for side in self.side_masks:
+            dist = np.full((count, n + 1), np.inf)
+            dist[:, :n] = np.where(side, cost, np.inf)
+            while True:
+                through = dist[:, self.neighbors].min(axis=2) + cost
+                better = through < dist[:, :n]
+                if not better.any():
+                    break
+                dist[:, :n] = np.minimum(dist[:, :n], through)
+            total += dist[:, :n]
+        total -= 2.0 * np.where(np.isinf(cost), 0.0, cost)
+        finite = np.isfinite(total)
+        lowest = np.where(finite, total, np.inf).min(axis=1)
+        lowest = np.where(np.isfinite(lowest), lowest, 4.0 * n)
+        spread = np.where(finite, np.exp(-SOFTMIN_SHARPNESS * (total - lowest[:, None])), 0.0).sum(axis=1)
+        return lowest - np.log(np.maximum(spread, 1.0)) / SOFTMIN_SHARPNESS
+
+
+@functools.lru_cache(maxsize=32)
+def evaluator_for(board: Board) -> YDistance:
+    """The move evaluation used on `board` (cached per board)."""
+    return YDistance(board)
+
+
+@functools.lru_cache(maxsize=32)
+def stone_gains(board: Board) -> np.ndarray:
+    """How much a lone stone on each cell raises its colour's chance of a Y in a random completion of the board.
+
+    Tri boards use the probabilistic Y-reduction (exact up to its independence assumption, no noise); other
+    boards a fixed-seed batch of random completions per cell.
+    """
+    n = board.num_cells
+    if board.kind is BoardKind.TRI:
+        boards = np.zeros((n, n), dtype=np.int8)
+        boards[np.arange(n), np.arange(n)] = Color.BLACK
+        return TriReduction(board).y_probability(boards, int(Color.BLACK)) - 0.5
+    from ytourney.bots.mcts import RandomFill  # the batch playouts live with the search that mostly uses them
+
+    fill = RandomFill(board)
+    rng = np.random.default_rng(0)
+    gains = np.empty(n)
+    for cell in range(n):
+        cells = np.zeros(n, dtype=np.int8)
+        cells[cell] = Color.BLACK
+        winners, _ = fill.run(cells, int(Color.WHITE), 1, GAIN_FILLS, rng)
+        gains[cell] = float(np.mean(winners == Color.BLACK)) - 0.5
+    return gains
+
+
+def first_stone_worth(board: Board, misere: bool) -> np.ndarray:
+    """Black's estimated win chance after a first stone on each cell, with White to move.
+
+    A lone stone's gain is set against the tempo White holds, taken as half the gain of the best stone:
+    a stone worth more than that is worth more than half to Black and should be swapped.
+    """
+    gains = stone_gains(board)
+    if misere:  # completing a Y loses, so a stone that helps complete one is a liability
+        gains = -gains
+    return 0.5 + gains - gains.max() / 2.0
+
+
+# --- the bot -------------------------------------------------------------------------------------------
+
+
+class HeuristicBot(BaseBot):
+    """Wins or blocks in one when it can, else plays the move with the best one-ply evaluation."""
+
+    name = "heuristic"
+    OPTIONS = {
+        "temperature": BotOption(
+            float, 0.0, "softmax temperature over win-probability percentages; 0 plays the best move"
+        ),
+        "swap_margin": BotOption(float, 0.0, "swap when the first stone is worth more than 0.5 + this to Black"),
+    }
+
+    def __init__(self, seed: int | None = None, temperature: float = 0.0, swap_margin: float = 0.0) -> None:
+        super().__init__(seed)
+        if temperature < 0:
+            raise ValueError(f"temperature must be >= 0, got {temperature!r}")
+        self.temperature = temperature
+        self.swap_margin = swap_margin
+        self._rng = np.random.default_rng(seed)
+
+    def move(self, state: GameState, limit: Limit) -> int:
+        """A winning cell, else the single block, else the cell with the best evaluation for the mover."""
+        mover = state.to_move
+        misere = state.rules.misere
+        if state.pie_active and state.num_stones == 0:
+            return self._pie_opening(state)
+        candidates = np.array(state.empty_cells(), dtype=np.intp)
+        own = completing_cells(state, mover)
+        if misere:
+            safe = np.setdiff1d(candidates, own)
+            candidates = safe if len(safe) else candidates
+        elif len(own):
+            return int(self._rng.choice(own))
+        elif state.stones_left_this_turn == 1:
+            threats = completing_cells(state, mover.other)
+            if len(threats):
+                candidates = threats
+        if len(candidates) == 1:
+            return int(candidates[0])
+        values = self._move_values(state, candidates, mover)
+        return int(candidates[self._pick(values)])
+
+    def swap(self, state: GameState, limit: Limit) -> bool:
+        """Swap when the first stone, net of White's tempo, is worth more than 0.5 (+ swap_margin) to Black."""
+        stone = next(c for c in range(state.board.num_cells) if state.cells[c] != EMPTY)
+        worth = first_stone_worth(state.board, state.rules.misere)[stone]
+        return bool(worth > 0.5 + self.swap_margin)
+
+    # --- internals ---------------------------------------------------------------------------------------
+
+    def _boards(self, state: GameState) -> np.ndarray:
+        return np.array(state.cells, dtype=np.int8)
+
+    def _move_values(self, state: GameState, candidates: np.ndarray, mover: Color) -> np.ndarray:
+        boards = np.repeat(self._boards(state)[None, :], len(candidates), axis=0)
+        boards[np.arange(len(candidates)), candidates] = mover
+        y_chance = evaluator_for(state.board).y_probability(boards, int(mover))
+        return win_probability(y_chance, state.rules.misere)
+
+    def _pie_opening(self, state: GameState) -> int:
+        """The strongest first stone still worth at most half (so not worth swapping), else the weakest."""
+        worth = first_stone_worth(state.board, state.rules.misere)
+        fair = worth <= 0.5 + self.swap_margin
+        return self._pick(np.where(fair, worth, -np.inf) if fair.any() else -worth)
+
+    def _pick(self, values: np.ndarray) -> int:
+        """Index of the best value (random among ties), or a softmax draw when a temperature is set."""
+        if self.temperature > 0:
+            logits = (values - values.max()) * 100.0 / self.temperature
+            weights = np.exp(logits)
+            return int(self._rng.choice(len(values), p=weights / weights.sum()))
+        best = np.flatnonzero(values >= values.max() - 1e-12)
+        return int(self._rng.choice(best))

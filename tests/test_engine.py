@@ -149,6 +149,23 @@ def test_from_mapping_names_the_key_path_and_the_expectation(data: object, messa
     assert message in str(caught.value)
 
 
+def test_direct_construction_is_validated_and_names_default_sensibly() -> None:
+    with pytest.raises(ConfigError, match="gtp swap 'both' is not valid; expected one of 'none', 'genmove', 'play'"):
+        GtpSettings(command=("e",), swap="both")
+    with pytest.raises(ConfigError, match="gtp command must be a non-empty list"):
+        GtpSettings(command=())
+    with pytest.raises(ConfigError, match="gtp command_seconds must be a number > 0"):
+        GtpSettings(command=("e",), command_seconds=0)
+    assert GtpSettings(command=("e",), grace_seconds=0).grace_seconds == 0
+    names = {
+        ("python3", "-u", "bots/x.py"): "x.py",
+        ("python", "-m", "leela_y", "--gtp"): "leela_y",
+        ("/opt/engines/katay", "--gtp"): "katay",
+    }
+    for command, name in names.items():
+        assert GtpSettings(command=command).display_name == name
+
+
 def test_check_engine_finds_programs_without_starting_them(tmp_path: Path) -> None:
     check_engine(GtpSettings(command=(Path(sys.executable).name, "x")))
     check_engine(GtpSettings(command=(sys.executable,)))
@@ -167,6 +184,8 @@ def test_check_engine_finds_programs_without_starting_them(tmp_path: Path) -> No
         check_engine(GtpSettings(command=("no-such-engine-xyz",)))
     with pytest.raises(ConfigError, match="working directory"):
         check_engine(GtpSettings(command=("sh",), cwd=str(tmp_path / "nowhere")))
+    with pytest.raises(ConfigError, match="cannot play board 'kadon'"):
+        check_engine(GtpSettings(command=("sh",)), parse_board("kadon"))
 
 
 # --- dialects ------------------------------------------------------------------------------------------------------
@@ -486,6 +505,10 @@ def test_kadon_game_with_a_boardsize_argument() -> None:
     assert record.termination is Termination.CONNECTION
     assert "boardsize kadon" in opened[0].sent
     bot.close()
+    refusing, opened = served(RandomBot(seed=4))
+    record = play_game([Seat("gtp", refusing), Seat("random", RandomBot(seed=5))], "kadon", seed=3)
+    assert record.termination is Termination.CRASH and "cannot play board 'kadon'" in record.reason
+    assert not opened  # refused before any engine was started
 
 
 # --- real subprocesses ---------------------------------------------------------------------------------------------
@@ -558,6 +581,7 @@ FAULTS = [
     ("bad-swap", Termination.ILLEGAL, "answered 'swap' to 'genmove w' where the rules allow no swap"),
     ("pass", Termination.ILLEGAL, "answered 'pass' to 'genmove w'; Y has no passing"),
     ("resign", Termination.FORFEIT, "resigned"),
+    ("wrong-color", Termination.PROTOCOL, "answered 'genmove w' with 'white [a-e][1-5]', which is not a cell"),
 ]
 
 
@@ -589,6 +613,20 @@ def test_engine_that_dies_at_start_loses_by_crash_every_time() -> None:
         assert record.termination is Termination.CRASH and record.winner_name == "random"
         assert "exited with code 3 while answering 'name'; stderr: fatal: cannot load weights" in record.reason
         assert record.moves == ()
+    bot.close()
+
+
+def test_engine_told_the_wrong_colour_names_refuses_and_loses_by_protocol() -> None:
+    strict = fake("--strict-colors", first_color="white")  # the engine really calls the first mover black
+    bot = GtpBot(strict)
+    record = play_game([Seat("engine", bot), Seat("random", RandomBot(seed=1))], "tri:5", time_control=FAST)
+    assert record.termination is Termination.PROTOCOL
+    assert record.reason == "engine 'fake_gtp.py' refused 'genmove w': ? wrong colour: black is to move"
+    bot.close()
+    bot = GtpBot(fake("--strict-colors"))
+    for seats in ([Seat("engine", bot), Seat("random", RandomBot(seed=1))],
+                  [Seat("random", RandomBot(seed=2, swap_rate=1.0)), Seat("engine", bot)]):
+        assert play_game(seats, "tri:5", time_control=FAST).termination is Termination.CONNECTION
     bot.close()
 
 

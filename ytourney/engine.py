@@ -107,8 +107,10 @@ class GtpSettings:
                 raise ConfigError(f"gtp {key} {value!r} is not valid; expected {_one_of(choice)}")
         for key in ("startup_seconds", "command_seconds", "grace_seconds", "untimed_seconds"):
             value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-                raise ConfigError(f"gtp {key} must be a number > 0, got {value!r}")
+            least = 0 if key == "grace_seconds" else math.nextafter(0, 1)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= least:
+                relation = ">= 0" if key == "grace_seconds" else "> 0"
+                raise ConfigError(f"gtp {key} must be a number {relation}, got {value!r}")
 
     @property
     def display_name(self) -> str:
@@ -116,9 +118,15 @@ class GtpSettings:
         if self.name:
             return self.name
         program = os.path.basename(self.command[0])
-        script = next((arg for arg in self.command[1:] if not arg.startswith("-")), None)
-        if script is not None and re.match(_INTERPRETERS, program):
-            return os.path.basename(script)
+        if re.match(_INTERPRETERS, program):
+            args = iter(self.command[1:])
+            for arg in args:
+                if arg == "-m":
+                    return next(args, program)
+                if arg == "-c":
+                    return program
+                if not arg.startswith("-"):
+                    return os.path.basename(arg)
         return program
 
     @property
@@ -158,12 +166,14 @@ class GtpSettings:
             values["env"] = _env(data["env"], f"{where}.env")
         for key in ("startup_seconds", "command_seconds", "grace_seconds", "untimed_seconds"):
             if key in data:
-                values[key] = _seconds(data[key], f"{where}.{key}")
+                values[key] = _seconds(data[key], f"{where}.{key}", allow_zero=key == "grace_seconds")
         return cls(**values)
 
 
-def check_engine(settings: GtpSettings) -> None:
-    """Check, without starting it, that the engine's program exists and is executable; raise ConfigError if not."""
+def check_engine(settings: GtpSettings, board: Board | None = None) -> None:
+    """Check, without starting it, that the engine's program exists and is executable (and can play `board`)."""
+    if board is not None:
+        check_board(settings, board)
     program = settings.command[0]
     where = f"engine {settings.display_name!r}"
     if settings.cwd is not None and not os.path.isdir(settings.cwd):
@@ -248,9 +258,10 @@ def _env(value: Any, where: str) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(pairs))
 
 
-def _seconds(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise ConfigError(f"{where} must be a number of seconds > 0, got {_kind(value)}")
+def _seconds(value: Any, where: str, allow_zero: bool = False) -> float:
+    valid = not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+    if not valid or value < 0 or (value == 0 and not allow_zero):
+        raise ConfigError(f"{where} must be a number of seconds {'>= 0' if allow_zero else '> 0'}, got {_kind(value)}")
     return float(value)
 
 
@@ -358,6 +369,7 @@ def decide_pie(policy: str, state: GameState, rng: random.Random) -> bool:
 # --- transports: where GTP lines go and come from ----------------------------------------------------------------
 
 STDERR_LINES = 20
+TERM_SECONDS = 0.5  # between SIGTERM and SIGKILL when ending an engine's process group
 _LINE_LIMIT = 1 << 16
 
 
@@ -479,7 +491,7 @@ class ProcessTransport:
         return list(self._stderr)
 
     def close(self, wait: float) -> None:
-        """End of input, then TERM and KILL to the whole process group, then reap and stop the reader threads."""
+        """End of input, then TERM to the whole process group, KILL to whatever is left, then reap."""
         if self._reaped is not None:
             return
         process = self._process
@@ -489,23 +501,43 @@ class ProcessTransport:
             except OSError:
                 pass
         self._wait_exit(wait)
-        # The leader is not reaped yet, so its pid still names this process group: signal it to end every child.
-        for sig, pause in ((signal.SIGTERM, 0.5), (signal.SIGKILL, 2.0)):
-            try:
-                os.killpg(process.pid, sig)
-            except (ProcessLookupError, PermissionError):
-                break
-            if self._wait_exit(pause) and sig == signal.SIGKILL:
-                break
-        try:
-            self._reaped = process.wait(timeout=5.0)
-        except subprocess.TimeoutExpired:
-            self._reaped = process.returncode if process.returncode is not None else -signal.SIGKILL
+        # Until the leader is reaped its pid still names this process group, so signalling the group is safe.
+        self._signal_group(signal.SIGTERM)
+        deadline = time.monotonic() + TERM_SECONDS
+        if self._wait_exit(TERM_SECONDS):
+            self._reap(0.0)
+            while self._group_alive() and time.monotonic() < deadline:
+                time.sleep(0.01)  # children of the engine still ending
+        if self._reaped is None or self._group_alive():
+            self._signal_group(signal.SIGKILL)
+        self._reap(5.0)
         for thread in self._threads:
             thread.join(timeout=1.0)
-        for stream in (process.stdout, process.stderr):
-            if stream is not None and not any(t.is_alive() for t in self._threads):
-                stream.close()
+        if not any(thread.is_alive() for thread in self._threads):
+            for stream in (process.stdout, process.stderr):
+                if stream is not None:
+                    stream.close()
+
+    def _signal_group(self, sig: signal.Signals) -> None:
+        try:
+            os.killpg(self._process.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass  # the group is already empty
+
+    def _group_alive(self) -> bool:
+        try:
+            os.killpg(self._process.pid, 0)
+        except (ProcessLookupError, PermissionError):
+            return False
+        return True
+
+    def _reap(self, timeout: float) -> None:
+        if self._reaped is not None:
+            return
+        try:
+            self._reaped = self._process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pass
 
     def _wait_exit(self, seconds: float) -> bool:
         deadline = time.monotonic() + seconds

@@ -19,9 +19,11 @@ then creates it, so a restarted engine behaves):
   resign         answer genmove with "resign"
   pass           answer genmove with "pass"
   no-blank       answer genmove without the empty line that ends a response
+  wrong-color    answer genmove with a colour and a cell ("= white c1"), not a bare cell
 Other options: --swap (answer "swap" to a genmove that can take the pie), --log FILE (append every command),
 --spawn-child FILE (start a sleeping child in our process group and write its pid to FILE), --time-commands (know
-time_settings/time_left).
+time_settings/time_left), --strict-colors (refuse play/genmove for a colour that is not to move, as engines that
+track turns do; stones alternate b, w, b, ... and a swap changes nothing).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ def main() -> int:
     parser.add_argument("--log")
     parser.add_argument("--spawn-child")
     parser.add_argument("--time-commands", action="store_true")
+    parser.add_argument("--strict-colors", action="store_true")
     options = parser.parse_args()
 
     fault = options.fault
@@ -103,6 +106,8 @@ def main() -> int:
         elif command == "clear_board":
             stones.clear()
             reply()
+        elif command in ("play", "genmove") and options.strict_colors and args[0][0] != "bw"[len(stones) % 2]:
+            reply(f"wrong colour: {'black' if len(stones) % 2 == 0 else 'white'} is to move", ok=False)
         elif command == "play":
             if fault == "refuse-play":
                 reply("illegal move", ok=False)
@@ -139,6 +144,7 @@ def main() -> int:
                 "resign": "= resign\n\n",
                 "pass": "= pass\n\n",
                 "no-blank": f"= {move}\n",
+                "wrong-color": f"= white {move}\n\n",
             }
             if active in answers:
                 sys.stdout.write(answers[active])

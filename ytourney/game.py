@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from itertools import compress
+from operator import not_
 
 from ytourney.board import ALL_SIDES, Board, parse_board
 from ytourney.errors import (
@@ -43,6 +45,10 @@ class Color(enum.IntEnum):
         return self.name.lower()
 
 
+_BLACK = Color.BLACK
+_WHITE = Color.WHITE
+
+
 @dataclass(frozen=True)
 class Rules:
     """Rule options of a game; the pie rule only applies to even (handicap 0) games."""
@@ -53,6 +59,48 @@ class Rules:
     def to_dict(self) -> dict[str, bool]:
         """JSON form used in records."""
         return {"pie": self.pie, "misere": self.misere}
+
+
+_MOVE_TABLES: dict[str, tuple[tuple[int, ...], tuple[int, ...], dict[int, tuple[int, ...]]]] = {}
+
+
+def _move_tables(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], dict[int, tuple[int, ...]]]:
+    """Per-board tables for `play`: cell bits, neighbour bitmasks, and for every subset of a cell's neighbours
+    (as a bitmask) one cell per run of mutually adjacent cells in it -- stones of one run already share a group,
+    so `play` finds one root per run. The runs of a subset do not depend on the centre cell, so one table serves
+    all cells."""
+    tables = _MOVE_TABLES.get(board.spec)
+    if tables is not None:
+        return tables
+    bits = tuple(1 << c for c in range(board.num_cells))
+    nbmasks = tuple(sum(bits[nb] for nb in nbrs) for nbrs in board.neighbors)
+    runs: dict[int, tuple[int, ...]] = {}
+    neighbor_sets = [set(nbrs) for nbrs in board.neighbors]
+    for nbrs in board.neighbors:
+        for subset in range(1, 1 << len(nbrs)):
+            members = [nbrs[i] for i in range(len(nbrs)) if subset >> i & 1]
+            key = sum(bits[c] for c in members)
+            if key in runs:
+                continue
+            reps: list[int] = []
+            seen: set[int] = set()
+            for cell in members:
+                if cell in seen:
+                    continue
+                reps.append(cell)
+                seen.add(cell)
+                stack = [cell]
+                while stack:
+                    for other in neighbor_sets[stack.pop()]:
+                        if other in members and other not in seen:
+                            seen.add(other)
+                            stack.append(other)
+            runs[key] = tuple(reps)
+    tables = _MOVE_TABLES[board.spec] = (bits, nbmasks, runs)
+    return tables
+
+
+_DEFAULT_RULES = Rules()
 
 
 class GameState:
@@ -72,6 +120,12 @@ class GameState:
         "_swapped",
         "_neighbors",
         "_sides",
+        "_black",
+        "_white",
+        "_bits",
+        "_nbmasks",
+        "_runs",
+        "_range",
     )
 
     def __init__(self, board: Board | str, rules: Rules | None = None, handicap: int = 0) -> None:
@@ -84,7 +138,7 @@ class GameState:
                 f"handicap {handicap} is too large for board {board.spec!r} of {board.num_cells} cells"
             )
         self.board = board
-        self.rules = rules or Rules()
+        self.rules = rules or _DEFAULT_RULES
         self.handicap = handicap
         n = board.num_cells
         self.cells = [EMPTY] * n
@@ -97,6 +151,10 @@ class GameState:
         self._swapped = False
         self._neighbors = board.neighbors
         self._sides = board.sides
+        self._black = 0  # bitboards of the stones of each colour
+        self._white = 0
+        self._bits, self._nbmasks, self._runs = _move_tables(board)
+        self._range = range(n)
 
     # --- queries -------------------------------------------------------------------------------
 
@@ -160,14 +218,14 @@ class GameState:
 
     def empty_cells(self) -> list[int]:
         """Empty cells in index order."""
-        return [i for i, c in enumerate(self.cells) if c == EMPTY]
+        return list(compress(self._range, map(not_, self.cells)))
 
     def legal_moves(self) -> list[int]:
         """Every legal action: the empty cells, plus SWAP when the pie rule offers it; empty once over."""
         if self._winner is not None:
             return []
-        moves = self.empty_cells()
-        if self.can_swap():
+        moves = list(compress(self._range, map(not_, self.cells)))
+        if len(self._moves) == 1 and self.rules.pie and self.handicap == 0:
             moves.append(SWAP)
         return moves
 
@@ -187,48 +245,68 @@ class GameState:
 
     # --- moves ---------------------------------------------------------------------------------
 
-    def play(self, move: int) -> None:
-        """Apply one action (a cell index or SWAP), raising a specific IllegalMoveError if it is not legal."""
+    def play(self, move: int) -> Color | None:
+        """Apply one action (a cell index or SWAP), raising a specific IllegalMoveError if it is not legal;
+        returns the winner when this move decides the game, else None."""
         if self._winner is not None:
             raise GameOverError(
                 f"move {self._describe(move)} after the game ended ({self._winner} won) on {self.board.spec!r}"
             )
+        cells = self.cells
+        if type(move) is not int or move < 0:
+            return self._play_other(move)
+        try:
+            if cells[move]:
+                raise OccupiedCellError(
+                    f"cell {move_name(self.board, move)!r} is already occupied by {Color(cells[move])}"
+                )
+        except IndexError:
+            raise UnknownCellError(
+                f"cell {move!r} is not on board {self.board.spec!r} (0..{len(cells) - 1})"
+            ) from None
+        color = self._to_move
+        cells[move] = color
+        self._moves.append(move)
+        if color is _BLACK:
+            same = self._black
+            self._black = same | self._bits[move]
+            other = _WHITE
+        else:
+            same = self._white
+            self._white = same | self._bits[move]
+            other = _BLACK
+        same &= self._nbmasks[move]
+        if same:
+            # Union the new stone with one stone of every run of same-coloured neighbours; the new stone
+            # becomes the root and holds the merged side mask.
+            parent = self._parent
+            mask = self._mask
+            side_mask = mask[move]
+            for root in self._runs[same]:
+                while parent[root] != root:
+                    parent[root] = parent[parent[root]]
+                    root = parent[root]
+                parent[root] = move
+                side_mask |= mask[root]
+            mask[move] = side_mask
+            if side_mask == ALL_SIDES:
+                winner = self._winner = other if self.rules.misere else color
+                return winner
+        if self._stones_left == 1:
+            self._to_move = other
+        else:
+            self._stones_left -= 1
+        return None
+
+    def _play_other(self, move: object) -> None:
+        """The rare actions: SWAP, or anything that is not a cell index of this board."""
         if move == SWAP:
             if not self.can_swap():
                 raise SwapNotAllowedError(self._swap_refusal())
             self._swapped = True
             self._moves.append(SWAP)
-            return
-        cells = self.cells
-        if type(move) is not int or not 0 <= move < len(cells):
-            raise UnknownCellError(f"cell {move!r} is not on board {self.board.spec!r} (0..{len(cells) - 1})")
-        if cells[move]:
-            raise OccupiedCellError(
-                f"cell {move_name(self.board, move)!r} is already occupied by {Color(cells[move])}"
-            )
-        color = self._to_move
-        cells[move] = color
-        parent = self._parent
-        mask = self._mask
-        side_mask = self._sides[move]
-        for nb in self._neighbors[move]:
-            if cells[nb] == color:
-                root = nb
-                while parent[root] != root:
-                    parent[root] = parent[parent[root]]
-                    root = parent[root]
-                if root != move:
-                    parent[root] = move
-                    side_mask |= mask[root]
-        mask[move] = side_mask
-        self._moves.append(move)
-        if side_mask == ALL_SIDES:
-            self._winner = color.other if self.rules.misere else color
-            return
-        self._stones_left -= 1
-        if self._stones_left == 0:
-            self._to_move = color.other
-            self._stones_left = 1
+            return None
+        raise UnknownCellError(f"cell {move!r} is not on board {self.board.spec!r} (0..{len(self.cells) - 1})")
 
     def play_token(self, token: str) -> int:
         """Parse a move token on this board, play it and return the move."""
@@ -252,6 +330,12 @@ class GameState:
         new._swapped = self._swapped
         new._neighbors = self._neighbors
         new._sides = self._sides
+        new._black = self._black
+        new._white = self._white
+        new._bits = self._bits
+        new._nbmasks = self._nbmasks
+        new._runs = self._runs
+        new._range = self._range
         return new
 
     # --- helpers -------------------------------------------------------------------------------

@@ -355,13 +355,13 @@ def test_sync_sends_only_the_moves_the_engine_has_not_seen() -> None:
     assert [line for line in sent if line.startswith(("play", "genmove"))] == [
         "play b c2", "genmove w", "play b a1", "genmove w"
     ]
-    assert sent[sent.index("clear_board") + 1] == "ytourney-rules pie=off misere=off"
+    assert sent[sent.index("clear_board") + 1] == "ytourney-rules pie=off misere=off genmove_swap=off"
     # A history that diverges from what the engine saw is replayed from an empty board.
     other = GameState(board, Rules(pie=False))
     other.play_token("d1")
     opened[0].sent.clear()
     bot.move(other, Limit())
-    assert opened[0].sent[:3] == ["clear_board", "ytourney-rules pie=off misere=off", "play b d1"]
+    assert opened[0].sent[:3] == ["clear_board", "ytourney-rules pie=off misere=off genmove_swap=off", "play b d1"]
     bot.close()
     assert opened[0].closed and opened[0].sent[-1] == "quit"
 
@@ -483,6 +483,14 @@ def test_swap_genmove_engine_decides_the_pie_and_keeps_its_move_for_later() -> N
         assert sum(line.startswith("genmove") for line in opened[0].sent[:12]) >= 1
         replay(record)
         bot.close()
+
+
+def test_pie_policy_decides_for_a_served_bot_that_would_swap() -> None:
+    bot, opened = served(RandomBot(seed=1, swap_rate=1.0), pie_policy="never")  # swap: none
+    for seed in (1, 2, 3):
+        record = play_game([Seat("random", RandomBot(seed=seed)), Seat("gtp", bot)], "tri:5", seed=seed)
+        assert record.termination is Termination.CONNECTION and record.moves[1] != "swap"
+    bot.close()
 
 
 def test_time_commands_follow_the_game_clock() -> None:

@@ -126,7 +126,12 @@ def test_rules_extension_turns_the_pie_off_and_misere_on() -> None:
     server = GtpServer(bot, "tri:5")
     assert ask(server, "ytourney-rules pie=off misere=on", "play b c2", "genmove w") == ["=", "=", "= a1"]
     assert bot.games[-1][1] == Rules(pie=False, misere=True)
-    assert ask(server, "ytourney-rules pie=maybe") == ["? bad rule 'pie=maybe'; expected pie=on|off and misere=on|off"]
+    assert ask(server, "ytourney-rules pie=maybe") == [
+        "? bad rule 'pie=maybe'; expected pie=on|off, misere=on|off, genmove_swap=on|off"
+    ]
+    # A controller that decides the pie itself keeps the pie (play w swap is accepted) but no genmove swaps.
+    assert ask(server, "ytourney-rules pie=on misere=off genmove_swap=off", "clear_board", "play b c2", "genmove w",
+               "clear_board", "play b c2", "play w swap") == ["=", "=", "=", "= a1", "=", "=", "="]
 
 
 def test_consecutive_black_stones_make_a_handicap_turn() -> None:

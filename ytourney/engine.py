@@ -647,14 +647,19 @@ class GtpClient:
                 raise EngineProtocolError(f"{self.name} wrote {_clip(line)!r} without being asked")
 
 
+def _on_off(flag: bool) -> str:
+    return "on" if flag else "off"
+
+
 def _clip(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 # --- the player ----------------------------------------------------------------------------------------------------
 
-# Optional extension, sent before the first move of a game when the engine knows it: `ytourney-rules pie=on misere=off`
-# (pie is off in handicap games). `ytourney gtp` knows it, so served bots learn misère and whether they may swap.
+# Optional extension, sent before the first move of a game when the engine knows it:
+# `ytourney-rules pie=on|off misere=on|off genmove_swap=on|off` (pie is off in handicap games; genmove_swap is on only
+# for `swap: genmove`, as otherwise the pie policy decides). `ytourney gtp` knows it, so served bots learn the rules.
 RULES_COMMAND = "ytourney-rules"
 _OPTIONAL_COMMANDS = ("time_settings", "time_left", "kgs-time_settings", RULES_COMMAND)
 _RESTART_FAULTS = (EngineCrashError, EngineTimeoutError, EngineProtocolError)
@@ -798,9 +803,10 @@ class GtpBot:
                 client.expect("clear_board", timeout)
             seen = self._seen = GameState(state.board, state.rules, state.handicap)
             if RULES_COMMAND in self._known:
-                pie = "on" if seen.pie_active else "off"
-                misere = "on" if seen.rules.misere else "off"
-                client.expect(f"{RULES_COMMAND} pie={pie} misere={misere}", timeout)
+                pie = _on_off(seen.pie_active)
+                misere = _on_off(seen.rules.misere)
+                decides = _on_off(self.settings.swap == SwapDialect.GENMOVE.value)
+                client.expect(f"{RULES_COMMAND} pie={pie} misere={misere} genmove_swap={decides}", timeout)
         for move in moves[len(seen.moves):]:
             if move == SWAP:
                 if self.settings.swap != SwapDialect.NONE.value:

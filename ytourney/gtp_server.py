@@ -14,6 +14,9 @@ from ytourney.game import Color, GameState, Rules
 from ytourney.match import TimeControl
 from ytourney.notation import SWAP, move_name, parse_move
 
+# `ytourney-rules pie=on|off misere=on|off genmove_swap=on|off` (an extension GtpBot sends when it is known): the
+# game's rules, and whether genmove may answer `swap` (off when the controller decides the pie for the engine).
+
 # Share of a byo-yomi period (seconds per move) a bot is told to spend, leaving room for the controller's overhead.
 PERIOD_SHARE = 0.8
 
@@ -51,6 +54,7 @@ class GtpServer:
         self.board = parse_board(board) if isinstance(board, str) else board
         self.rules = rules or Rules()
         self.finished = False
+        self.genmove_swap = True  # genmove may answer `swap`; a controller that decides the pie itself turns it off
         self.state = GameState(self.board, self.rules)
         self._bot_ready = False
         self._main_time: float | None = None
@@ -144,15 +148,16 @@ class GtpServer:
         return ""  # Y has no komi; accepted so Go-minded controllers can set up a game
 
     def _cmd_ytourney_rules(self, args: list[str]) -> str:
-        values = {"pie": self.rules.pie, "misere": self.rules.misere}
+        values = {"pie": self.rules.pie, "misere": self.rules.misere, "genmove_swap": self.genmove_swap}
         for arg in args:
             key, eq, raw = arg.lower().partition("=")
             if not eq or key not in values or raw not in ("on", "off", "1", "0", "true", "false"):
-                raise GtpCommandError(f"bad rule {arg!r}; expected pie=on|off and misere=on|off")
+                raise GtpCommandError(f"bad rule {arg!r}; expected pie=on|off, misere=on|off, genmove_swap=on|off")
             values[key] = raw in ("on", "1", "true")
         rules = Rules(pie=values["pie"], misere=values["misere"])
         self.state = self._replayed(rules, self.state.handicap, self.state.moves)
         self.rules = rules
+        self.genmove_swap = values["genmove_swap"]
         return ""
 
     def _cmd_play(self, args: list[str]) -> str:
@@ -176,7 +181,7 @@ class GtpServer:
             if not self._bot_ready:
                 self.bot.new_game(self.board, self.rules, color)
                 self._bot_ready = True
-            if state.can_swap() and self.bot.swap(state.copy(), limit):
+            if self.genmove_swap and state.can_swap() and self.bot.swap(state.copy(), limit):
                 state.play(SWAP)
                 self.state = state
                 return move_name(self.board, SWAP)

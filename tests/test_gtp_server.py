@@ -184,6 +184,16 @@ def test_serve_runs_until_quit_and_closes_the_bot() -> None:
     assert bot.closed
 
 
+def test_serve_stops_quietly_when_the_controller_goes_away() -> None:
+    class Gone(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    bot = SpyBot()
+    GtpServer(bot, "tri:4").serve(io.StringIO("name\nname\n"), Gone())
+    assert bot.closed
+
+
 def test_cli_serves_a_builtin_bot_over_stdin_and_stdout() -> None:
     script = "boardsize 5\nplay b c2\ngenmove w\nshowboard\nquit\n"
     done = subprocess.run([sys.executable, "-c", SERVE, "gtp", "random", "--seed", "1", "--board", "tri:7"],

@@ -145,3 +145,168 @@ def gtp(bot: str, board_spec: str, seed: int | None) -> None:
     board = parse_board(board_spec)
     player = create_bot(parse_bot_spec(bot), seed)
     GtpServer(player, board).serve(sys.stdin, sys.stdout)
+
+
+@main.command()
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: the config's `workers`, else one per core).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Results folder (default: results/<name>/ of the config).")
+@click.option("--resume", is_flag=True,
+              help="Only continue: refuse to start if the folder holds no tournament yet.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")
+@click.pass_context
+def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | None, resume: bool,
+        quiet: bool) -> None:
+    """Run (or continue) a tournament; progress on stderr, the rating table on stdout.
+
+    \b
+    Every finished game is stored at once in OUT/tournament.db (SQLite).
+    Running the same config again continues where it stopped (after Ctrl-C,
+    a crash or kill -9): only missing games are played, never one twice; a
+    finished tournament just prints its table. --resume insists on continuing
+    and refuses to start a new tournament (guards against a mistyped --out).
+    A different config on the same folder is refused: use --out elsewhere.
+    Exit codes: 0 done, 1 error, 130 Ctrl-C, 143 SIGTERM (games kept).
+    Example:
+      ytourney run configs/quickstart.yaml --workers 2
+    """
+    import sys
+    from pathlib import Path
+
+    from ytourney.config import load_config
+    from ytourney.errors import RunInterrupted
+    from ytourney.progress import Progress, QuietProgress
+    from ytourney.runner import Runner, sprt_condition
+    from ytourney.schedule import build_slots
+    from ytourney.store import db_path, load_records, stored_count
+
+    tournament = load_config(config)
+    out = Path(out_dir) if out_dir else Path("results") / tournament.name
+    planned = len(build_slots(tournament))
+    already = stored_count(out)
+    if resume and not db_path(out).is_file():
+        raise click.UsageError(f"nothing to resume: {str(out)!r} holds no tournament (run without --resume to start)")
+    if already and not quiet:
+        click.echo(f"ytourney: continuing {tournament.name!r} in {out}/: {already} of {planned} games already stored",
+                   err=True)
+    stop, sprt_state = sprt_condition(tournament)
+    progress = QuietProgress() if quiet else Progress(sys.stderr)
+    runner = Runner(tournament, out, workers=workers, progress=progress, stop_condition=stop)
+    try:
+        summary = runner.run()
+    except RunInterrupted as err:
+        hint = f"ytourney run {config}" + (f" --out {out_dir}" if out_dir else "")
+        click.echo(f"ytourney: {err}", err=True)
+        click.echo(f"ytourney: to continue, run the same command again: {hint} (or add --resume)", err=True)
+        ctx.exit(128 + err.signal_number)
+        return
+    if not quiet:
+        line = (f"ytourney: {summary.stored} of {summary.planned} games stored in {out}/ "
+                f"({summary.played} played now")
+        line += f", {summary.forfeits} forfeits" if summary.forfeits else ""
+        line += f", {summary.skipped} not needed" if summary.skipped else ""
+        if summary.played:
+            line += f", {summary.games_per_second:.1f} games/s"
+        click.echo(line + ")", err=True)
+        if summary.stopped:
+            click.echo(f"ytourney: stopped early: {summary.stopped}", err=True)
+        for name, reason in summary.suspended.items():
+            click.echo(f"ytourney: {name} {reason}; its remaining games were forfeited", err=True)
+    records = load_records(out)
+    click.echo(_final_table(records, tournament, sprt_state()))
+
+
+def _final_table(records: list, tournament: Any, sprt_state: Any) -> str:
+    """The rating table of a finished run (TrueSkill from ytourney.report), else plain standings."""
+    try:
+        from ytourney.report import format_table, rating_table
+    except ImportError:
+        rating_table = None
+    if rating_table is not None and records:
+        return format_table(rating_table(records, tournament.ratings, sprt=sprt_state))
+    scores: dict[str, list[int]] = {name: [0, 0] for name in tournament.player_names}
+    for record in records:
+        for name in (record.black, record.white):
+            scores.setdefault(name, [0, 0])[1] += 1
+        scores[record.winner_name][0] += 1
+    rows = sorted(scores.items(), key=lambda item: (-(item[1][0] / item[1][1]) if item[1][1] else 0.0, item[0]))
+    width = max(len(name) for name in scores)
+    lines = [f"{'rank':>4}  {'player':<{width}}  {'wins':>5}  {'games':>5}  {'score':>6}"]
+    for rank, (name, (wins, games)) in enumerate(rows, start=1):
+        score = f"{100 * wins / games:.1f}%" if games else "-"
+        lines.append(f"{rank:>4}  {name:<{width}}  {wins:>5}  {games:>5}  {score:>6}")
+    return "\n".join(lines)
+
+
+@main.command()
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.option("--no-start", is_flag=True, help="Do not start bots or engines; only check the config and paths.")
+def validate(config: str, no_start: bool) -> None:
+    """Check a tournament config without playing any game.
+
+    \b
+    Checks every key, the players' specs, that plugins load and engine
+    programs exist and start (each bot is created, set up and closed),
+    then prints a summary with the number of games planned.
+    Example:
+      ytourney validate configs/quickstart.yaml
+    """
+    from pathlib import Path
+
+    from ytourney.board import parse_board
+    from ytourney.config import load_config
+    from ytourney.errors import YTourneyError
+    from ytourney.runner import check_player
+    from ytourney.schedule import build_slots, pairings
+    from ytourney.store import stored_count
+
+    tournament = load_config(config)
+    board = parse_board(tournament.board)
+    slots = build_slots(tournament)
+    schedule = tournament.schedule
+    pairs = len(pairings(tournament))
+    out = Path("results") / tournament.name
+    rules = tournament.rules
+    fmt = schedule.format.value + (f" (challenger {schedule.challenger})" if schedule.challenger else "")
+    handicap = tournament.handicap
+    click.echo(f"{config}: tournament {tournament.name!r}")
+    click.echo(f"  board      {board.spec} ({board.num_cells} cells), pie {'on' if rules.pie else 'off'}, "
+               f"misère {'on' if rules.misere else 'off'}")
+    click.echo(f"  schedule   {fmt}: {pairs} pair{'s' * (pairs != 1)} x {schedule.games_per_pair} games = "
+               f"{len(slots)} games")
+    if schedule.sprt is not None:
+        sprt = schedule.sprt
+        click.echo(f"  sprt       {tournament.player_names[0]} tested: p0 {sprt.p0:g}, p1 {sprt.p1:g}, "
+                   f"alpha {sprt.alpha:g}, beta {sprt.beta:g} (stops early once decided)")
+    if schedule.openings is not None:
+        openings = schedule.openings
+        source = (f"{len(openings.lines)} lines from {openings.file} ({openings.order.value})" if openings.lines
+                  else f"{openings.random_plies} random plies")
+        click.echo(f"  openings   {source}")
+    detail = {"none": "none", "fixed": f"fixed at level {handicap.level:g}",
+              "auto": f"auto (max level {handicap.max_level}, target {handicap.target:g})"}[handicap.mode.value]
+    click.echo(f"  handicap   {detail}")
+    click.echo(f"  time       {tournament.time.describe()}")
+    workers = tournament.workers or "one per core"
+    click.echo(f"  run        workers {workers}, seed {tournament.seed}, suspend after "
+               f"{tournament.fault_limit or 'no'} faults in a row")
+    already = stored_count(out)
+    click.echo(f"  results    {out}/" + (f" ({already} of {len(slots)} games already stored)" if already else ""))
+    click.echo("  players")
+    width = max(len(p.name) for p in tournament.players)
+    problems = 0
+    for index, player in enumerate(tournament.players):
+        if no_start:
+            note = "not started (--no-start)"
+        else:
+            try:
+                note = check_player(tournament, player)
+            except YTourneyError as err:
+                note = f"PROBLEM: {err}"
+                problems += 1
+        click.echo(f"    {player.name:<{width}}  {player.spec.kind.value:<7}  {player.spec_text}  [{note}]")
+    if problems:
+        raise click.ClickException(f"{config}: {problems} player(s) cannot be started; see above")
+    click.echo(f"{config}: ok")

@@ -105,3 +105,15 @@ class ReportError(YTourneyError, ValueError):
 
 class SprtError(YTourneyError, ValueError):
     """SPRT settings that do not describe a valid sequential test."""
+
+
+class RunnerError(YTourneyError):
+    """A tournament run cannot go on (a game keeps killing its worker process, no worker can start)."""
+
+
+class RunInterrupted(YTourneyError):
+    """A tournament run stopped by Ctrl-C or SIGTERM; finished games are stored and a rerun resumes it."""
+
+    def __init__(self, message: str, signal_number: int = 2) -> None:
+        super().__init__(message)
+        self.signal_number = signal_number

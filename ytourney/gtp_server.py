@@ -86,7 +86,7 @@ class GtpServer:
         return f"={command_id} {answer}\n\n"
 
     def serve(self, source: TextIO, sink: TextIO) -> None:
-        """Answer commands from `source` on `sink` until `quit` or end of input, then close the bot."""
+        """Answer commands from `source` on `sink` until `quit`, end of input or a closed sink; then close the bot."""
         try:
             while not self.finished:
                 line = source.readline()
@@ -96,6 +96,8 @@ class GtpServer:
                 if response is not None:
                     sink.write(response)
                     sink.flush()
+        except BrokenPipeError:
+            pass  # the controller went away: nobody is left to answer
         finally:
             self.bot.close()
 

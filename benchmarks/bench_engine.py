@@ -1,0 +1,197 @@
+"""Engine speed against OpenSpiel's Y in the same process: (a) random games move by move through the public game
+API, (b) batch random playouts against OpenSpiel's C++ random rollouts.
+
+    python benchmarks/bench_engine.py [--quick]
+
+Times are the CPU time of this process (every measured path is single-threaded), best of several runs, so other
+work on the machine disturbs the figures less. Without open_spiel importable the OpenSpiel baselines are reported
+as missing and only our own figures (and the plain-Python baseline for (b)) are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from ytourney.board import Board, parse_board
+from ytourney.game import GameState, Rules
+from ytourney.playouts import playout_wins
+
+try:  # optional bench extra; never imported by the library or the tests
+    import pyspiel
+except ImportError:  # pragma: no cover - depends on the machine
+    pyspiel = None
+
+
+def best_rate(work: Callable[[], int], repeats: int) -> float:
+    """Best units per CPU second over `repeats` runs of `work` (which returns the units it did)."""
+    best = 0.0
+    for _ in range(repeats):
+        start = time.process_time()
+        units = work()
+        elapsed = time.process_time() - start
+        best = max(best, units / max(elapsed, 1e-9))
+    return best
+
+
+def spiel_action(board: Board, cell: int) -> int:
+    """OpenSpiel's action for a tri cell: x + y * board_size (checked in `check_spiel_mapping`)."""
+    x, y = board.coords[cell]
+    return x + y * board.size
+
+
+def check_spiel_mapping(board: Board) -> None:
+    """OpenSpiel's legal actions on the empty board and their names must be exactly our cells."""
+    game = pyspiel.load_game("y", {"board_size": board.size})
+    state = game.new_initial_state()
+    actions = state.legal_actions()
+    ours = sorted(spiel_action(board, cell) for cell in range(board.num_cells))
+    assert actions == ours, "OpenSpiel's y actions are not x + y * board_size"
+    for cell in range(board.num_cells):
+        name = state.action_to_string(spiel_action(board, cell)).lower()
+        assert name == board.names[cell], (name, board.names[cell])
+
+
+# --- (a) move by move through the public API ----------------------------------------------------
+
+
+def bench_moves(games: int, repeats: int) -> None:
+    board = parse_board("tri:11")
+    rng = random.Random(2026)
+    orders = []
+    for _ in range(games):
+        order = list(range(board.num_cells))
+        rng.shuffle(order)
+        orders.append(order)
+
+    def ours_return() -> int:
+        moves = 0
+        for order in orders:
+            state = GameState(board, Rules(pie=False))
+            for cell in order:
+                moves += 1
+                if state.play(cell) is not None:  # play returns the winner once the game is decided
+                    break
+        return moves
+
+    def ours_is_over() -> int:
+        moves = 0
+        for order in orders:
+            state = GameState(board, Rules(pie=False))
+            for cell in order:
+                state.play(cell)
+                moves += 1
+                if state.is_over:
+                    break
+        return moves
+
+    print(f"(a) random games move by move, tri:11, {games} games from pre-shuffled cell lists")
+    rates = {
+        "ours: state.play(m) returns the winner": best_rate(ours_return, repeats),
+        "ours: state.play(m); state.is_over": best_rate(ours_is_over, repeats),
+    }
+    our_moves = ours_return()
+    spiel_rate = None
+    if pyspiel is not None:
+        check_spiel_mapping(board)
+        game = pyspiel.load_game("y", {"board_size": board.size})
+        action_orders = [[spiel_action(board, cell) for cell in order] for order in orders]
+
+        def spiel() -> int:
+            moves = 0
+            for actions in action_orders:
+                state = game.new_initial_state()
+                for action in actions:
+                    state.apply_action(action)
+                    moves += 1
+                    if state.is_terminal():
+                        break
+            return moves
+
+        spiel_moves = spiel()
+        # the same move lists must end at the same move in both engines: an end-to-end check of the win test
+        assert spiel_moves == our_moves, (spiel_moves, our_moves)
+        spiel_rate = best_rate(spiel, repeats)
+        rates["OpenSpiel y (C++ via pybind): apply_action; is_terminal"] = spiel_rate
+    for name, rate in rates.items():
+        ratio = f"  {rate / spiel_rate:5.2f}x OpenSpiel" if spiel_rate else ""
+        print(f"    {name:58s} {rate / 1e6:6.2f} M moves/s{ratio}")
+    if spiel_rate is None:
+        print("    OpenSpiel baseline missing: open_spiel is not importable (pip install '.[bench]')")
+    print(f"    ({our_moves} moves in total; both engines end every game at the same move)")
+
+
+# --- (b) batch random playouts ------------------------------------------------------------------
+
+
+def python_playouts(spec: str, games: int, seed: int) -> int:
+    """Plain move-by-move random playouts through GameState (the baseline we always have)."""
+    rng = random.Random(seed)
+    board = parse_board(spec)
+    cells = list(range(board.num_cells))
+    for _ in range(games):
+        state = GameState(board, Rules(pie=False))
+        rng.shuffle(cells)
+        for cell in cells:
+            if state.play(cell) is not None:
+                break
+    return games
+
+
+def spiel_rollouts(size: int, rollouts: int) -> float:
+    """OpenSpiel's C++ random rollouts per CPU second: MCTSBot searches whose every leaf is valued by
+    RandomRolloutEvaluator (the evaluator itself is not callable from Python); with many rollouts per leaf and
+    few simulations the search is almost all rollouts."""
+    game = pyspiel.load_game("y", {"board_size": size})
+    per_leaf, simulations = 1000, max(1, rollouts // 1000)
+    evaluator = pyspiel.RandomRolloutEvaluator(per_leaf, 7)
+    bot = pyspiel.MCTSBot(game, evaluator, 1.4, simulations, 1000, False, 7, False)
+
+    def work() -> int:
+        bot.mcts_search(game.new_initial_state())
+        return per_leaf * simulations
+
+    return best_rate(work, 3)
+
+
+def bench_playouts(n: int, quick: bool) -> None:
+    print(f"(b) batch random playouts from the empty board, {n} per run (win counts only)")
+    rng = np.random.default_rng(2026)
+    spiel_tri11 = spiel_rollouts(11, n // 10 if quick else 100_000) if pyspiel is not None else None
+    spiel_tri13 = spiel_rollouts(13, n // 10 if quick else 100_000) if pyspiel is not None else None
+    for spec, spiel_rate, spiel_name in (
+        ("tri:11", spiel_tri11, "OpenSpiel tri:11"),
+        ("kadon", spiel_tri13, "OpenSpiel tri:13 (91 cells; OpenSpiel has no kadon board)"),
+    ):
+        state = GameState(spec, Rules(pie=False))
+        black = [0]
+
+        def ours() -> int:
+            black[0] = playout_wins(state, n, rng)[0]
+            return n
+
+        rate = best_rate(ours, 2 if quick else 3)
+        plain = best_rate(lambda: python_playouts(spec, 300 if quick else 1000, 1), 2)
+        print(f"  {spec}: ours {rate / 1e6:6.2f} M playouts/s (Black won {black[0] / n:.3f})")
+        print(f"    plain GameState random games in Python {plain / 1e3:8.1f} k/s   ours {rate / plain:7.1f}x")
+        if spiel_rate is None:
+            print("    OpenSpiel baseline missing: open_spiel is not importable (pip install '.[bench]')")
+        else:
+            print(f"    {spiel_name} C++ random rollouts {spiel_rate / 1e3:8.1f} k/s   ours {rate / spiel_rate:7.1f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller workloads (a few seconds)")
+    args = parser.parse_args()
+    print(f"open_spiel: {'pyspiel ' + getattr(pyspiel, '__version__', '') if pyspiel else 'not importable'}")
+    bench_moves(games=500 if args.quick else 5000, repeats=3 if args.quick else 5)
+    bench_playouts(n=200_000 if args.quick else 1_000_000, quick=args.quick)
+
+
+if __name__ == "__main__":
+    main()

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -38,8 +39,8 @@ def game(game_id: int, first: str, second: str, moves: tuple[str, ...], winner: 
     return GameRecord(
         tournament="demo", round=1, board="tri:4", rules={"pie": pie and handicap == 0, "misere": False},
         handicap=handicap, first=first, second=second, black=black, white=white, moves=moves,
-        winner="black" if winner == black else "white", termination=termination, move_seconds=(),
-        seed=game_id, started="2026-01-02T03:04:05Z", finished="2026-01-02T03:04:06Z", id=game_id,
+        winner="black" if winner == black else "white", termination=termination,
+        move_seconds=tuple(0.01 for _ in moves), seed=game_id, started="2026-01-02T03:04:05Z", finished="2026-01-02T03:04:06Z", id=game_id,
     )
 
 
@@ -184,3 +185,85 @@ def test_records_read_back_from_json_lines(tmp_path, records: list[GameRecord]) 
     bad.write_text('{"board": "tri:4"}\nnot json\n', encoding="utf-8")
     with pytest.raises(Exception, match="malformed|line 2"):
         read_jsonl(bad)
+
+
+# --- the ratings and crosstable commands on results folders --------------------------------------------------------
+
+
+def make_results(folder, games: list[GameRecord], *, name: str = "demo", config_text: str | None = None):  # noqa: ANN001, ANN201
+    """A results folder written through the store API, games numbered 1.. in list order."""
+    from ytourney.store import ResultStore, StoredPlayer
+
+    names = list(dict.fromkeys(n for g in games for n in (g.first, g.second)))
+    with ResultStore.open(folder, name=name, config_text=config_text or f"name: {name}\n", config_hash=name,
+                          config_key={"name": name}, planned_games=len(games),
+                          players=[StoredPlayer(n, "random", "builtin") for n in names]) as store:
+        for number, record in enumerate(games, start=1):
+            store.add_game(replace(record, tournament=name).with_id(number))
+    return folder
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    from click.testing import CliRunner
+
+    from ytourney.cli import main
+
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def test_ratings_command_formats(tmp_path, records: list[GameRecord]) -> None:  # noqa: ANN001
+    folder = make_results(tmp_path / "demo", records)
+    code, out = invoke("ratings", str(folder))
+    assert code == 0, out
+    assert out.splitlines()[0] == "Ratings: demo" and "8 games rated with TrueSkill" in out
+    code, out = invoke("ratings", str(folder), "--format", "json")
+    assert code == 0 and json.loads(out)["meta"]["games"] == 8
+    code, out = invoke("ratings", str(folder), "--format", "html")
+    assert code == 0 and "&lt;script&gt;" in out and "<script>" not in out
+    code, out = invoke("ratings", str(folder), "--format", "xml")
+    assert code == 2 and "'xml' is not one of" in out
+
+
+def test_ratings_command_rates_a_league_and_jsonl_files(tmp_path, records: list[GameRecord]) -> None:  # noqa: ANN001
+    one = make_results(tmp_path / "one", records[:4], name="one")
+    two = make_results(tmp_path / "two", records[4:], name="two")
+    code, out = invoke("ratings", str(one), str(two), "--format", "csv")
+    assert code == 0, out
+    league = {row["name"]: row for row in csv.DictReader(io.StringIO(out))}
+    assert int(league["bob"]["games"]) == 6
+    exported = tmp_path / "two.jsonl"
+    exported.write_text("".join(json.dumps(replace(r, tournament="two").to_dict()) + "\n" for r in records[4:]),
+                        encoding="utf-8")
+    code, again = invoke("ratings", str(one), str(exported), "--format", "csv")
+    assert code == 0 and again == out
+
+
+def test_ratings_command_shows_the_sprt_state_of_a_match(tmp_path) -> None:  # noqa: ANN001
+    games = [game(i, "new", "old", ("a1", "b1"), "new") for i in range(1, 31)]
+    config = ("name: m\nboard: tri:4\nschedule: {format: match, sprt: {p0: 0.45, p1: 0.55}}\n"
+              "players:\n  - {name: new, bot: random}\n  - {name: old, bot: random}\n")
+    folder = make_results(tmp_path / "m", games, name="m", config_text=config)
+    code, out = invoke("ratings", str(folder))
+    assert code == 0, out
+    assert "SPRT new vs old (p0 0.45, p1 0.55, alpha 0.05, beta 0.05): 30 wins 0 losses" in out
+    assert "H1 accepted after 15 games" in out
+    code, out = invoke("ratings", str(folder), "--format", "json")
+    assert json.loads(out)["meta"]["sprt"]["decision"] == "H1"
+
+
+def test_crosstable_command(tmp_path, records: list[GameRecord]) -> None:  # noqa: ANN001
+    folder = make_results(tmp_path / "demo", records)
+    code, out = invoke("crosstable", str(folder))
+    assert code == 0, out
+    assert out.splitlines()[0] == "Crosstable: demo"
+    assert "bob vs ann: 1 of 4 games repeat an earlier game" in out
+    code, out = invoke("crosstable", str(folder), "--format", "json")
+    assert code == 0 and json.loads(out)["meta"]["duplicates"] == 1
+
+
+def test_commands_report_missing_and_foreign_folders(tmp_path) -> None:  # noqa: ANN001
+    code, out = invoke("ratings", str(tmp_path / "nope"))
+    assert code == 2 and "does not exist" in out
+    code, out = invoke("ratings", str(tmp_path))
+    assert code == 1 and "is not a results folder" in out and "Traceback" not in out

@@ -310,3 +310,121 @@ def validate(config: str, no_start: bool) -> None:
     if problems:
         raise click.ClickException(f"{config}: {problems} player(s) cannot be started; see above")
     click.echo(f"{config}: ok")
+
+
+# --- ratings, crosstable, export, publish -------------------------------------------------------------------------
+
+_RESULTS = click.Path(exists=True)
+_TABLE_FORMATS = ("text", "md", "csv", "json", "html")
+
+
+def _league(dirs: tuple[str, ...]) -> tuple[list, Any]:
+    """The sources of DIR… and their ratings (league order: folders as given, then game id)."""
+    from ytourney.report import load_sources, rate_sources, source_settings
+
+    sources = load_sources(dirs)
+    return sources, rate_sources(sources, source_settings(sources[0]).ratings)
+
+
+@main.command("ratings")
+@click.argument("dirs", nargs=-1, required=True, type=_RESULTS)
+@click.option("--format", "fmt", type=click.Choice(_TABLE_FORMATS), default="text", show_default=True,
+              help="Output format (csv/json carry every figure raw; html is a standalone page).")
+def ratings_command(dirs: tuple[str, ...], fmt: str) -> None:
+    """TrueSkill rating table of one or more results folders, rated together.
+
+    \b
+    Games are replayed in game-id order, folder by folder in the order given
+    (a league: players are matched by name across folders), so the table does
+    not depend on workers or completion order. Ranked by mu - 3 sigma; LOS is
+    the likelihood that a player is stronger than the next one. A match folder
+    with `schedule.sprt` also shows the SPRT state. A `.jsonl` export file may
+    stand in for a folder.
+    Example:
+      ytourney ratings results/demo results/demo-2 --format md
+    """
+    from ytourney.report import build_table, format_table, sprt_state_of
+
+    sources, ratings = _league(dirs)
+    sprt = sprt_state_of(sources[0]) if len(sources) == 1 else None
+    title = "Ratings: " + " + ".join(s.name for s in sources)
+    click.echo(format_table(build_table(ratings, sprt=sprt, title=title), fmt).rstrip("\n"))
+
+
+@main.command("crosstable")
+@click.argument("dirs", nargs=-1, required=True, type=_RESULTS)
+@click.option("--format", "fmt", type=click.Choice(_TABLE_FORMATS), default="text", show_default=True,
+              help="Output format (a matrix in text/md/html, one row per pair in csv/json).")
+def crosstable_command(dirs: tuple[str, ...], fmt: str) -> None:
+    """Wins/games of every pair, players in rating order, with duplicate games counted.
+
+    \b
+    A duplicate is a game of the same pair, board, handicap and first player
+    with the very same move list as an earlier one: deterministic bots replaying
+    the same game waste the budget (vary seeds or use openings).
+    Example:
+      ytourney crosstable results/demo --format md
+    """
+    from ytourney.report import build_crosstable, format_crosstable
+
+    sources, ratings = _league(dirs)
+    order = [player.name for player in ratings.ranking()]
+    title = "Crosstable: " + " + ".join(s.name for s in sources)
+    click.echo(format_crosstable(build_crosstable(ratings.records, order, title), fmt).rstrip("\n"))
+
+
+@main.command("export")
+@click.argument("dirs", nargs=-1, required=True, type=_RESULTS)
+@click.option("--format", "fmt", type=click.Choice(("jsonl", "pgn", "sgf")), default="jsonl", show_default=True,
+              help="jsonl: every record field; pgn: for BayesElo/Ordo; sgf: one file per game.")
+@click.option("--out", "out", type=click.Path(), default=None,
+              help="File to write (a folder for sgf: one file per game; a .sgf file: one collection). "
+                   "Default: stdout.")
+def export_command(dirs: tuple[str, ...], fmt: str, out: str | None) -> None:
+    """Export game records for other tools, in league order (folders as given, then game id).
+
+    \b
+    PGN: White/Black are the final colour owners (after any swap) and Result
+    is 1-0 when White's owner won; feed it to `bayeselo` or `ordo -p games.pgn`.
+    Example:
+      ytourney export results/demo --format pgn --out demo.pgn
+      ytourney export results/demo --format sgf --out sgf/
+    """
+    from ytourney.export import export_records
+    from ytourney.ratings import league_order
+    from ytourney.report import load_sources
+
+    records = league_order(source.records for source in load_sources(dirs))
+    result = export_records(records, fmt, out)
+    if result.text is not None:
+        click.echo(result.text, nl=False)
+        return
+    where = str(result.paths[0]) if len(result.paths) == 1 else f"{len(result.paths)} files in {out}"
+    click.echo(f"ytourney: exported {result.games} games to {where}", err=True)
+
+
+@main.command("publish")
+@click.argument("dirs", nargs=-1, required=True, type=_RESULTS)
+@click.option("--out", "out", type=click.Path(file_okay=False), required=True,
+              help="Site folder (new, empty, or a site published before).")
+@click.option("--title", default=None, help="Site title (default: the tournament names).")
+def publish_command(dirs: tuple[str, ...], out: str, title: str | None) -> None:
+    """Publish a static site: ratings, crosstable, handicaps, charts, game pages.
+
+    \b
+    The index holds the rating table, a rating chart, the crosstable, the
+    fair-handicap table (when games used handicaps) and heat maps of first
+    moves; every game has a page with the final position and the move list.
+    All links are relative: open SITE/index.html directly or serve the folder.
+    Example:
+      ytourney publish results/demo --out site/
+    """
+    from ytourney.report import handicap_estimates, handicap_table, source_settings, sprt_state_of
+    from ytourney.site import publish_site
+
+    sources, ratings = _league(dirs)
+    estimates = handicap_estimates(ratings.records, source_settings(sources[0]).handicap)
+    handicap = handicap_table(estimates, title="") if estimates else None
+    sprt = sprt_state_of(sources[0]) if len(sources) == 1 else None
+    result = publish_site(ratings, out, title=title, handicap=handicap, sprt=sprt)
+    click.echo(f"ytourney: site written to {result.index} ({result.pages} pages, {result.games} games)", err=True)

@@ -137,16 +137,16 @@ def game_to_pgn(record: GameRecord, site: str = "ytourney") -> str:
     if record.termination.is_fault:
         detail = f": {record.reason}" if record.reason else ""
         comment = f"{record.loser_name} loses by {record.termination.value}{detail}"
-        tokens.append("{" + " ".join(comment.replace("{", "(").replace("}", ")").split()) + "}")
+        tokens.extend(("{" + " ".join(comment.replace("{", "(").replace("}", ")").split()) + "}").split(" "))
     tokens.append(pgn_result(record))
     movetext: list[str] = []
     line = ""
-    for token in " ".join(tokens).split(" "):
-        if line and len(line) + 1 + len(token) > PGN_LINE_WIDTH:
+    for unit in tokens:  # a move number stays with its move; comments wrap word by word
+        if line and len(line) + 1 + len(unit) > PGN_LINE_WIDTH:
             movetext.append(line)
-            line = token
+            line = unit
         else:
-            line = f"{line} {token}" if line else token
+            line = f"{line} {unit}" if line else unit
     movetext.append(line)
     return "\n".join(lines) + "\n\n" + "\n".join(movetext) + "\n\n"
 

@@ -316,7 +316,7 @@ RATING_COLUMNS: tuple[Column, ...] = (
            display=False),
     Column("swaps", "swaps", ColumnKind.INT, display=False),
     Column("swap_rate", "swap", ColumnKind.PERCENT, 1, "how often the player swapped when it could"),
-    Column("swap_win_rate", "win-after-swap", ColumnKind.PERCENT, 1, "win rate in games where the player swapped"),
+    Column("swap_win_rate", "swap-win", ColumnKind.PERCENT, 1, "win rate in games where the player swapped"),
     Column("handicap_games", "hcp", ColumnKind.INT, description="handicap games (rated as plain wins/losses)"),
     Column("faults_text", "faults", description="games lost by the player's own fault", data=False),
     *(Column(f"faults_{fault.value}", f"{fault.value}", ColumnKind.INT,
@@ -341,8 +341,9 @@ class RatingTable:
 
     def notes(self) -> list[str]:
         """Footer lines: games, handicap handling, upsets, SPRT state."""
-        lines = [f"{self.games} games rated with TrueSkill (mu {self.settings.mu:g}, sigma {self.settings.sigma:g}, "
-                 f"beta {self.settings.beta:g}, tau {self.settings.tau:g}); ranked by mu - 3 sigma."]
+        s = self.settings
+        lines = [f"{self.games} games rated with TrueSkill (mu {s.mu:.4g}, sigma {s.sigma:.4g}, beta {s.beta:.4g}, "
+                 f"tau {s.tau:.4g}); ranked by mu - 3 sigma."]
         if self.handicap_games:
             how = "with the handicap model" if self.handicap_adjusted else "as plain wins/losses"
             lines.append(f"{self.handicap_games} handicap games rated {how} (see column hcp).")
@@ -595,6 +596,38 @@ def format_crosstable(crosstable: Crosstable, fmt: TableFormat | str = TableForm
     return render_table(crosstable.matrix_table(), fmt)
 
 
+# --- the handicap table ---------------------------------------------------------------------------------------
+
+
+HANDICAP_COLUMNS: tuple[Column, ...] = (
+    Column("weaker", "weaker"),
+    Column("stronger", "stronger"),
+    Column("median", "fair level", ColumnKind.FLOAT, 2, "posterior median of the level the weaker player needs"),
+    Column("low", "low", ColumnKind.FLOAT, 2, "lower end of the 95% credible interval"),
+    Column("high", "high", ColumnKind.FLOAT, 2, "upper end of the 95% credible interval"),
+    Column("games", "games", ColumnKind.INT),
+    Column("p_weaker", "P(weaker)", ColumnKind.PERCENT, 1, "posterior probability that 'weaker' is the weaker one"),
+    Column("per_level", "results by level", description="level: wins of the weaker player / games"),
+)
+
+
+def handicap_table(estimates: Mapping[Any, Any] | Iterable[Any], title: str = "Fair handicaps") -> Table:
+    """A Table of handicap estimates (objects with weaker, stronger, median, low, high, games, per_level)."""
+    items = list(estimates.values()) if isinstance(estimates, Mapping) else list(estimates)
+    rows = []
+    for estimate in items:
+        per_level = getattr(estimate, "per_level", {}) or {}
+        levels = ", ".join(f"{level}: {wins}/{games}" for level, (games, wins) in sorted(per_level.items()))
+        rows.append({
+            "weaker": estimate.weaker, "stronger": estimate.stronger, "median": float(estimate.median),
+            "low": float(estimate.low), "high": float(estimate.high), "games": int(estimate.games),
+            "p_weaker": getattr(estimate, "p_weaker", None), "per_level": levels or "-",
+        })
+    notes = ("Levels: 0 = even game with the pie rule, 1 = the weaker player is Black without pie, "
+             "k >= 2 = Black places k stones first; a fractional level is played as a mix of its neighbours.",)
+    return Table("handicap", title, HANDICAP_COLUMNS, tuple(rows), notes if rows else ())
+
+
 # --- loading result folders -------------------------------------------------------------------------------------
 
 
@@ -653,6 +686,68 @@ def read_jsonl(path: str | os.PathLike[str]) -> list[GameRecord]:
     return records
 
 
+@dataclass(frozen=True)
+class SourceSettings:
+    """What a results folder's config says about reporting: rating parameters, SPRT, players, handicap section."""
+
+    ratings: RatingSettings = field(default_factory=RatingSettings)
+    sprt: Any = None
+    players: tuple[str, ...] = ()
+    handicap: Mapping[str, Any] | None = None
+
+
+def source_settings(source: Source) -> SourceSettings:
+    """Settings read from the stored config text (plain YAML; unreadable parts fall back to the defaults)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(source.config_text) if source.config_text else None
+    except yaml.YAMLError:
+        data = None
+    if not isinstance(data, Mapping):
+        return SourceSettings()
+    try:
+        ratings = RatingSettings.from_mapping(data.get("ratings"))
+    except YTourneyError:
+        ratings = RatingSettings()
+    players = tuple(str(p["name"]) for p in data.get("players") or () if isinstance(p, Mapping) and "name" in p)
+    sprt = None
+    schedule = data.get("schedule")
+    if isinstance(schedule, Mapping) and schedule.get("sprt") is not None:
+        from ytourney.sprt import SprtSettings
+
+        try:
+            sprt = SprtSettings.from_mapping(schedule["sprt"])
+        except YTourneyError:
+            sprt = None
+    handicap = data.get("handicap") if isinstance(data.get("handicap"), Mapping) else None
+    return SourceSettings(ratings, sprt, players, handicap)
+
+
+def sprt_state_of(source: Source) -> Any:
+    """The SPRT state of a match folder whose config has `schedule.sprt` (first player tested), else None."""
+    settings = source_settings(source)
+    if settings.sprt is None or len(settings.players) < 2:
+        return None
+    from ytourney.sprt import sprt_from_records
+
+    return sprt_from_records(source.records, settings.sprt, settings.players[0], settings.players[1])
+
+
+def handicap_estimates(records: Sequence[GameRecord], section: Mapping[str, Any] | None = None) -> Any:
+    """Fair-handicap estimates per pair from ytourney.handicap, replaying the games (None without handicap games)."""
+    if not any(r.handicap > 0 for r in records) and not (section and section.get("mode") == "auto"):
+        return None
+    from ytourney.handicap import HandicapPlanner, HandicapSettings
+
+    top = max([6, *(r.handicap for r in records)])
+    max_level = int(section.get("max_level", top)) if section else top
+    target = float(section.get("target", 0.5)) if section else 0.5
+    planner = HandicapPlanner(HandicapSettings(mode="auto", max_level=max(max_level, top), target=target))
+    planner.replay(r.to_dict() for r in records if r.black != r.white)
+    return planner.estimates()
+
+
 def rate_sources(sources: Sequence[Source], settings: RatingSettings | Mapping[str, Any] | object | None = None,
                  *, handicap_model: HandicapModel | None = None) -> Ratings:
     """Rate several sources together as a league (source order, then game id)."""
@@ -663,5 +758,6 @@ __all__ = [
     "Column", "ColumnKind", "Crosstable", "FAULTS", "FORMAT_NAMES", "PairResult", "PlayerRating", "RATING_COLUMNS",
     "RatingTable", "SCHEMA_VERSION", "Source", "Standing", "Table", "TableFormat", "build_crosstable",
     "build_table", "duplicate_key", "format_crosstable", "format_table", "load_source", "load_sources",
-    "rate_sources", "rating_table", "read_jsonl", "render_table", "table_json",
+    "rate_sources", "rating_table", "read_jsonl", "render_table", "table_json", "handicap_table",
+    "handicap_estimates", "source_settings", "sprt_state_of", "SourceSettings", "HANDICAP_COLUMNS",
 ]

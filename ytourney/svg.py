@@ -25,7 +25,7 @@ from ytourney.notation import SWAP, parse_move
 
 UNIT = 34.0
 """Pixels per unit of layout (the distance between neighbouring tri cells)."""
-MARGIN = 1.1
+MARGIN = 1.25
 """Layout units of margin around the board (room for coordinates)."""
 KADON_RELAX_SWEEPS = 30
 """Edge-length relaxation sweeps applied to the kadon Tutte embedding."""
@@ -248,7 +248,7 @@ def _tri_coordinates(canvas: _Canvas, board: Board) -> None:
     size = board.size
     font = 0.36 * canvas.unit
     for x in range(size):
-        px, py = canvas.xy((x, 0.95))
+        px, py = canvas.xy((x, 0.9))
         canvas.add(f'<text x="{px:.1f}" y="{py:.1f}" font-size="{font:.1f}" fill="#6b5a3c" text-anchor="middle" '
                    f'dominant-baseline="central">{chr(ord("a") + x)}</text>')
     for y in range(size):

@@ -16,6 +16,8 @@ from ytourney.record import GameRecord, Termination, utc_now
 
 # Built-in bots on a game clock spend about this share of their remaining time on a move.
 CLOCK_SHARE = 1 / 20
+# The Limit of a bot that keeps its own playout budget: no seconds, no playouts, so its configured budget rules.
+OWN_BUDGET = Limit()
 
 
 @dataclass(frozen=True)
@@ -50,10 +52,15 @@ class TimeControl:
 
 @dataclass(frozen=True)
 class Seat:
-    """A named player in a seat: seat 0 places the first stone (Black before any swap)."""
+    """A named player in a seat: seat 0 places the first stone (Black before any swap).
+
+    `own_budget` marks a bot that keeps its own playout budget (a built-in given `playouts=`): it is handed no
+    time budget, only the time control's deadline applies to it.
+    """
 
     name: str
     bot: Bot
+    own_budget: bool = False
 
 
 class _Fault(Exception):
@@ -159,7 +166,7 @@ class _Referee:
 
     def _decide(self, seat_index: int, ask):  # noqa: ANN001, ANN202 - internal callable plumbing
         remaining = self.remaining[seat_index]
-        limit = self.clock.limit(remaining, self.playouts)
+        limit = OWN_BUDGET if self.seats[seat_index].own_budget else self.clock.limit(remaining, self.playouts)
         begin = time.perf_counter()
         answer = self._guarded(seat_index, lambda: ask(limit))
         spent = time.perf_counter() - begin

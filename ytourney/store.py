@@ -140,6 +140,22 @@ def config_differences(old: Any, new: Any, path: str = "") -> list[str]:
     return [] if old == new else [path or "config"]
 
 
+_HELD_LOCKS: set[int] = set()
+"""Descriptors of run locks held by this process."""
+
+
+def _drop_inherited_locks() -> None:
+    """In a forked child (a worker), close the inherited lock descriptors: only the run's own process holds the
+    lock, so it dies with that process even if a worker outlives it for a moment."""
+    for fd in list(_HELD_LOCKS):
+        with contextlib.suppress(OSError):
+            os.close(fd)  # closing a duplicate never releases the parent's flock
+    _HELD_LOCKS.clear()
+
+
+os.register_at_fork(after_in_child=_drop_inherited_locks)
+
+
 class _RunLock:
     """An exclusive flock on `<out>/run.lock`; released when closed or when the owning process dies."""
 
@@ -165,10 +181,12 @@ class _RunLock:
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
         self._fd = fd
+        _HELD_LOCKS.add(fd)
 
     def release(self) -> None:
         """Drop the lock (the file stays; an unlocked file means nobody holds it)."""
         if self._fd is not None:
+            _HELD_LOCKS.discard(self._fd)
             with contextlib.suppress(OSError):
                 os.ftruncate(self._fd, 0)
             os.close(self._fd)  # closing the descriptor releases the flock
@@ -301,6 +319,14 @@ def load_info(directory: str | os.PathLike[str]) -> TournamentInfo:
     if info is None:
         raise StoreError(f"results folder {str(directory)!r} holds no tournament yet")
     return info
+
+
+def stored_count(directory: str | os.PathLike[str]) -> int:
+    """Number of games stored in a results folder (0 when it has no store yet)."""
+    if not db_path(directory).is_file():
+        return 0
+    with _reader(directory) as conn:
+        return conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
 
 def load_players(directory: str | os.PathLike[str]) -> list[StoredPlayer]:

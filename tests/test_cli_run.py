@@ -1,0 +1,236 @@
+"""Tests of `ytourney run` and `ytourney validate`: full runs, kill -9 and resume, Ctrl-C, locking, messages."""
+
+from __future__ import annotations
+
+import collections
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ytourney.cli import main
+from ytourney.store import load_records, stored_count
+
+REPO = Path(__file__).resolve().parent.parent
+FAKE = REPO / "tests" / "fake_engines" / "fake_gtp.py"
+
+
+def write_config(tmp_path: Path, games: int = 4, board: str = "tri:7", extra: str = "", name: str = "cup",
+                 players: str = "[{name: a, bot: random}, {name: b, bot: random}, {name: c, bot: random}]") -> Path:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(f"name: {name}\nboard: {board}\nseed: 3\nschedule: {{games_per_pair: {games}}}\n{extra}"
+                    f"players: {players}\n")
+    return path
+
+
+def start_run(config: Path, out: Path, *args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "ytourney", "run", str(config), "--out", str(out), *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=config.parent)
+
+
+def wait_for_games(out: Path, process: subprocess.Popen, minimum: int = 1, timeout: float = 60.0) -> int:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"run ended early: {process.returncode} {process.stderr.read()}")
+        if (out / "tournament.db").is_file():
+            try:
+                count = stored_count(out)
+            except Exception:  # noqa: BLE001 - the store may be mid-creation
+                count = 0
+            if count >= minimum:
+                return count
+        time.sleep(0.02)
+    pytest.fail("no game was stored in time")
+
+
+def check_complete(out: Path, planned: int) -> None:
+    with sqlite3.connect(out / "tournament.db") as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        ids = [row[0] for row in conn.execute("SELECT id FROM games ORDER BY id")]
+        assert conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == planned
+    assert ids == list(range(1, planned + 1))
+
+
+def test_full_tournament_through_the_cli(tmp_path: Path) -> None:
+    config = write_config(tmp_path, games=4)
+    result = CliRunner().invoke(main, ["run", str(config), "--out", str(tmp_path / "out"),
+                                                       "--workers", "2"])
+    assert result.exit_code == 0, result.stderr
+    assert "12 of 12 games stored" in result.stderr
+    assert "Ratings" in result.stdout or "rank" in result.stdout
+    for name in ("a", "b", "c"):
+        assert name in result.stdout
+    records = load_records(tmp_path / "out")
+    assert len(records) == 12
+    first = collections.Counter(r.first for r in records)
+    assert first == {"a": 4, "b": 4, "c": 4}
+    record = records[0]
+    assert record.to_dict()["tournament"] == "cup" and record.board == "tri:7" and record.moves
+    assert record.winner_name in (record.black, record.white)
+    check_complete(tmp_path / "out", 12)
+    again = CliRunner().invoke(main, ["run", str(config), "--out", str(tmp_path / "out")])
+    assert again.exit_code == 0 and "continuing 'cup'" in again.stderr and "(0 played now" in again.stderr
+
+
+def test_results_default_to_results_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = write_config(tmp_path, games=2)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["run", str(config), "--quiet", "--workers", "1"])
+    assert result.exit_code == 0 and result.stderr == ""
+    assert stored_count(tmp_path / "results" / "cup") == 6
+
+
+def test_resume_flag_refuses_an_empty_folder(tmp_path: Path) -> None:
+    config = write_config(tmp_path)
+    result = CliRunner().invoke(main, ["run", str(config), "--out", str(tmp_path / "x"), "--resume"])
+    assert result.exit_code == 2 and "nothing to resume" in result.stderr
+
+
+def test_changed_config_is_refused_with_the_differing_keys(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    runner = CliRunner()
+    assert runner.invoke(main, ["run", str(write_config(tmp_path, games=2)), "--out", str(out), "-q"]).exit_code == 0
+    changed = write_config(tmp_path, games=2, board="tri:8")
+    result = runner.invoke(main, ["run", str(changed), "--out", str(out)])
+    assert result.exit_code == 1
+    assert "differs in: board" in result.stderr and "--out" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_bad_config_is_a_clean_error(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("name: x\nplayers: [random, randon]\n")
+    for command in ("run", "validate"):
+        result = CliRunner().invoke(main, [command, str(path)])
+        assert result.exit_code == 1 and "players[1].bot: unknown bot 'randon'" in result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def test_validate_prints_a_summary_and_starts_engines(tmp_path: Path) -> None:
+    players = (f"[{{name: a, bot: random}}, {{name: e, gtp: {{command: ['{sys.executable}', '{FAKE}']}}}}, "
+               "{name: m, bot: 'mcts:playouts=50'}]")
+    config = write_config(tmp_path, games=6, players=players)
+    result = CliRunner().invoke(main, ["validate", str(config)])
+    assert result.exit_code == 0, result.output
+    assert "round-robin: 3 pairs x 6 games = 18 games" in result.stdout
+    assert "ok, engine started" in result.stdout and result.stdout.rstrip().endswith("ok")
+    broken = write_config(tmp_path, name="broken", players="[{name: a, bot: random}, "
+                                                           "{name: e, gtp: {command: [no-such-engine-xyz]}}]")
+    result = CliRunner().invoke(main, ["validate", str(broken)])
+    assert result.exit_code == 1 and "PROBLEM" in result.stdout and "not found on PATH" in result.stdout
+
+
+def test_shipped_gtp_config_validates_from_another_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["validate", str(REPO / "configs" / "gtp.yaml")])
+    assert result.exit_code == 0, result.output
+
+
+def test_kill_minus_nine_then_rerun_completes_exactly(tmp_path: Path) -> None:
+    config = write_config(tmp_path, games=300, board="tri:11")  # 900 planned games
+    out = tmp_path / "out"
+    process = start_run(config, out, "--workers", "2", "--quiet")
+    try:
+        wait_for_games(out, process, minimum=random.randint(1, 200))
+        time.sleep(random.random() * 0.2)
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+    before = stored_count(out)
+    assert 0 < before < 900
+    rerun = subprocess.run([sys.executable, "-m", "ytourney", "run", str(config), "--out", str(out)],
+                           capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"{before} of 900 games already stored" in rerun.stderr
+    check_complete(out, 900)
+
+
+def test_second_concurrent_run_is_refused(tmp_path: Path) -> None:
+    config = write_config(tmp_path, games=2000, board="tri:11")
+    out = tmp_path / "out"
+    process = start_run(config, out, "--workers", "1", "--quiet")
+    try:
+        wait_for_games(out, process)
+        second = subprocess.run([sys.executable, "-m", "ytourney", "run", str(config), "--out", str(out)],
+                                capture_output=True, text=True, timeout=60)
+        assert second.returncode == 1
+        assert f"in use by another run (pid {process.pid})" in second.stderr
+    finally:
+        process.kill()
+        process.wait(timeout=30)
+
+
+def test_ctrl_c_exits_130_with_the_resume_hint_and_keeps_the_store(tmp_path: Path) -> None:
+    config = write_config(tmp_path, games=2000, board="tri:11")
+    out = tmp_path / "out"
+    process = start_run(config, out, "--workers", "2")
+    try:
+        wait_for_games(out, process)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, stderr
+    assert "interrupted by SIGINT" in stderr and "to continue, run the same command again" in stderr
+    assert "Traceback" not in stderr
+    stored = stored_count(out)
+    assert 0 < stored < 6000
+    with sqlite3.connect(out / "tournament.db") as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    records = load_records(out)
+    assert len({r.id for r in records}) == len(records) == stored
+    # the lock was released: a new run may open the folder at once
+    from ytourney.config import load_config
+    from ytourney.runner import open_store
+
+    open_store(load_config(config), out).close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parent-death signal is Linux-only")
+def test_workers_die_with_a_killed_run(tmp_path: Path) -> None:
+    config = write_config(tmp_path, games=2000, board="tri:11")
+    out = tmp_path / "out"
+    process = start_run(config, out, "--workers", "2", "--quiet")
+    try:
+        wait_for_games(out, process)
+        children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+        assert len(children) >= 2
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() and _alive(int(pid))
+                                              for pid in children):
+        time.sleep(0.05)
+    assert not any(_alive(int(pid)) for pid in children)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+def test_no_stale_lock_after_kill(tmp_path: Path) -> None:
+    config = write_config(tmp_path, games=2000, board="tri:11")
+    out = tmp_path / "out"
+    process = start_run(config, out, "--workers", "1", "--quiet")
+    try:
+        wait_for_games(out, process)
+    finally:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+    from ytourney.config import load_config
+    from ytourney.runner import open_store
+
+    open_store(load_config(config), out).close()

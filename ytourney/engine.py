@@ -574,7 +574,10 @@ class GtpClient:
     def command(self, command: str, timeout: float) -> GtpResponse:
         """Send `command` and return its response; raise the engine fault that prevents an answer."""
         self._check_quiet()
-        self.transport.send(command)
+        try:
+            self.transport.send(command)
+        except EngineCrashError as err:
+            raise EngineCrashError(self.describe_death(f"before {command!r} ({err})")) from err
         deadline = time.monotonic() + timeout
         first: re.Match[str] | None = None
         body: list[str] = []
@@ -687,8 +690,6 @@ class GtpBot:
         self._client: GtpClient | None = None
         self._known: frozenset[str] = frozenset()
         self._healthy = False
-        self._board: Board | None = None
-        self._rules = Rules()
         self._seen: GameState | None = None  # the game exactly as the engine knows it
         self._answer: tuple[int, int] | None = None  # (ply, cell): a genmove answer obtained while deciding the pie
         self._clock_sent = False
@@ -710,8 +711,6 @@ class GtpBot:
             size = self.settings.kadon_boardsize if board.kind is BoardKind.KADON else str(board.size)
             client.expect(f"boardsize {size}", self.settings.command_seconds)
             client.expect("clear_board", self.settings.command_seconds)
-        self._board = board
-        self._rules = rules
         self._seen = None
         self._answer = None
         self._clock_sent = False

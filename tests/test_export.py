@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -37,7 +38,7 @@ def record(game_id: int | None = 1, *, first: str = "ann", second: str = 'bob "t
     )
 
 
-def test_jsonl_has_every_field_and_reads_back(tmp_path) -> None:  # noqa: ANN001
+def test_jsonl_has_every_field_and_reads_back(tmp_path: Path) -> None:
     games = [record(1), record(2, termination=Termination.TIME, reason="took 2.0s", winner="black")]
     text = to_jsonl(games)
     lines = text.splitlines()
@@ -111,7 +112,7 @@ def test_sgf_handicap_stones_are_black_and_faults_marked() -> None:
     assert "SZ[" not in kadon and "YB[kadon]" in kadon and ";B[E5];SW[];W[A1]" in kadon
 
 
-def test_sgf_export_writes_one_file_per_game(tmp_path) -> None:  # noqa: ANN001
+def test_sgf_export_writes_one_file_per_game(tmp_path: Path) -> None:
     games = [record(1), record(2), record(None)]
     result = export_records(games, "sgf", tmp_path / "sgf")
     assert [p.name for p in result.paths] == ["demo-cup-00001.sgf", "demo-cup-00002.sgf", "demo-cup-00003.sgf"]

@@ -7,6 +7,7 @@ import io
 import json
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -177,7 +178,7 @@ def test_crosstable_formats(records: list[GameRecord]) -> None:
     assert "| 1 | bob |" in format_crosstable(cross, "md")
 
 
-def test_records_read_back_from_json_lines(tmp_path, records: list[GameRecord]) -> None:  # noqa: ANN001
+def test_records_read_back_from_json_lines(tmp_path: Path, records: list[GameRecord]) -> None:
     path = tmp_path / "games.jsonl"
     path.write_text("\n".join(json.dumps(r.to_dict()) for r in records) + "\n", encoding="utf-8")
     assert read_jsonl(path) == records
@@ -190,7 +191,8 @@ def test_records_read_back_from_json_lines(tmp_path, records: list[GameRecord]) 
 # --- the ratings and crosstable commands on results folders --------------------------------------------------------
 
 
-def make_results(folder, games: list[GameRecord], *, name: str = "demo", config_text: str | None = None):  # noqa: ANN001, ANN201
+def make_results(folder: Path, games: list[GameRecord], *, name: str = "demo",
+                 config_text: str | None = None) -> Path:
     """A results folder written through the store API, games numbered 1.. in list order."""
     from ytourney.store import ResultStore, StoredPlayer
 
@@ -212,7 +214,7 @@ def invoke(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def test_ratings_command_formats(tmp_path, records: list[GameRecord]) -> None:  # noqa: ANN001
+def test_ratings_command_formats(tmp_path: Path, records: list[GameRecord]) -> None:
     folder = make_results(tmp_path / "demo", records)
     code, out = invoke("ratings", str(folder))
     assert code == 0, out
@@ -225,7 +227,7 @@ def test_ratings_command_formats(tmp_path, records: list[GameRecord]) -> None:  
     assert code == 2 and "'xml' is not one of" in out
 
 
-def test_ratings_command_rates_a_league_and_jsonl_files(tmp_path, records: list[GameRecord]) -> None:  # noqa: ANN001
+def test_ratings_command_rates_a_league_and_jsonl_files(tmp_path: Path, records: list[GameRecord]) -> None:
     one = make_results(tmp_path / "one", records[:4], name="one")
     two = make_results(tmp_path / "two", records[4:], name="two")
     code, out = invoke("ratings", str(one), str(two), "--format", "csv")
@@ -239,7 +241,7 @@ def test_ratings_command_rates_a_league_and_jsonl_files(tmp_path, records: list[
     assert code == 0 and again == out
 
 
-def test_ratings_command_shows_the_sprt_state_of_a_match(tmp_path) -> None:  # noqa: ANN001
+def test_ratings_command_shows_the_sprt_state_of_a_match(tmp_path: Path) -> None:
     games = [game(i, "new", "old", ("a1", "b1"), "new") for i in range(1, 31)]
     config = ("name: m\nboard: tri:4\nschedule: {format: match, sprt: {p0: 0.45, p1: 0.55}}\n"
               "players:\n  - {name: new, bot: random}\n  - {name: old, bot: random}\n")
@@ -252,7 +254,7 @@ def test_ratings_command_shows_the_sprt_state_of_a_match(tmp_path) -> None:  # n
     assert json.loads(out)["meta"]["sprt"]["decision"] == "H1"
 
 
-def test_crosstable_command(tmp_path, records: list[GameRecord]) -> None:  # noqa: ANN001
+def test_crosstable_command(tmp_path: Path, records: list[GameRecord]) -> None:
     folder = make_results(tmp_path / "demo", records)
     code, out = invoke("crosstable", str(folder))
     assert code == 0, out
@@ -262,7 +264,7 @@ def test_crosstable_command(tmp_path, records: list[GameRecord]) -> None:  # noq
     assert code == 0 and json.loads(out)["meta"]["duplicates"] == 1
 
 
-def test_commands_report_missing_and_foreign_folders(tmp_path) -> None:  # noqa: ANN001
+def test_commands_report_missing_and_foreign_folders(tmp_path: Path) -> None:
     code, out = invoke("ratings", str(tmp_path / "nope"))
     assert code == 2 and "does not exist" in out
     code, out = invoke("ratings", str(tmp_path))

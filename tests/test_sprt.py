@@ -9,7 +9,14 @@ import pytest
 
 from ytourney.errors import SprtError
 from ytourney.record import GameRecord, Termination
-from ytourney.sprt import Sprt, SprtDecision, SprtSettings, SprtState, sprt_from_records, sprt_step
+from ytourney.sprt import (
+    Sprt,
+    SprtDecision,
+    SprtSettings,
+    SprtState,
+    sprt_from_records,
+    sprt_step,
+)
 
 SETTINGS = SprtSettings(p0=0.45, p1=0.55, alpha=0.05, beta=0.05)
 

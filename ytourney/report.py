@@ -24,8 +24,8 @@ from ytourney.errors import ReportError, YTourneyError
 from ytourney.ratings import (
     HandicapModel,
     PlayerRating,
-    RatingSettings,
     Ratings,
+    RatingSettings,
     rate_league,
     rate_records,
     superiority,
@@ -342,8 +342,8 @@ class RatingTable:
     def notes(self) -> list[str]:
         """Footer lines: games, handicap handling, upsets, SPRT state."""
         s = self.settings
-        lines = [f"{self.games} games rated with TrueSkill (mu {s.mu:.4g}, sigma {s.sigma:.4g}, beta {s.beta:.4g}, "
-                 f"tau {s.tau:.4g}); ranked by mu - 3 sigma."]
+        lines = [(f"{self.games} games rated with TrueSkill (mu {s.mu:.4g}, sigma {s.sigma:.4g}, "
+                  f"beta {s.beta:.4g}, tau {s.tau:.4g}); ranked by mu - 3 sigma.")]
         if self.handicap_games:
             how = "with the handicap model" if self.handicap_adjusted else "as plain wins/losses"
             lines.append(f"{self.handicap_games} handicap games rated {how} (see column hcp).")
@@ -623,8 +623,8 @@ def handicap_table(estimates: Mapping[Any, Any] | Iterable[Any], title: str = "F
             "low": float(estimate.low), "high": float(estimate.high), "games": int(estimate.games),
             "p_weaker": getattr(estimate, "p_weaker", None), "per_level": levels or "-",
         })
-    notes = ("Levels: 0 = even game with the pie rule, 1 = the weaker player is Black without pie, "
-             "k >= 2 = Black places k stones first; a fractional level is played as a mix of its neighbours.",)
+    notes = (("Levels: 0 = even game with the pie rule, 1 = the weaker player is Black without pie, "
+              "k >= 2 = Black places k stones first; a fractional level is played as a mix of its neighbours."),)
     return Table("handicap", title, HANDICAP_COLUMNS, tuple(rows), notes if rows else ())
 
 
@@ -755,9 +755,36 @@ def rate_sources(sources: Sequence[Source], settings: RatingSettings | Mapping[s
 
 
 __all__ = [
-    "Column", "ColumnKind", "Crosstable", "FAULTS", "FORMAT_NAMES", "PairResult", "PlayerRating", "RATING_COLUMNS",
-    "RatingTable", "SCHEMA_VERSION", "Source", "Standing", "Table", "TableFormat", "build_crosstable",
-    "build_table", "duplicate_key", "format_crosstable", "format_table", "load_source", "load_sources",
-    "rate_sources", "rating_table", "read_jsonl", "render_table", "table_json", "handicap_table",
-    "handicap_estimates", "source_settings", "sprt_state_of", "SourceSettings", "HANDICAP_COLUMNS",
+    "FAULTS",
+    "FORMAT_NAMES",
+    "HANDICAP_COLUMNS",
+    "RATING_COLUMNS",
+    "SCHEMA_VERSION",
+    "Column",
+    "ColumnKind",
+    "Crosstable",
+    "PairResult",
+    "PlayerRating",
+    "RatingTable",
+    "Source",
+    "SourceSettings",
+    "Standing",
+    "Table",
+    "TableFormat",
+    "build_crosstable",
+    "build_table",
+    "duplicate_key",
+    "format_crosstable",
+    "format_table",
+    "handicap_estimates",
+    "handicap_table",
+    "load_source",
+    "load_sources",
+    "rate_sources",
+    "rating_table",
+    "read_jsonl",
+    "render_table",
+    "source_settings",
+    "sprt_state_of",
+    "table_json",
 ]

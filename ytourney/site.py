@@ -19,7 +19,14 @@ from ytourney.board import BoardKind, parse_board
 from ytourney.errors import ReportError, YTourneyError
 from ytourney.ratings import PlayerRating, RatedGame, Ratings
 from ytourney.record import GameRecord, utc_now
-from ytourney.report import RATING_COLUMNS, Crosstable, Standing, Table, build_crosstable, build_table
+from ytourney.report import (
+    RATING_COLUMNS,
+    Crosstable,
+    Standing,
+    Table,
+    build_crosstable,
+    build_table,
+)
 
 
 @functools.lru_cache(maxsize=1)
@@ -276,7 +283,7 @@ def _game_page(game: RatedGame, number: int, prev_href: str | None, next_href: s
                player_href: Mapping[str, str], common: Mapping[str, Any]) -> str:
     from ytourney.export import stone_colours
     from ytourney.game import Rules
-    from ytourney.svg import position_svg, winning_group, replay
+    from ytourney.svg import position_svg, replay, winning_group
 
     record = game.record
     board = parse_board(record.board)
@@ -351,7 +358,9 @@ def _player_page(name: str, standing: Standing, games: Sequence[tuple[int, Rated
 
 
 def _figure(width: float = 9.0, height: float = 4.2) -> Any:
-    from matplotlib.figure import Figure  # no pyplot: no global backend state, the SVG canvas writes the file
+    from matplotlib.figure import (
+        Figure,  # no pyplot: no global backend state, the SVG canvas writes the file
+    )
 
     return Figure(figsize=(width, height), dpi=100, layout="constrained")
 

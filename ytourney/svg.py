@@ -11,6 +11,7 @@ as circles joined by their adjacency lines, like the printed board.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -61,7 +62,7 @@ class BoardLayout:
         return float(low[0]), float(low[1]), float(high[0]), float(high[1])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def board_layout(spec: str) -> BoardLayout:
     """The drawing layout of a board spec (cached)."""
     board = parse_board(spec)
@@ -342,7 +343,7 @@ SEQUENTIAL = ((0.0, (255, 247, 236)), (0.5, (252, 141, 89)), (1.0, (127, 0, 0)))
 def colour_at(value: float, stops: Sequence[tuple[float, tuple[int, int, int]]] = DIVERGING) -> str:
     """Hex colour of a value in 0..1 on a piecewise-linear colour scale."""
     v = min(1.0, max(0.0, float(value)))
-    for (p0, c0), (p1, c1) in zip(stops, stops[1:]):
+    for (p0, c0), (p1, c1) in itertools.pairwise(stops):
         if v <= p1:
             t = 0.0 if p1 == p0 else (v - p0) / (p1 - p0)
             rgb = [round(a + (b - a) * t) for a, b in zip(c0, c1)]

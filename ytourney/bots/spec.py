@@ -187,4 +187,4 @@ def create_bot(spec: BotSpec, seed: int | None = None) -> Bot:
         return _instantiate(cls, seed, dict(spec.options), f"plugin class {spec.name!r} in {spec.path!r}")
     from ytourney.engine import GtpBot  # imported here: engines are only needed when a GTP player is seated
 
-    return GtpBot(spec.gtp)
+    return GtpBot(spec.gtp, seed=seed)

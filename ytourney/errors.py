@@ -89,6 +89,10 @@ class ConfigMismatchError(StoreError):
     """The results folder belongs to a tournament with a different config."""
 
 
+class HandicapError(YTourneyError, ValueError):
+    """Handicap settings, levels or results that the handicap ladder cannot use."""
+
+
 class EngineResignedError(PlayerFault):
     """An external engine answered `resign`; it loses the game by forfeit."""
 

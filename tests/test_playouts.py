@@ -22,7 +22,9 @@ from ytourney.playouts import (
     fill_counts,
     playout_boards,
     playout_winners,
+    playout_winners_many,
     playout_wins,
+    playout_wins_many,
     y_owners,
 )
 from ytourney.reduction import reduce_winners
@@ -288,3 +290,42 @@ def test_any_position_completes_consistently(spec: str, stones: int, handicap: i
     assert (y_owners(state.board, colors) == winners).all()
     if state.is_over:
         assert (winners == int(state.winner)).all()
+
+
+def test_many_positions_in_one_batch() -> None:
+    board = parse_board("tri:6")
+    won = GameState(board, Rules(pie=False))
+    for name in ("a1", "f1", "a2", "e1", "a3", "d1", "a4", "c1", "a5", "b2", "a6"):
+        won.play(board.index_of(name))
+    assert won.winner is Color.BLACK
+    misere_won = Position.from_state(won)
+    misere_won = Position(board, misere_won.cells, misere_won.to_move, 1, misere=True)
+    handicap = GameState(board, Rules(pie=False), handicap=3)
+    handicap.play(7)
+    positions = [GameState(board), won, misere_won, handicap, random_position("tri:6", 8, 0, seed=4)]
+    n = 20000
+    wins = playout_wins_many(positions, n, np.random.default_rng(3))
+    assert wins.shape == (5, 2) and (wins.sum(axis=1) == n).all()
+    assert tuple(wins[1]) == (n, 0) and tuple(wins[2]) == (0, n)
+    for position, (black, _) in zip(positions, wins):
+        alone, _ = playout_wins(position, n, np.random.default_rng(11))
+        p = alone / n
+        assert abs(black / n - p) < 5 * math.sqrt(max(p * (1 - p), 1e-4) * 2 / n) + 1e-9, (black, alone)
+    winners = playout_winners_many(positions, 300, np.random.default_rng(3))
+    assert winners.shape == (5, 300) and set(np.unique(winners)) <= {1, 2}
+    assert (winners[1] == 1).all() and (winners[2] == 2).all()
+    again = playout_winners_many(positions, 300, np.random.default_rng(3))
+    assert (again == winners).all()
+    with pytest.raises(YTourneyError):
+        playout_wins_many([GameState("tri:5"), GameState("tri:6")], 10, np.random.default_rng(0))
+    with pytest.raises(YTourneyError):
+        playout_wins_many([], 10, np.random.default_rng(0))
+
+
+def test_large_batches_span_several_kernels() -> None:
+    state = random_position("tri:9", 5, 0, seed=8)
+    winners, colors = playout_boards(state, 70000, np.random.default_rng(4))
+    assert winners.shape == (70000,)
+    assert (y_owners(state.board, colors[-2000:]) == winners[-2000:]).all()
+    black, white = playout_wins(state, 70000, np.random.default_rng(4))
+    assert black == int((winners == 1).sum())

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,7 +34,9 @@ __all__ = [
     "fill_counts",
     "playout_boards",
     "playout_winners",
+    "playout_winners_many",
     "playout_wins",
+    "playout_wins_many",
     "y_owner_planes",
     "y_owners",
 ]
@@ -51,8 +54,9 @@ _TRANSPOSE_STEPS = tuple(
         (1, 0x5555555555555555),
     )
 )
-_GEN_LANES = 1 << 15  # fills drawn per rejection round
-_KERNEL_LANES = 1 << 15  # playouts judged per bit-plane batch (a multiple of 64)
+_GEN_LANES = 1 << 15  # candidate fills drawn per rejection step
+_KERNEL_LANES = 1 << 15  # playouts judged per bit-plane batch by Y-reduction
+_FLOOD_LANES = 1 << 16  # playouts judged per bit-plane batch by flood fill (its many small steps like more)
 
 
 # --- positions -----------------------------------------------------------------------------------
@@ -127,16 +131,18 @@ def as_position(position: GameState | Position) -> Position:
 
 def playout_wins(position: GameState | Position, n: int, rng: np.random.Generator) -> tuple[int, int]:
     """(Black wins, White wins) over `n` uniform random playouts from `position` (misère applied)."""
-    job = _Job(as_position(position), n, rng, keep="counts")
-    black = job.run()
-    return black, n - black
+    batch = _Batch([as_position(position)], n, rng, keep="counts")
+    batch.run()
+    black = int(batch.black_wins[0])
+    return black, batch.n - black
 
 
 def playout_winners(position: GameState | Position, n: int, rng: np.random.Generator) -> np.ndarray:
     """Winner of each of `n` uniform random playouts from `position`: uint8 array of 1 (Black) / 2 (White)."""
-    job = _Job(as_position(position), n, rng, keep="winners")
-    job.run()
-    return job.winners
+    batch = _Batch([as_position(position)], n, rng, keep="winners")
+    batch.run()
+    assert batch.winners is not None
+    return batch.winners[0]
 
 
 def playout_boards(
@@ -147,9 +153,31 @@ def playout_boards(
     colours[i, c] is the colour holding cell c at the end of playout i (for AMAF/RAVE statistics); the stones of
     the position itself are included.
     """
-    job = _Job(as_position(position), n, rng, keep="boards")
-    job.run()
-    return job.winners, job.colors
+    batch = _Batch([as_position(position)], n, rng, keep="boards")
+    batch.run()
+    assert batch.winners is not None and batch.colors is not None
+    return batch.winners[0], batch.colors[0]
+
+
+def playout_wins_many(
+    positions: Sequence[GameState | Position], n: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Wins over `n` random playouts from each of several positions on one board, judged in one batch (cheaper
+    than one call per position when n is small, e.g. for many MCTS leaves): int64 array (positions, 2) of
+    (Black wins, White wins)."""
+    batch = _Batch([as_position(p) for p in positions], n, rng, keep="counts")
+    batch.run()
+    return np.stack([batch.black_wins, batch.n - batch.black_wins], axis=1)
+
+
+def playout_winners_many(
+    positions: Sequence[GameState | Position], n: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Winner of each of `n` random playouts from each position: uint8 array (positions, n) of 1/2."""
+    batch = _Batch([as_position(p) for p in positions], n, rng, keep="winners")
+    batch.run()
+    assert batch.winners is not None
+    return batch.winners
 
 
 def y_owner_planes(board: Board | str, planes: np.ndarray) -> np.ndarray:
@@ -299,6 +327,25 @@ def _flood_y(board: Board, black: np.ndarray) -> np.ndarray:
     return np.bitwise_or.reduce(both, axis=0)
 
 
+def _chunks(members: list[tuple[int, int]], limit: int) -> list[list[tuple[int, int]]]:
+    """Split (piece, lanes) requests into groups of at most `limit` lanes, splitting large requests."""
+    chunks: list[list[tuple[int, int]]] = []
+    current: list[tuple[int, int]] = []
+    room = limit
+    for piece, lanes in members:
+        while lanes > 0:
+            take = min(lanes, room)
+            current.append((piece, take))
+            lanes -= take
+            room -= take
+            if room == 0:
+                chunks.append(current)
+                current, room = [], limit
+    if current:
+        chunks.append(current)
+    return chunks
+
+
 def _transpose_lanes(fills: np.ndarray, cells: int) -> np.ndarray:
     """Lane-major fills (lanes, L) uint64, lanes a multiple of 64 -> bit planes (cells, lanes // 64)."""
     lanes, nwords = fills.shape
@@ -323,130 +370,161 @@ def _transpose_lanes(fills: np.ndarray, cells: int) -> np.ndarray:
     return np.ascontiguousarray(planes[:cells])
 
 
-class _Job:
-    """One batch of playouts from one position."""
+class _Batch:
+    """Random completions of several positions on one board, drawn and judged together."""
 
-    def __init__(self, position: Position, n: int, rng: np.random.Generator, keep: str) -> None:
+    def __init__(self, positions: Sequence[Position], n: int, rng: np.random.Generator, keep: str) -> None:
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
             raise YTourneyError(f"number of playouts must be a whole number >= 0, got {n!r}")
         if not isinstance(rng, np.random.Generator):
             raise YTourneyError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-        self.position = position
+        if not positions:
+            raise YTourneyError("need at least one position")
+        board = positions[0].board
+        if any(p.board != board for p in positions):
+            raise YTourneyError("all positions of one batch must be on the same board")
+        self.board = board
         self.n = int(n)
         self.rng = rng
         self.keep = keep
-        board = position.board
-        cells = np.array(position.cells, dtype=np.uint8)
-        self.board = board
+        cells = np.array([p.cells for p in positions], dtype=np.uint8).reshape(len(positions), board.num_cells)
         self.cells = cells
-        self.empty = np.flatnonzero(cells == EMPTY)
-        self.black_fixed = np.flatnonzero(cells == 1)
-        self.white_fixed = np.flatnonzero(cells == 2)
-        self.num_empty = len(self.empty)
-        self.black_to_place = position.fill_counts()[0]
-        self.nwords = max(1, -(-self.num_empty // 64))
-        self.misere = position.misere
-        self.winners = np.zeros(0, dtype=np.uint8)
-        self.colors = np.zeros((0, board.num_cells), dtype=np.uint8)
+        self.nwords = -(-board.num_cells // 64)
+        # Fills are lane-major rows of nwords words holding the whole board (bit c = cell c is Black).
+        self.empty_mask = self._pack(cells == EMPTY)
+        self.black_mask = self._pack(cells == 1)
+        self.num_empty = (cells == EMPTY).sum(axis=1)
+        self.to_place = np.array([p.fill_counts()[0] for p in positions], dtype=np.int64)
+        self.misere = np.array([p.misere for p in positions], dtype=bool)
+        self.bias = [_bias(int(e), int(k)) for e, k in zip(self.num_empty, self.to_place)]
+        self.black_wins = np.zeros(len(positions), dtype=np.int64)
+        self.winners = np.zeros((len(positions), self.n), dtype=np.uint8) if keep != "counts" else None
+        self.colors = (
+            np.zeros((len(positions), self.n, board.num_cells), dtype=np.uint8) if keep == "boards" else None
+        )
 
-    # Rejection sampling of exact-count fills, lane-major: one row of nwords words per fill.
-    def _draw(self, lanes: int) -> np.ndarray:
-        empty = self.num_empty
-        black = self.black_to_place
-        numerator, bits, _ = _bias(empty, black)
-        count = lanes * self.nwords
-        fills = _bernoulli_words(self.rng, count, numerator, bits).reshape(lanes, self.nwords)
-        tail = empty - 64 * (self.nwords - 1)
-        tail_mask = np.uint64((1 << tail) - 1) if tail < 64 else _ONES
-        fills[:, -1] &= tail_mask
-        ones = np.bitwise_count(fills)  # uint8 per word; a row sum is at most 64 * nwords
+    def _pack(self, bits: np.ndarray) -> np.ndarray:
+        """(rows, cells) bool -> (rows, nwords) uint64 with bit c of the row = cell c."""
+        packed = np.packbits(bits, axis=1, bitorder="little")
+        packed = np.pad(packed, ((0, 0), (0, 8 * self.nwords - packed.shape[1])))
+        return np.ascontiguousarray(packed).view("<u8").astype(np.uint64)
+
+    def run(self) -> None:
+        """Play every playout, in batches of at most one kernel's worth of lanes."""
+        limit = _KERNEL_LANES if self.board.kind is BoardKind.TRI else _FLOOD_LANES
+        pieces: list[tuple[int, int, int]] = []  # (position, first playout, count)
+        for pos in range(len(self.cells)):
+            for first in range(0, self.n, limit):
+                pieces.append((pos, first, min(limit, self.n - first)))
+        batch: list[tuple[int, int, int]] = []
+        lanes = 0
+        for piece in pieces:
+            if batch and lanes + piece[2] > limit:
+                self._play(batch)
+                batch, lanes = [], 0
+            batch.append(piece)
+            lanes += piece[2]
+        if batch:
+            self._play(batch)
+
+    def _play(self, pieces: list[tuple[int, int, int]]) -> None:
+        fills, owner = self._draw(pieces)
+        black = self._judge(fills)
+        black ^= self.misere[owner]
+        self.black_wins += np.bincount(owner, weights=black, minlength=len(self.cells)).astype(np.int64)
+        if self.keep == "counts":
+            return
+        assert self.winners is not None
+        start = 0
+        for pos, first, count in pieces:
+            self.winners[pos, first : first + count] = 2 - black[start : start + count]
+            if self.colors is not None:
+                self.colors[pos, first : first + count] = self._colors(fills[start : start + count])
+            start += count
+
+    def _draw(self, pieces: list[tuple[int, int, int]]) -> tuple[np.ndarray, np.ndarray]:
+        """Exactly `count` accepted fills per piece, in piece order: (fills (lanes, nwords), position per lane)."""
+        piece_pos = np.array([pos for pos, _, _ in pieces], dtype=np.intp)
+        if len(pieces) == 1:
+            # one position: keep drawing until there are enough, then take the first `count`
+            pos, _, count = pieces[0]
+            numerator, bits, accept = self.bias[pos]
+            parts: list[np.ndarray] = []
+            got = 0
+            while got < count:
+                lanes = min(_GEN_LANES, int((count - got) / accept * 1.15) + 64)
+                rows, _ = self._candidates([(0, lanes)], piece_pos, numerator, bits)
+                parts.append(rows)
+                got += len(rows)
+            rows = np.concatenate(parts) if len(parts) > 1 else parts[0]
+            return rows[:count] | self.black_mask[pos], np.full(count, pos, dtype=np.intp)
+        need = np.array([count for _, _, count in pieces], dtype=np.int64)
+        have = np.zeros(len(pieces), dtype=np.int64)
+        kept: list[np.ndarray] = []
+        kept_piece: list[np.ndarray] = []
+        while (have < need).any():
+            groups: dict[tuple[int, int], list[tuple[int, int]]] = {}
+            for i in np.flatnonzero(have < need):
+                numerator, bits, accept = self.bias[piece_pos[i]]
+                lanes = int((need[i] - have[i]) / accept * 1.15) + 64
+                groups.setdefault((numerator, bits), []).append((int(i), lanes))
+            for (numerator, bits), members in groups.items():
+                for chunk in _chunks(members, _GEN_LANES):
+                    rows, piece_of_row = self._candidates(chunk, piece_pos, numerator, bits)
+                    kept.append(rows)
+                    kept_piece.append(piece_of_row)
+                    have += np.bincount(piece_of_row, minlength=len(pieces))
+        rows = np.concatenate(kept) if len(kept) > 1 else kept[0]
+        piece_of_row = np.concatenate(kept_piece) if len(kept_piece) > 1 else kept_piece[0]
+        order = np.argsort(piece_of_row, kind="stable")
+        piece_of_row = piece_of_row[order]
+        starts = np.concatenate(([0], np.cumsum(np.bincount(piece_of_row, minlength=len(pieces)))[:-1]))
+        rank = np.arange(len(piece_of_row)) - starts[piece_of_row]
+        chosen = order[rank < need[piece_of_row]]
+        owner = piece_pos[piece_of_row[rank < need[piece_of_row]]]
+        fills = rows[chosen] | self.black_mask[owner]
+        return fills, owner
+
+    def _candidates(
+        self, chunk: list[tuple[int, int]], piece_pos: np.ndarray, numerator: int, bits: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Draw `lanes` candidate fills for every (piece, lanes) of `chunk`, keep those with the exact count:
+        (rows kept, piece of each row)."""
+        lanes = sum(count for _, count in chunk)
+        rows = _bernoulli_words(self.rng, lanes * self.nwords, numerator, bits).reshape(lanes, self.nwords)
+        if len(chunk) == 1:
+            piece = chunk[0][0]
+            pos = piece_pos[piece]
+            empty, want, other = self.empty_mask[pos], self.to_place[pos], self.num_empty[pos] - self.to_place[pos]
+        else:
+            ids = np.repeat(np.array([i for i, _ in chunk], dtype=np.intp), [count for _, count in chunk])
+            pos = piece_pos[ids]
+            empty, want, other = self.empty_mask[pos], self.to_place[pos], self.num_empty[pos] - self.to_place[pos]
+        rows &= empty
+        ones = np.bitwise_count(rows)  # uint8 per word
         total = ones[:, 0].astype(np.int16)
         for j in range(1, self.nwords):
             total += ones[:, j]
-        keep = total == black
-        if empty - black != black:
-            flip = total == empty - black
-            if flip.any():
-                full = np.full(self.nwords, _ONES, dtype=np.uint64)
-                full[-1] = tail_mask
-                fills[flip] ^= full
-                keep |= flip
-        return fills[keep]
+        keep = total == want
+        flip = (total == other) & (other != want)
+        if flip.any():
+            rows[flip] ^= empty if len(chunk) == 1 else empty[flip]
+            keep |= flip
+        if len(chunk) == 1:
+            return rows[keep], np.full(int(keep.sum()), chunk[0][0], dtype=np.intp)
+        return rows[keep], ids[keep]
 
     def _judge(self, fills: np.ndarray) -> np.ndarray:
-        """Black-owns-the-Y bit per fill (bool array) for lane-major fills."""
+        """Black-holds-the-Y per lane (uint8 0/1) for full-board lane-major fills."""
         lanes = fills.shape[0]
         padded = -(-lanes // 64) * 64
         if padded != lanes:
             fills = np.concatenate([fills, np.zeros((padded - lanes, self.nwords), dtype=np.uint64)])
-        fill_planes = _transpose_lanes(fills, self.num_empty)
-        words = padded // 64
-        board = self.board
-        if board.kind is BoardKind.TRI:
-            size = board.size
-            grid = np.empty((size * size, words), dtype=np.uint64)
-            index = grid_index(size)
-            grid[index[self.empty]] = fill_planes
-            grid[index[self.black_fixed]] = _ONES
-            grid[index[self.white_fixed]] = 0
-            top = reduce_grid_planes(grid.reshape(size, size, words))
-        else:
-            planes = np.zeros((board.num_cells, words), dtype=np.uint64)
-            planes[self.empty] = fill_planes
-            planes[self.black_fixed] = _ONES
-            top = _flood_y(board, planes)
-        return np.unpackbits(top.view(np.uint8), bitorder="little")[:lanes].astype(bool)
+        planes = _transpose_lanes(fills, self.board.num_cells)
+        top = y_owner_planes(self.board, planes)
+        return np.unpackbits(top.view(np.uint8), bitorder="little")[:lanes]
 
-    def run(self) -> int:
-        """Play the playouts; returns the number Black won (misère applied) and keeps what `keep` asks for."""
-        n = self.n
-        if self.num_empty == 0:
-            lanes = np.zeros((1, self.nwords), dtype=np.uint64)
-            black_wins = bool(self._judge(lanes)[0]) != self.misere
-            self.winners = np.full(n, 1 if black_wins else 2, dtype=np.uint8)
-            if self.keep == "boards":
-                self.colors = np.tile(self.cells, (n, 1))
-            return n if black_wins else 0
-        _, _, accept = _bias(self.num_empty, self.black_to_place)
-        kept: list[np.ndarray] = []
-        kept_count = 0
-        black_total = 0
-        winners: list[np.ndarray] = []
-        fills_out: list[np.ndarray] = []
-        done = 0
-        while done < n:
-            want = min(n - done, _KERNEL_LANES)
-            while kept_count < want:
-                short = want - kept_count
-                lanes = min(_GEN_LANES, max(1024, int(short / accept * 1.15) + 64))
-                batch = self._draw(lanes)
-                kept.append(batch)
-                kept_count += len(batch)
-            pool = np.concatenate(kept) if len(kept) > 1 else kept[0]
-            fills, rest = pool[:want], pool[want:]
-            kept = [rest] if len(rest) else []
-            kept_count = len(rest)
-            black = self._judge(fills)
-            if self.misere:
-                black = ~black
-            black_total += int(black.sum())
-            if self.keep != "counts":
-                winners.append((2 - black).astype(np.uint8))
-            if self.keep == "boards":
-                fills_out.append(fills)
-            done += want
-        if self.keep != "counts":
-            self.winners = np.concatenate(winners) if winners else np.zeros(0, dtype=np.uint8)
-        if self.keep == "boards":
-            self.colors = self._colors(fills_out)
-        return black_total
-
-    def _colors(self, fills_out: list[np.ndarray]) -> np.ndarray:
-        """Full boards (n, cells) of 1/2 from the kept lane-major fills."""
-        if not fills_out:
-            return np.zeros((0, self.board.num_cells), dtype=np.uint8)
-        fills = np.concatenate(fills_out)
-        bits = np.unpackbits(fills.astype("<u8").view(np.uint8), axis=1, bitorder="little")[:, : self.num_empty]
-        colors = np.tile(self.cells, (len(fills), 1))
-        colors[:, self.empty] = 2 - bits
-        return colors
+    def _colors(self, fills: np.ndarray) -> np.ndarray:
+        """Full boards (lanes, cells) of 1 (Black) / 2 (White) from lane-major fills."""
+        bits = np.unpackbits(fills.astype("<u8").view(np.uint8), axis=1, bitorder="little")
+        return 2 - bits[:, : self.board.num_cells]

@@ -259,7 +259,7 @@ def test_bot_spec_pickles_and_creates_a_bot(text: str) -> None:
     ("text", "message"),
     [
         ("mcts:playouts=many", "not a valid int"),
-        ("mcts:depth=3", "accepted options: batch, c, playouts, rave, reuse, seconds, swap_margin"),
+        ("mcts:depth=3", "accepted options: batch, c, leaves, playouts, rave, reuse, seconds, swap_margin"),
         ("heuristic:temperature", "must be written key=value"),
     ],
 )

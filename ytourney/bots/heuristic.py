@@ -9,12 +9,28 @@ import numpy as np
 from ytourney.board import ALL_SIDES, Board, BoardKind
 from ytourney.bots.base import BaseBot, Limit
 from ytourney.bots.spec import BotOption
-from ytourney.game import EMPTY, Color, GameState
+from ytourney.game import EMPTY, Color, GameState, Rules
+from ytourney.playouts import playout_wins
 
 # Boards evaluated per numpy call; bounds memory on tri:26 (26 * 26 floats per board).
 CHUNK = 2048
-# Random completions per cell when a board has no Y-reduction (kadon) and a lone stone's gain is estimated.
-GAIN_FILLS = 2048
+# Random completions per cell when a board has neither a Y-reduction nor a stored table of stone gains.
+GAIN_FILLS = 4096
+# Openings within this much of the strongest fair first stone are played at random, for variety.
+OPENING_TOLERANCE = 0.02
+# Kadon: P(Black holds a Y) - 0.5 after a random completion of the board with one Black stone on each cell
+# (cells in board order, A1 B1 ... E9), White to move; 2**18 completions per cell (standard error 0.001),
+# computed once with RandomFill and numpy.random.default_rng(2026). The board has no Y-reduction to compute it.
+KADON_STONE_GAINS = (
+    0.0452, 0.0325, 0.0267, 0.0220, 0.0214, 0.0237, 0.0264, 0.0318, 0.0465, 0.0323, 0.0478, 0.0412,
+    0.0380, 0.0330, 0.0362, 0.0373, 0.0424, 0.0473, 0.0310, 0.0276, 0.0417, 0.0424, 0.0390, 0.0374,
+    0.0373, 0.0388, 0.0396, 0.0438, 0.0430, 0.0262, 0.0218, 0.0371, 0.0407, 0.0346, 0.0346, 0.0362,
+    0.0369, 0.0339, 0.0359, 0.0385, 0.0375, 0.0239, 0.0209, 0.0354, 0.0390, 0.0342, 0.0203, 0.0316,
+    0.0365, 0.0343, 0.0216, 0.0345, 0.0382, 0.0355, 0.0217, 0.0239, 0.0359, 0.0385, 0.0359, 0.0342,
+    0.0351, 0.0371, 0.0331, 0.0367, 0.0384, 0.0346, 0.0231, 0.0253, 0.0363, 0.0376, 0.0376, 0.0366,
+    0.0363, 0.0368, 0.0379, 0.0389, 0.0360, 0.0269, 0.0322, 0.0399, 0.0402, 0.0348, 0.0329, 0.0341,
+    0.0353, 0.0408, 0.0423, 0.0318, 0.0461, 0.0462, 0.0441, 0.0380, 0.0189,
+)
 # Logistic scale turning a Y-distance difference into a win probability on kadon.
 DISTANCE_SCALE = 0.8
 # Softmin sharpness of the Y-distance: higher counts only the shortest trees, lower rewards many near-shortest.
@@ -24,16 +40,25 @@ SOFTMIN_SHARPNESS = 1.5
 # --- tactics -------------------------------------------------------------------------------------------
 
 
+def group_masks(state: GameState) -> np.ndarray:
+    """Side mask of the group holding each cell (0 on empty cells), plus a trailing 0 for padded neighbours."""
+    sides = state.group_sides
+    masks = [sides(i) if c else 0 for i, c in enumerate(state.cells)]
+    masks.append(0)
+    return np.array(masks, dtype=np.uint8)
+
+
+def completing_from_masks(board: Board, cells: np.ndarray, masks: np.ndarray, color: int) -> np.ndarray:
+    """Empty cells where a stone of `color` completes a Y, given the cells (with a trailing 0) and group masks."""
+    own = np.where(cells == color, masks, 0)[board.neighbor_array]
+    reach = own[:, 0] | own[:, 1] | own[:, 2] | own[:, 3] | own[:, 4] | own[:, 5] | board.side_array
+    return np.flatnonzero((cells[:-1] == EMPTY) & (reach == ALL_SIDES))
+
+
 def completing_cells(state: GameState, color: Color) -> np.ndarray:
     """Empty cells where a stone of `color` would complete a Y for that colour (sorted cell indices)."""
-    board = state.board
-    cells = state.cells
-    masks = [state.group_sides(i) if cells[i] == color else 0 for i in range(board.num_cells)]
-    masks.append(0)  # padding entry: neighbour slots of -1 read it
-    group = np.array(masks, dtype=np.uint8)
-    reach = board.side_array | np.bitwise_or.reduce(group[board.neighbor_array], axis=1)
-    empty = np.fromiter((c == EMPTY for c in cells), dtype=bool, count=board.num_cells)
-    return np.flatnonzero(empty & (reach == ALL_SIDES))
+    cells = np.array(state.cells + [EMPTY], dtype=np.int8)
+    return completing_from_masks(state.board, cells, group_masks(state), int(color))
 
 
 def win_probability(y_probability: np.ndarray, misere: bool) -> np.ndarray:
@@ -130,24 +155,23 @@ def evaluator_for(board: Board) -> YDistance:
 def stone_gains(board: Board) -> np.ndarray:
     """How much a lone stone on each cell raises its colour's chance of a Y in a random completion of the board.
 
-    Tri boards use the probabilistic Y-reduction (exact up to its independence assumption, no noise); other
-    boards a fixed-seed batch of random completions per cell.
+    Tri boards use the probabilistic Y-reduction (exact up to its independence assumption, no noise); kadon a
+    stored table of random completions; any other board a fixed-seed batch of random completions per cell.
     """
     n = board.num_cells
     if board.kind is BoardKind.TRI:
         boards = np.zeros((n, n), dtype=np.int8)
         boards[np.arange(n), np.arange(n)] = Color.BLACK
         return TriReduction(board).y_probability(boards, int(Color.BLACK)) - 0.5
-    from ytourney.bots.mcts import RandomFill  # the batch playouts live with the search that mostly uses them
-
-    fill = RandomFill(board)
+    if board.spec == "kadon" and len(KADON_STONE_GAINS) == n:
+        return np.array(KADON_STONE_GAINS)
     rng = np.random.default_rng(0)
     gains = np.empty(n)
     for cell in range(n):
-        cells = np.zeros(n, dtype=np.int8)
-        cells[cell] = Color.BLACK
-        winners, _ = fill.run(cells, int(Color.WHITE), 1, GAIN_FILLS, rng)
-        gains[cell] = float(np.mean(winners == Color.BLACK)) - 0.5
+        state = GameState(board, Rules(pie=False))
+        state.play(cell)
+        black, _ = playout_wins(state, GAIN_FILLS, rng)
+        gains[cell] = black / GAIN_FILLS - 0.5
     return gains
 
 
@@ -161,6 +185,20 @@ def first_stone_worth(board: Board, misere: bool) -> np.ndarray:
     if misere:  # completing a Y loses, so a stone that helps complete one is a liability
         gains = -gains
     return 0.5 + gains - gains.max() / 2.0
+
+
+def fair_openings(board: Board, misere: bool, margin: float = 0.0) -> np.ndarray:
+    """First stones worth at most 0.5 + margin to Black, within OPENING_TOLERANCE of the strongest such stone.
+
+    Under the pie rule these are the best cuts: strong enough not to give the game away, not worth swapping.
+    With no fair stone at all (tiny boards) the weakest stones are returned.
+    """
+    worth = first_stone_worth(board, misere)
+    fair = worth <= 0.5 + margin + 1e-12
+    if not fair.any():
+        return np.flatnonzero(worth <= worth.min() + 1e-12)
+    best = worth[fair].max()
+    return np.flatnonzero(fair & (worth >= best - OPENING_TOLERANCE))
 
 
 # --- the bot -------------------------------------------------------------------------------------------
@@ -225,10 +263,8 @@ class HeuristicBot(BaseBot):
         return win_probability(y_chance, state.rules.misere)
 
     def _pie_opening(self, state: GameState) -> int:
-        """The strongest first stone still worth at most half (so not worth swapping), else the weakest."""
-        worth = first_stone_worth(state.board, state.rules.misere)
-        fair = worth <= 0.5 + self.swap_margin
-        return self._pick(np.where(fair, worth, -np.inf) if fair.any() else -worth)
+        """One of the strongest first stones still worth at most half: not worth swapping, not giving much away."""
+        return int(self._rng.choice(fair_openings(state.board, state.rules.misere, self.swap_margin)))
 
     def _pick(self, values: np.ndarray) -> int:
         """Index of the best value (random among ties), or a softmax draw when a temperature is set."""

@@ -1,4 +1,9 @@
-"""The `mcts` bot: UCT with RAVE over batches of numpy random playouts, tree reuse, pie, misère and handicap."""
+"""The `mcts` bot: UCT with RAVE over batches of numpy random playouts, tree reuse, pie, misère and handicap.
+
+Each round descends the tree several times (a virtual loss keeps the descents apart), expands one leaf per
+descent, completes every leaf position at random a few times in one numpy call, and backs the results up: win
+counts along each path, and AMAF counts (which colour ended up on each cell) at every node of the path.
+"""
 
 from __future__ import annotations
 
@@ -10,21 +15,32 @@ import numpy as np
 
 from ytourney.board import Board, BoardKind
 from ytourney.bots.base import BaseBot, Limit
-from ytourney.bots.heuristic import completing_cells
+from ytourney.bots.heuristic import completing_from_masks, fair_openings, first_stone_worth, group_masks
 from ytourney.bots.spec import BotOption
 from ytourney.game import EMPTY, Color, GameState, Rules
 from ytourney.notation import SWAP
 
 DEFAULT_PLAYOUTS = 10_000
-# Rows of the per-node statistics table.
-VISITS, WINS, AMAF_VISITS, AMAF_WINS = range(4)
+# A swap search this sure of the result decides on its own; in between, the table of first-stone worth does.
+DECISIVE = 0.9
+# Tree memory cap: past it, leaves are still scored but no new nodes are made.
+MEMORY_BYTES = 256 * 2**20
+# Descents per round when the option `leaves` is 0.
+DEFAULT_LEAVES = 8
+# Random playouts per leaf when the option `batch` is 0.
+DEFAULT_BATCH = 8
 
 
 # --- batch random playouts -------------------------------------------------------------------------------
 
 
 class RandomFill:
-    """Completes one position at random many times at once and tells which colour holds the Y on each board."""
+    """Completes positions at random many times at once and tells which colour holds the Y on each board.
+
+    Built for many small batches (a few playouts for each of a few leaves per call): one sort draws every fill
+    with the exact stone counts alternating play gives, and the Y owner of 64 boards is one 64-bit word through
+    Y-reduction (tri boards) or a bit-parallel flood fill from the three sides (kadon).
+    """
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -37,39 +53,52 @@ class RandomFill:
             nbr = board.neighbor_array.copy()
             nbr[nbr < 0] = board.num_cells
             self.neighbors = nbr
-            self.side_rows = np.array(
-                [[bool(m & side) for m in board.sides] for side in (1, 2, 4)], dtype=bool
-            )
+            self.side_rows = np.array([[bool(m & side) for m in board.sides] for side in (1, 2, 4)], dtype=bool)
 
     def run(
         self, cells: np.ndarray, to_move: int, stones_left: int, count: int, rng: np.random.Generator
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Fill the empty cells of `cells` `count` times; return (colour holding a Y per board, filled boards)."""
-        empties = np.flatnonzero(cells == EMPTY)
-        num_empty = len(empties)
-        mover_stones = min(num_empty, stones_left) + max(0, num_empty - stones_left) // 2
-        boards = np.repeat(cells[None, :], count, axis=0)
-        if num_empty:
-            keys = rng.random((count, num_empty))
-            if mover_stones == 0:
-                mover_cells = np.zeros((count, num_empty), dtype=bool)
-            else:
-                threshold = np.partition(keys, mover_stones - 1, axis=1)[:, mover_stones - 1 : mover_stones]
-                mover_cells = keys <= threshold
-            boards[:, empties] = np.where(mover_cells, to_move, 3 - to_move)
-        black_wins = self.black_holds_y(boards == Color.BLACK)
-        winners = np.where(black_wins, Color.BLACK, Color.WHITE).astype(np.int8)
-        return winners, boards
+        """Fill the empty cells of one position `count` times: (colour holding a Y per board, filled boards)."""
+        holders, boards = self.run_many(
+            cells[None, :], np.array([to_move]), np.array([stones_left]), count, rng
+        )
+        return holders[0], boards[0]
+
+    def run_many(
+        self,
+        cells: np.ndarray,
+        to_move: np.ndarray,
+        stones_left: np.ndarray,
+        count: int,
+        rng: np.random.Generator,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Fill each of L positions (L, cells) `count` times; returns Y holders (L, count) and boards (L, count, cells).
+
+        Playouts alternate from `to_move`, which first places its `stones_left` stones (handicap turns), so each
+        colour receives exactly the number of empty cells alternating play gives it.
+        """
+        leaves, n = cells.shape
+        empty = cells == EMPTY
+        num_empty = empty.sum(axis=1)
+        mover_stones = np.minimum(num_empty, stones_left) + np.maximum(0, num_empty - stones_left) // 2
+        keys = rng.random((leaves, count, n))
+        keys = np.where(empty[:, None, :], keys, 2.0)
+        ordered = np.sort(keys, axis=2)
+        pick = np.maximum(mover_stones - 1, 0)
+        threshold = ordered[np.arange(leaves), :, pick]  # (leaves, count)
+        threshold[mover_stones == 0] = -1.0
+        mover_cells = keys <= threshold[:, :, None]
+        mover = to_move.astype(np.int8)[:, None, None]
+        boards = np.where(mover_cells, mover, np.where(empty[:, None, :], 3 - mover, cells[:, None, :]))
+        black = (boards == Color.BLACK).reshape(leaves * count, n)
+        holders = np.where(self.black_holds_y(black), Color.BLACK, Color.WHITE).astype(np.int8)
+        return holders.reshape(leaves, count), boards
 
     def black_holds_y(self, black: np.ndarray) -> np.ndarray:
         """For full boards given as a (boards, cells) bool array of Black stones: does Black hold a Y?"""
-        count = len(black)
         words = _pack(black)
-        if self.is_tri:
-            held = self._reduce(words)
-        else:
-            held = self._propagate(words)
-        return _unpack(held, count)
+        held = self._reduce(words) if self.is_tri else self._propagate(words)
+        return _unpack(held, len(black))
 
     def _reduce(self, words: np.ndarray) -> np.ndarray:
         n = self.board.size
@@ -84,8 +113,7 @@ class RandomFill:
 
     def _propagate(self, words: np.ndarray) -> np.ndarray:
         n = self.num_cells
-        width = words.shape[1]
-        reach = np.zeros((3, n + 1, width), dtype=np.uint64)
+        reach = np.zeros((3, n + 1, words.shape[1]), dtype=np.uint64)
         reach[:, :n] = np.where(self.side_rows[:, :, None], words[None, :, :], np.uint64(0))
         while True:
             grown = np.bitwise_or.reduce(reach[:, self.neighbors], axis=2) & words[None, :, :]
@@ -115,17 +143,25 @@ def _unpack(words: np.ndarray, count: int) -> np.ndarray:
 
 
 class Node:
-    """A position in the tree: the mover, its legal cells, and per-cell visit, win and AMAF counts."""
+    """A position in the tree: the colour to move, and visit, win and AMAF counts for each cell it may play.
 
-    __slots__ = ("to_move", "legal", "stats", "visits", "children", "solved")
+    The legal cells (`bias`) and the one-move tactics are worked out when the search first leaves the node,
+    so leaves scored once never pay for them.
+    """
 
-    def __init__(self, to_move: int, legal: np.ndarray, num_cells: int, solved: int = 0) -> None:
+    __slots__ = ("to_move", "bias", "n", "w", "amaf_n", "amaf_w", "visits", "children", "solved")
+
+    def __init__(self, to_move: int, num_cells: int, solved: int = 0) -> None:
         self.to_move = to_move
-        self.legal = legal
-        self.stats = np.zeros((4, num_cells))
+        self.bias: np.ndarray | None = None  # -inf on cells it may not play, a tiny seeded jitter elsewhere
+        self.n, self.w, self.amaf_n, self.amaf_w = np.zeros((4, num_cells))
         self.visits = 0.0
         self.children: dict[int, Node] = {}
         self.solved = solved  # colour known to win from here (0 when unknown)
+
+    def legal(self) -> np.ndarray:
+        """Cells the search may play here (once prepared)."""
+        return np.flatnonzero(np.isfinite(self.bias))
 
 
 @dataclass(frozen=True)
@@ -136,10 +172,20 @@ class SearchResult:
     value: float
     simulations: int
     seconds: float
+    nodes: int = 0
+
+
+@dataclass
+class _Leaf:
+    """A descent waiting for its playouts: the path taken, the leaf node (None past the memory cap), its state."""
+
+    path: list[tuple[Node, int]]
+    node: Node | None
+    state: GameState
 
 
 class MctsBot(BaseBot):
-    """UCT with RAVE: each leaf is scored by a batch of numpy random playouts whose filled boards feed AMAF."""
+    """UCT with RAVE: leaves are scored by batches of numpy random playouts whose filled boards feed AMAF."""
 
     name = "mcts"
     OPTIONS = {
@@ -147,7 +193,8 @@ class MctsBot(BaseBot):
         "seconds": BotOption(float, 0.0, "seconds per move when no playout budget is set (0: the game's limit)"),
         "c": BotOption(float, 0.3, "UCT exploration constant"),
         "rave": BotOption(float, 1000.0, "RAVE equivalence: visits at which tree and AMAF values weigh equally (0: off)"),
-        "batch": BotOption(int, 0, "random playouts per leaf (0: automatic)"),
+        "batch": BotOption(int, 0, f"random playouts per leaf (0: {DEFAULT_BATCH})"),
+        "leaves": BotOption(int, 0, f"leaves scored together per numpy call, kept apart by virtual loss (0: {DEFAULT_LEAVES})"),
         "swap_margin": BotOption(float, 0.0, "swap when the first stone is worth more than 0.5 + this to Black"),
         "reuse": BotOption(bool, True, "keep the subtree of the actual moves between decisions"),
     }
@@ -160,23 +207,29 @@ class MctsBot(BaseBot):
         c: float = 0.3,
         rave: float = 1000.0,
         batch: int = 0,
+        leaves: int = 0,
         swap_margin: float = 0.0,
         reuse: bool = True,
     ) -> None:
         super().__init__(seed)
-        if playouts < 0 or seconds < 0 or batch < 0 or c < 0 or rave < 0:
-            raise ValueError("playouts, seconds, batch, c and rave must be >= 0")
+        for option, value in (("playouts", playouts), ("seconds", seconds), ("c", c), ("rave", rave),
+                              ("batch", batch), ("leaves", leaves)):
+            if value < 0:
+                raise ValueError(f"option {option}={value!r} must be >= 0")
         self.playouts = playouts
         self.seconds = seconds
         self.c = c
         self.rave = rave
-        self.batch = batch
+        self.batch = batch or DEFAULT_BATCH
+        self.leaves = leaves or DEFAULT_LEAVES
         self.swap_margin = swap_margin
         self.reuse = reuse
         self._rng = np.random.default_rng(seed)
         self._fill: RandomFill | None = None
         self._root: Node | None = None
         self._root_path: tuple[int, ...] = ()
+        self._nodes = 0
+        self._max_nodes = 0
         self.last_search: SearchResult | None = None
 
     def new_game(self, board: Board, rules: Rules, color: Color) -> None:
@@ -186,15 +239,28 @@ class MctsBot(BaseBot):
         self._root_path = ()
 
     def move(self, state: GameState, limit: Limit) -> int:
-        """The most visited cell after a search from `state`."""
+        """The most visited cell after a search from `state`; under the pie rule, a fair first stone."""
+        if state.pie_active and state.num_stones == 0:
+            move = int(self._rng.choice(fair_openings(state.board, state.rules.misere, self.swap_margin)))
+            self.last_search = SearchResult(move, 0.5, 0, 0.0)
+            return move
         result = self.search(state, limit)
-        self._advance(state, result.move)
+        self._advance(result.move)
         return result.move
 
     def swap(self, state: GameState, limit: Limit) -> bool:
-        """Swap when a search says Black's first stone is worth more than 0.5 (+ swap_margin) to Black."""
+        """Swap when Black's first stone is worth more than 0.5 (+ swap_margin) to Black.
+
+        A search from White's side decides when it finds the stone clearly winning or losing (small boards);
+        otherwise random-playout values cannot tell a first stone from White's tempo, and the stone's worth
+        from the Y-reduction table (its gain net of half the best stone's gain) decides.
+        """
         result = self.search(state, limit)
-        return bool(1.0 - result.value > 0.5 + self.swap_margin)
+        black_value = 1.0 - result.value
+        if black_value >= DECISIVE or black_value <= 1.0 - DECISIVE:
+            return black_value >= DECISIVE
+        stone = next(c for c in range(state.board.num_cells) if state.cells[c] != EMPTY)
+        return bool(first_stone_worth(state.board, state.rules.misere)[stone] > 0.5 + self.swap_margin)
 
     # --- search --------------------------------------------------------------------------------------------
 
@@ -205,23 +271,24 @@ class MctsBot(BaseBot):
         if self._fill is None or self._fill.board != board:
             self._fill = RandomFill(board)
             self._root = None
+            self._max_nodes = max(1000, MEMORY_BYTES // (5 * 8 * board.num_cells + 200))
         budget, deadline = self._budget(limit, started)
         root = self._find_root(state)
-        pie_root = state.pie_active and state.num_stones == 0
-        batch = self._batch_size(budget, board.num_cells)
+        legal = root.legal()
         simulations = 0
-        legal = np.flatnonzero(root.legal)
         if root.solved or len(legal) <= 1:
-            # Decided already: a win in one, a lost position (block a threat anyway), or a single legal cell.
+            # Decided already: a win in one, a lost position (a threat is blocked anyway), or one legal cell.
             move = int(legal[0]) if len(legal) else state.empty_cells()[0]
             value = 1.0 if root.solved == root.to_move else 0.0 if root.solved else 0.5
         else:
             while True:
-                simulations += self._simulate(state, root, batch, pie_root)
+                left = budget - simulations
+                descents = self.leaves if left >= self.leaves * self.batch else max(1, math.ceil(left / self.batch))
+                simulations += self._round(state, root, descents)
                 if simulations >= budget or (deadline is not None and time.perf_counter() >= deadline):
                     break
             move, value = self._choose(root)
-        result = SearchResult(move, value, simulations, time.perf_counter() - started)
+        result = SearchResult(move, value, simulations, time.perf_counter() - started, self._nodes)
         self.last_search = result
         return result
 
@@ -244,134 +311,146 @@ class MctsBot(BaseBot):
         deadline = started + seconds * 0.95
         return math.inf, deadline if safety is None else min(deadline, safety)
 
-    def _batch_size(self, budget: float, num_cells: int) -> int:
-        if self.batch:
-            return self.batch
-        if math.isinf(budget):
-            return 32
-        return int(min(32, max(4, budget // 256)))
-
-    def _simulate(self, root_state: GameState, root: Node, batch: int, pie_root: bool) -> int:
-        """One descent, expansion and batch of playouts; returns the simulations it counts for."""
-        state = root_state.copy()
-        node = root
-        path: list[tuple[Node, int]] = []
-        while True:
-            if node.solved:
-                winner, boards = node.solved, None
-                break
-            move = self._select(node, pie_root and node is root)
-            path.append((node, move))
-            state.play(move)
-            child = node.children.get(move)
-            if child is None:
-                child = self._expand(state)
-                node.children[move] = child
-                node = child
-                if state.is_over or child.solved:
-                    winner, boards = (state.winner or child.solved), None
+    def _round(self, root_state: GameState, root: Node, descents: int) -> int:
+        """Several descents kept apart by a virtual loss, one numpy call for all their playouts, the backups."""
+        batch = self.batch
+        leaves: list[_Leaf] = []
+        simulations = 0
+        num_cells = root_state.board.num_cells
+        for _ in range(descents):
+            state = root_state.copy()
+            node = root
+            path: list[tuple[Node, int]] = []
+            while True:
+                if node.bias is None and not node.solved:
+                    self._prepare(node, state)
+                if node.solved:
+                    self._backup_known(path, node.solved, batch)
+                    simulations += 1
                     break
-                cells = np.array(state.cells, dtype=np.int8)
-                y_holders, boards = self._fill.run(cells, state.to_move, state.stones_left_this_turn, batch, self._rng)
-                winner = y_holders if not state.rules.misere else (3 - y_holders)
-                break
-            node = child
-        if boards is None:
-            self._backup_known(path, node, int(winner), batch)
-            return 1
-        self._backup(path, node, winner, boards)
-        return batch
+                move = self._select(node)
+                path.append((node, move))
+                node.n[move] += batch  # virtual loss: this visit counts as lost until its playouts return
+                node.amaf_n[move] += batch
+                node.visits += batch
+                state.play(move)
+                child = node.children.get(move)
+                if child is None:
+                    if self._nodes >= self._max_nodes:
+                        leaves.append(_Leaf(path, None, state))
+                        break
+                    child = Node(int(state.to_move), num_cells, int(state.winner or 0))
+                    node.children[move] = child
+                    self._nodes += 1
+                    if child.solved:
+                        self._backup_known(path, child.solved, batch)
+                        simulations += 1
+                        break
+                    leaves.append(_Leaf(path, child, state))
+                    break
+                if child.visits == 0 and not child.solved:  # expanded earlier in this round, not scored yet
+                    leaves.append(_Leaf(path, child, state))
+                    break
+                node = child
+        if leaves:
+            self._score(leaves, batch)
+            simulations += batch * len(leaves)
+        return simulations
 
-    def _select(self, node: Node, pie_root: bool) -> int:
-        stats = node.stats
-        visits = stats[VISITS]
-        amaf_visits = stats[AMAF_VISITS]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            amaf_value = np.where(amaf_visits > 0, stats[AMAF_WINS] / amaf_visits, 0.5)
-            value = np.where(visits > 0, stats[WINS] / visits, amaf_value)
-            if self.rave:
-                beta = amaf_visits / (amaf_visits + visits + amaf_visits * visits / self.rave)
-                beta = np.where(amaf_visits > 0, beta, 0.0)
-                value = value + beta * (amaf_value - value)
-        if pie_root:
-            value = 0.5 - np.abs(value - 0.5)
+    def _select(self, node: Node) -> int:
+        n = node.n
+        if self.rave:
+            amaf_n = node.amaf_n
+            share = amaf_n * (1.0 / self.rave)
+            weight = n + amaf_n + n * share
+            value = (node.w * (1.0 + share) + node.amaf_w + 0.5e-9) / (weight + 1e-9)
+        else:
+            value = (node.w + 0.5e-9) / (n + 1e-9)
         if self.c:
-            value = value + self.c * np.sqrt(math.log(node.visits + 1.0) / (visits + 1.0))
-        value = np.where(node.legal, value, -np.inf)
-        return int(np.argmax(value))
+            value += (self.c * math.sqrt(math.log(node.visits + 1.0))) / np.sqrt(n + 1.0)
+        value += node.bias
+        return int(value.argmax())
 
-    def _expand(self, state: GameState) -> Node:
-        """A new node for `state`, with one-move wins, forced blocks and misère suicides worked out."""
-        n = state.board.num_cells
+    def _prepare(self, node: Node, state: GameState) -> None:
+        """Work out the legal cells of `node` (the position `state`): one-move wins, forced blocks, misère suicides."""
+        board = state.board
+        n = board.num_cells
         if state.is_over:
-            return Node(0, np.zeros(n, dtype=bool), n, solved=int(state.winner))
-        mover = state.to_move
-        legal = np.fromiter((c == EMPTY for c in state.cells), dtype=bool, count=n)
-        own = completing_cells(state, mover)
+            node.bias = np.full(n, -np.inf)
+            node.solved = int(state.winner)
+            return
+        mover = node.to_move
+        cells = np.array(state.cells + [EMPTY], dtype=np.int8)
+        bias = np.where(cells[:-1] == EMPTY, self._rng.random(n) * 1e-7, -np.inf)
+        node.bias = bias
+        masks = group_masks(state)
+        own = completing_from_masks(board, cells, masks, mover)
         if state.rules.misere:
             if len(own):
-                legal[own] = False
-                if not legal.any():
-                    return Node(int(mover), np.zeros(n, dtype=bool), n, solved=int(mover.other))
-            return Node(int(mover), legal, n)
+                bias[own] = -np.inf
+                if not np.isfinite(bias).any():
+                    node.solved = 3 - mover
+            return
         if len(own):
-            only = np.zeros(n, dtype=bool)
-            only[own] = True
-            return Node(int(mover), only, n, solved=int(mover))
+            node.bias = np.full(n, -np.inf)
+            node.bias[own] = 0.0
+            node.solved = mover
+            return
         if state.stones_left_this_turn == 1:
-            threats = completing_cells(state, mover.other)
+            threats = completing_from_masks(board, cells, masks, 3 - mover)
             if len(threats):
-                legal = np.zeros(n, dtype=bool)
-                legal[threats] = True
+                node.bias = np.full(n, -np.inf)
+                node.bias[threats] = bias[threats]
                 if len(threats) > 1:
-                    return Node(int(mover), legal, n, solved=int(mover.other))
-        return Node(int(mover), legal, n)
+                    node.solved = 3 - mover
 
-    def _backup(self, path: list[tuple[Node, int]], leaf: Node, winners: np.ndarray, boards: np.ndarray) -> None:
-        count = len(winners)
-        black_won = winners == Color.BLACK
-        black_wins = int(black_won.sum())
-        is_black = boards == Color.BLACK
-        is_white = ~is_black
-        owned = {Color.BLACK: is_black.sum(axis=0), Color.WHITE: is_white.sum(axis=0)}
-        owned_won = {
-            Color.BLACK: is_black[black_won].sum(axis=0),
-            Color.WHITE: is_white[~black_won].sum(axis=0),
-        }
-        wins_of = {Color.BLACK: black_wins, Color.WHITE: count - black_wins}
-        for node, move in path:
-            stats = node.stats
-            stats[VISITS, move] += count
-            stats[WINS, move] += wins_of[node.to_move]
-            stats[AMAF_VISITS] += owned[node.to_move]
-            stats[AMAF_WINS] += owned_won[node.to_move]
-            node.visits += count
-        stats = leaf.stats
-        stats[AMAF_VISITS] += owned[leaf.to_move]
-        stats[AMAF_WINS] += owned_won[leaf.to_move]
-        leaf.visits += count
+    def _score(self, leaves: list[_Leaf], batch: int) -> None:
+        """Random playouts for every waiting leaf in one call, then each leaf's backup."""
+        cells = np.array([leaf.state.cells for leaf in leaves], dtype=np.int8)
+        to_move = np.array([int(leaf.state.to_move) for leaf in leaves])
+        stones_left = np.array([leaf.state.stones_left_this_turn for leaf in leaves])
+        holders, boards = self._fill.run_many(cells, to_move, stones_left, batch, self._rng)
+        winners = 3 - holders if leaves[0].state.rules.misere else holders
+        black_won = winners == Color.BLACK  # (leaves, batch)
+        is_black = boards == Color.BLACK  # (leaves, batch, cells)
+        black_owned = is_black.sum(axis=1, dtype=np.float64)
+        black_owned_won = (is_black & black_won[:, :, None]).sum(axis=1, dtype=np.float64)
+        black_wins = black_won.sum(axis=1)
+        for i, leaf in enumerate(leaves):
+            bw = float(black_wins[i])
+            ww = batch - bw
+            owned = {Color.BLACK: black_owned[i], Color.WHITE: batch - black_owned[i]}
+            owned_won = {
+                Color.BLACK: black_owned_won[i],
+                Color.WHITE: ww - (black_owned[i] - black_owned_won[i]),
+            }
+            wins = {Color.BLACK: bw, Color.WHITE: ww}
+            for node, move in leaf.path:
+                mover = node.to_move
+                node.w[move] += wins[mover]
+                node.amaf_n[move] -= batch  # the virtual loss comes back off; the real AMAF counts go on
+                node.amaf_n += owned[mover]
+                node.amaf_w += owned_won[mover]
+            if leaf.node is not None:
+                node = leaf.node
+                node.amaf_n += owned[node.to_move]
+                node.amaf_w += owned_won[node.to_move]
+                node.visits += batch
 
-    def _backup_known(self, path: list[tuple[Node, int]], leaf: Node, winner: int, weight: int) -> None:
+    def _backup_known(self, path: list[tuple[Node, int]], winner: int, weight: int) -> None:
+        """Back up a decided result (terminal or solved leaf) with the weight of one batch."""
         for node, move in path:
-            node.stats[VISITS, move] += weight
+            node.amaf_n[move] -= weight
             if node.to_move == winner:
-                node.stats[WINS, move] += weight
-            node.visits += weight
-        leaf.visits += weight
+                node.w[move] += weight
 
     def _choose(self, root: Node) -> tuple[int, float]:
-        """The most visited legal cell and its value for the mover."""
-        stats = root.stats
-        legal = np.flatnonzero(root.legal)
-        visits = stats[VISITS, legal]
-        if visits.max() <= 0:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                amaf = np.where(stats[AMAF_VISITS, legal] > 0, stats[AMAF_WINS, legal] / stats[AMAF_VISITS, legal], 0.0)
-            best = int(legal[int(np.argmax(amaf))])
-            return best, float(amaf.max()) if len(amaf) else 0.5
-        values = stats[WINS, legal] / np.maximum(visits, 1.0)
-        best_index = int(np.lexsort((values, visits))[-1])
-        return int(legal[best_index]), float(values[best_index])
+        """The most visited legal cell (ties to the better value) and its value for the mover."""
+        legal = root.legal()
+        visits = root.n[legal]
+        values = root.w[legal] / np.maximum(visits, 1.0)
+        best = int(np.lexsort((values, visits))[-1])
+        return int(legal[best]), float(values[best])
 
     # --- tree reuse ------------------------------------------------------------------------------------------
 
@@ -384,20 +463,34 @@ class MctsBot(BaseBot):
                 if root is None:
                     break
             if root is not None:
+                if root.bias is None:
+                    self._prepare(root, state)
                 self._root, self._root_path = root, path
+                self._nodes = _count_nodes(root)
                 return root
-        root = self._expand(state)
+        root = Node(int(state.to_move), state.board.num_cells)
+        self._prepare(root, state)
         self._root, self._root_path = root, path
+        self._nodes = 1
         return root
 
-    def _advance(self, state: GameState, move: int) -> None:
+    def _advance(self, move: int) -> None:
         """Step the kept tree to the child of the move just chosen."""
-        if self._root is None:
-            return
-        child = self._root.children.get(move)
-        if child is None or not self.reuse:
+        child = self._root.children.get(move) if self._root is not None and self.reuse else None
+        if child is None:
             self._root = None
             self._root_path = ()
             return
         self._root = child
         self._root_path = self._root_path + (move,)
+
+
+def _count_nodes(root: Node) -> int:
+    """Nodes in the subtree under `root`."""
+    count = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        count += 1
+        stack.extend(node.children.values())
+    return count

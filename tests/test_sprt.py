@@ -50,6 +50,8 @@ def test_the_first_crossing_decides_for_good() -> None:
         state = sprt_step(state, False)
     assert state.decision is SprtDecision.ACCEPT_H1 and state.decided_after == decided
     assert state.losses == 10 and state.llr < upper
+    assert state.decided_llr >= upper
+    assert f"H1 accepted after {decided} games, LLR {state.decided_llr:.2f} then" in state.summary()
 
 
 def test_sprt_step_is_pure() -> None:

@@ -331,7 +331,7 @@ def _league(dirs: tuple[str, ...]) -> tuple[list, Any]:
 @click.option("--format", "fmt", type=click.Choice(_TABLE_FORMATS), default="text", show_default=True,
               help="Output format (csv/json carry every figure raw; html is a standalone page).")
 def ratings_command(dirs: tuple[str, ...], fmt: str) -> None:
-    """TrueSkill rating table of one or more results folders, rated together.
+    """TrueSkill rating table of results folders, all games rated together.
 
     \b
     Games are replayed in game-id order, folder by folder in the order given
@@ -356,12 +356,13 @@ def ratings_command(dirs: tuple[str, ...], fmt: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(_TABLE_FORMATS), default="text", show_default=True,
               help="Output format (a matrix in text/md/html, one row per pair in csv/json).")
 def crosstable_command(dirs: tuple[str, ...], fmt: str) -> None:
-    """Wins/games of every pair, players in rating order, with duplicate games counted.
+    """Wins/games of every pair, with duplicate games counted.
 
     \b
-    A duplicate is a game of the same pair, board, handicap and first player
-    with the very same move list as an earlier one: deterministic bots replaying
-    the same game waste the budget (vary seeds or use openings).
+    Players are listed in rating order. A duplicate is a game of the same
+    pair, board, handicap and first player with the very same move list as
+    an earlier one: deterministic bots replaying the same game waste the
+    budget (vary seeds or use openings).
     Example:
       ytourney crosstable results/demo --format md
     """
@@ -381,9 +382,10 @@ def crosstable_command(dirs: tuple[str, ...], fmt: str) -> None:
               help="File to write (a folder for sgf: one file per game; a .sgf file: one collection). "
                    "Default: stdout.")
 def export_command(dirs: tuple[str, ...], fmt: str, out: str | None) -> None:
-    """Export game records for other tools, in league order (folders as given, then game id).
+    """Export game records as JSON lines, PGN or SGF.
 
     \b
+    Games come in league order (folders as given, then game id).
     PGN: White/Black are the final colour owners (after any swap) and Result
     is 1-0 when White's owner won; feed it to `bayeselo` or `ordo -p games.pgn`.
     Example:
@@ -409,7 +411,7 @@ def export_command(dirs: tuple[str, ...], fmt: str, out: str | None) -> None:
               help="Site folder (new, empty, or a site published before).")
 @click.option("--title", default=None, help="Site title (default: the tournament names).")
 def publish_command(dirs: tuple[str, ...], out: str, title: str | None) -> None:
-    """Publish a static site: ratings, crosstable, handicaps, charts, game pages.
+    """Publish a static HTML site of results folders.
 
     \b
     The index holds the rating table, a rating chart, the crosstable, the

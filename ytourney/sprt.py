@@ -108,6 +108,7 @@ class SprtState:
     losses: int = 0
     decision: SprtDecision = SprtDecision.CONTINUE
     decided_after: int | None = None
+    decided_llr: float | None = None
     player: str = ""
     opponent: str = ""
 
@@ -140,18 +141,22 @@ class SprtState:
         head = (f"SPRT {who} (p0 {s.p0:g}, p1 {s.p1:g}, alpha {s.alpha:g}, beta {s.beta:g}): "
                 f"{self.wins} wins {self.losses} losses{rate}, LLR {self.llr:.2f} in [{lower:.2f}, {upper:.2f}]")
         subject = self.player or "the tested player"
+        if not self.finished:
+            return f"{head}: continue (no decision yet)"
+        crossed = ""
+        if self.games > (self.decided_after or 0) and self.decided_llr is not None:
+            crossed = f", LLR {self.decided_llr:.2f} then; later games counted but not tested"
         if self.decision is SprtDecision.ACCEPT_H1:
-            return f"{head}: H1 accepted after {self.decided_after} games ({subject} wins >= {s.p1:g})"
-        if self.decision is SprtDecision.ACCEPT_H0:
-            return f"{head}: H0 accepted after {self.decided_after} games ({subject} wins <= {s.p0:g})"
-        return f"{head}: continue (no decision yet)"
+            return f"{head}: H1 accepted after {self.decided_after} games{crossed} ({subject} wins >= {s.p1:g})"
+        return f"{head}: H0 accepted after {self.decided_after} games{crossed} ({subject} wins <= {s.p0:g})"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         lower, upper = self.bounds
         return {**self.settings.to_dict(), "player": self.player, "opponent": self.opponent, "wins": self.wins,
                 "losses": self.losses, "llr": self.llr, "lower": lower, "upper": upper,
-                "decision": self.decision.value, "decided_after": self.decided_after}
+                "decision": self.decision.value, "decided_after": self.decided_after,
+                "decided_llr": self.decided_llr}
 
 
 def sprt_step(state: SprtState, win: bool) -> SprtState:
@@ -159,9 +164,11 @@ def sprt_step(state: SprtState, win: bool) -> SprtState:
     wins, losses = state.wins + bool(win), state.losses + (not win)
     if state.finished:
         return replace(state, wins=wins, losses=losses)
-    decision = state.settings.judge(state.settings.llr(wins, losses))
-    decided_after = wins + losses if decision is not SprtDecision.CONTINUE else None
-    return replace(state, wins=wins, losses=losses, decision=decision, decided_after=decided_after)
+    llr = state.settings.llr(wins, losses)
+    decision = state.settings.judge(llr)
+    if decision is SprtDecision.CONTINUE:
+        return replace(state, wins=wins, losses=losses)
+    return replace(state, wins=wins, losses=losses, decision=decision, decided_after=wins + losses, decided_llr=llr)
 
 
 class Sprt:

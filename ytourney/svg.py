@@ -369,7 +369,8 @@ def heatmap_svg(board: Board | str, values: Mapping[int, float], counts: Mapping
         if value is None or math.isnan(value):
             continue
         x, y = canvas.cell_xy(cell)
-        ink = "#ffffff" if (value < 0.15 or value > 0.85 or (not diverging and value > 0.55)) else "#111111"
+        dark = (value < 0.15 or value > 0.85) if diverging else value > 0.55
+        ink = "#ffffff" if dark else "#111111"
         count = counts.get(cell)
         title = f"{board.names[cell]}: {100 * value:.0f}%" + (f" of {count}" if count is not None else "")
         canvas.add(f'<g><title>{escape(title)}</title>'

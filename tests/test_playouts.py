@@ -329,3 +329,12 @@ def test_large_batches_span_several_kernels() -> None:
     assert (y_owners(state.board, colors[-2000:]) == winners[-2000:]).all()
     black, white = playout_wins(state, 70000, np.random.default_rng(4))
     assert black == int((winners == 1).sum())
+
+
+@pytest.mark.parametrize("n", [1, 63, 64, 65, 128])
+def test_boards_of_every_small_batch_size(n: int) -> None:
+    state = random_position("tri:11", 6, 0, seed=n)
+    winners, colors = playout_boards(state, n, np.random.default_rng(n))
+    assert colors.shape == (n, 66)
+    assert ((colors == 1).sum(axis=1) == 3 + 30).all()
+    assert (y_owners(state.board, colors) == winners).all()

@@ -26,7 +26,7 @@ import numpy as np
 from ytourney.board import SIDE_A, SIDE_B, SIDE_C, Board, BoardKind, parse_board
 from ytourney.errors import YTourneyError
 from ytourney.game import EMPTY, Color, GameState
-from ytourney.reduction import grid_index, reduce_grid_planes
+from ytourney.reduction import reduce_rows
 
 __all__ = [
     "Position",
@@ -41,6 +41,7 @@ __all__ = [
     "y_owners",
 ]
 
+_CELL_VALUES = frozenset((EMPTY, 1, 2))
 _ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 _RAW64_GENERATORS = (np.random.PCG64, np.random.PCG64DXSM, np.random.SFC64, np.random.Philox)
 _TRANSPOSE_STEPS = tuple(
@@ -56,7 +57,7 @@ _TRANSPOSE_STEPS = tuple(
 )
 _GEN_LANES = 1 << 15  # candidate fills drawn per rejection step
 _KERNEL_LANES = 1 << 15  # playouts judged per bit-plane batch by Y-reduction
-_FLOOD_LANES = 1 << 16  # playouts judged per bit-plane batch by flood fill (its many small steps like more)
+_FLOOD_LANES = 1 << 15  # playouts judged per bit-plane batch by flood fill
 
 
 # --- positions -----------------------------------------------------------------------------------
@@ -86,10 +87,10 @@ class Position:
     def __post_init__(self) -> None:
         board = parse_board(self.board) if isinstance(self.board, str) else self.board
         object.__setattr__(self, "board", board)
-        cells = tuple(int(c) for c in self.cells)
+        cells = tuple(map(int, self.cells))
         if len(cells) != board.num_cells:
             raise YTourneyError(f"expected {board.num_cells} cells for {board.spec!r}, got {len(cells)}")
-        if any(c not in (EMPTY, 1, 2) for c in cells):
+        if not _CELL_VALUES.issuperset(cells):
             raise YTourneyError("cells must be 0 (empty), 1 (black) or 2 (white)")
         object.__setattr__(self, "cells", cells)
         object.__setattr__(self, "to_move", Color(self.to_move))
@@ -114,7 +115,7 @@ class Position:
 
     def fill_counts(self) -> tuple[int, int]:
         """(Black, White) stones a completion of this position places."""
-        return fill_counts(len(self.empty_cells), self.to_move, self.stones_left)
+        return fill_counts(self.cells.count(EMPTY), self.to_move, self.stones_left)
 
 
 def as_position(position: GameState | Position) -> Position:
@@ -185,15 +186,25 @@ def y_owner_planes(board: Board | str, planes: np.ndarray) -> np.ndarray:
     bit set where Black holds the Y. Y-reduction on `tri`, flood fill elsewhere."""
     if isinstance(board, str):
         board = parse_board(board)
-    planes = np.ascontiguousarray(planes, dtype=np.uint64)
+    planes = np.asarray(planes)
     if planes.ndim != 2 or planes.shape[0] != board.num_cells:
         raise YTourneyError(f"planes must have shape ({board.num_cells}, words), got {planes.shape}")
+    words = planes.shape[1]
+    step = 8 * words
+    data = np.ascontiguousarray(planes, dtype="<u8").tobytes()
     if board.kind is BoardKind.TRI:
         size = board.size
-        grid = np.empty((size * size, planes.shape[1]), dtype=np.uint64)
-        grid[grid_index(size)] = planes
-        return reduce_grid_planes(grid.reshape(size, size, -1)).copy()
-    return _flood_y(board, planes)
+        rows = []
+        start = 0
+        for y in range(size):
+            stop = start + (size - y) * step
+            rows.append(int.from_bytes(data[start:stop], "little"))
+            start = stop
+        top = reduce_rows(size, rows, 64 * words)
+    else:
+        black = [int.from_bytes(data[i * step : (i + 1) * step], "little") for i in range(board.num_cells)]
+        top = _flood_y(board, black, 64 * words)
+    return np.frombuffer(top.to_bytes(step, "little"), dtype="<u8").astype(np.uint64)
 
 
 def y_owners(board: Board | str, boards: np.ndarray) -> np.ndarray:
@@ -288,43 +299,33 @@ def _flood_tables(board: Board) -> tuple[tuple[tuple[int, ...], ...], tuple[int,
     return board.neighbors, tuple(order)
 
 
-def _flood_y(board: Board, black: np.ndarray) -> np.ndarray:
-    """Bit-parallel Y detection on any board: grow from each side through Black stones until nothing changes;
-    a cell reached from all three sides lies in a Black group touching the three sides."""
-    cells, words = black.shape
+def _flood_y(board: Board, black: list[int], width: int) -> int:
+    """Bit-parallel Y test on any board, lanes packed in Python ints of `width` bits per cell (bit set = Black):
+    grow the Black stones reached from each side (three lane masks side by side in one int) sweep after sweep
+    until nothing changes; a cell reached from all three sides lies in a Black group touching the three sides."""
     neighbors, order = _flood_tables(board)
-    reach = np.zeros((cells, 3, words), dtype=np.uint64)
-    sides = board.sides
-    for cell in range(cells):
-        for k, side in enumerate((SIDE_A, SIDE_B, SIDE_C)):
-            if sides[cell] & side:
-                reach[cell, k] = black[cell]
-    reach = reach.reshape(cells, 3 * words)
-    stones = np.repeat(black, 3, axis=0).reshape(cells, 3 * words)
-    rows = list(reach)
-    stone_rows = list(stones)
-    tmp = np.empty(3 * words, dtype=np.uint64)
-    snapshot = np.empty_like(reach)
+    stones = [b | (b << width) | (b << (2 * width)) for b in black]
+    reach = [
+        (b if m & SIDE_A else 0) | ((b << width) if m & SIDE_B else 0) | ((b << (2 * width)) if m & SIDE_C else 0)
+        for b, m in zip(black, board.sides)
+    ]
     sweep = list(order)
-    while True:
-        np.copyto(snapshot, reach)
+    changed = True
+    while changed:
+        changed = False
         for cell in sweep:
-            nbs = neighbors[cell]
-            if len(nbs) == 1:
-                np.copyto(tmp, rows[nbs[0]])
-            else:
-                np.bitwise_or(rows[nbs[0]], rows[nbs[1]], out=tmp)
-                for nb in nbs[2:]:
-                    np.bitwise_or(tmp, rows[nb], out=tmp)
-            np.bitwise_and(tmp, stone_rows[cell], out=tmp)
-            np.bitwise_or(rows[cell], tmp, out=rows[cell])
-        if np.array_equal(snapshot, reach):
-            break
+            acc = 0
+            for nb in neighbors[cell]:
+                acc |= reach[nb]
+            new = reach[cell] | (acc & stones[cell])
+            if new != reach[cell]:
+                reach[cell] = new
+                changed = True
         sweep.reverse()
-    reach = reach.reshape(cells, 3, words)
-    both = reach[:, 0] & reach[:, 1]
-    both &= reach[:, 2]
-    return np.bitwise_or.reduce(both, axis=0)
+    owner = 0
+    for r in reach:
+        owner |= r & (r >> width) & (r >> (2 * width))
+    return owner & ((1 << width) - 1)
 
 
 def _chunks(members: list[tuple[int, int]], limit: int) -> list[list[tuple[int, int]]]:
@@ -349,8 +350,13 @@ def _chunks(members: list[tuple[int, int]], limit: int) -> list[list[tuple[int, 
 def _transpose_lanes(fills: np.ndarray, cells: int) -> np.ndarray:
     """Lane-major fills (lanes, L) uint64, lanes a multiple of 64 -> bit planes (cells, lanes // 64)."""
     lanes, nwords = fills.shape
+    if lanes <= 256:  # few lanes: unpack to bytes and pack the other way
+        bits = np.unpackbits(np.ascontiguousarray(fills, dtype="<u8").view(np.uint8), axis=1, bitorder="little")
+        packed = np.packbits(bits[:, :cells].T, axis=1, bitorder="little")
+        return np.ascontiguousarray(packed).view("<u8").astype(np.uint64)
     blocks = lanes // 64
-    x = np.ascontiguousarray(fills.reshape(blocks, 64, nwords).transpose(1, 2, 0)).reshape(64, nwords * blocks)
+    # a copy always (the butterflies below work in place and must not touch the caller's fills)
+    x = np.array(fills.reshape(blocks, 64, nwords).transpose(1, 2, 0), order="C", copy=True).reshape(64, nwords * blocks)
     k = x.shape[1]
     t = np.empty((32, k), dtype=np.uint64)
     u = np.empty((32, k), dtype=np.uint64)

@@ -4,12 +4,12 @@ A full board of size N reduces to one of size N - 1 whose cell (x, y) takes the 
 (x, y), (x + 1, y) and (x, y + 1) (the "upward" triangle). The last remaining cell holds the colour of the player
 who has a Y on the full board. The vectorised forms work on bit planes: one unsigned word per cell holds the
 colour of that cell in 8/16/32/64 boards at once (bit set = Black), so a majority is `(a & b) | (c & (a | b))`
-over whole words.
+over whole words; each row of the triangle is one Python int of all its cells' words, so a reduction level is
+a few big-integer operations per row.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -19,9 +19,8 @@ from ytourney.errors import YTourneyError
 from ytourney.game import Color
 
 __all__ = [
-    "grid_index",
-    "reduce_grid_planes",
     "reduce_planes",
+    "reduce_rows",
     "reduce_winner",
     "reduce_winners",
 ]
@@ -60,52 +59,27 @@ def reduce_winner(board: Board | str, cells: Sequence[int]) -> Color:
     return Color.BLACK if rows[0][0] else Color.WHITE
 
 
-@functools.lru_cache(maxsize=None)
-def grid_index(size: int) -> np.ndarray:
-    """Position of every flat tri cell in a size x size grid stored row by row: index y * size + x."""
-    return np.array([y * size + x for y in range(size) for x in range(size - y)], dtype=np.intp)
-
-
-def reduce_grid_planes(grid: np.ndarray, scratch: np.ndarray | None = None) -> np.ndarray:
-    """Reduce bit planes laid out as grid[y, x, word] (size x size x W) in place; returns the (W,) top plane.
-
-    Bit set = Black. Only cells with x + y < size are read. `scratch`, if given, is a buffer of at least
-    2 * (size - 1)**2 * W words of the grid's dtype (it saves the allocation when called in a loop).
-    """
-    size = grid.shape[0]
-    if grid.ndim != 3 or grid.shape[1] != size:
-        raise YTourneyError(f"grid planes must have shape (size, size, words), got {grid.shape}")
-    words = grid.shape[2]
-    side = size - 1
-    if scratch is None:
-        scratch = np.empty(2 * side * side * words, dtype=grid.dtype)
-    half = side * side * words
+def reduce_rows(size: int, rows: list[int], width: int) -> int:
+    """Reduce a full tri board held as one Python int per row: row y packs its cells x = 0..size-1-y, each a
+    `width`-bit lane mask (bit set = Black), cell x at bits [x * width, (x + 1) * width). Returns the top
+    cell's `width`-bit mask: the boards in which Black holds the Y."""
     for m in range(size, 1, -1):
-        # Rows y >= half-way only need x < m - 1 - y, so split the square into a wide and a narrow band to skip
-        # most of the cells beyond the triangle.
-        low = (m - 1 + 1) // 2
-        for y0, y1, width in ((0, low, m - 1), (low, m - 1, m - 1 - low)):
-            if y1 <= y0 or width <= 0:
-                continue
-            shape = (y1 - y0, width, words)
-            count = shape[0] * width * words
-            t1 = scratch[:count].reshape(shape)
-            t2 = scratch[half : half + count].reshape(shape)
-            a = grid[y0:y1, :width]
-            b = grid[y0:y1, 1 : width + 1]
-            c = grid[y0 + 1 : y1 + 1, :width]
-            np.bitwise_and(a, b, out=t1)
-            np.bitwise_or(a, b, out=t2)
-            np.bitwise_and(t2, c, out=t2)
-            np.bitwise_or(t1, t2, out=a)
-    return grid[0, 0]
+        # new (x, y) = majority(old (x, y), old (x + 1, y), old (x, y + 1)); cells past a row's end are ignored
+        new = []
+        for y in range(m - 1):
+            a = rows[y]
+            b = a >> width
+            c = rows[y + 1]
+            new.append((a & b) | (c & (a | b)))
+        rows = new
+    return rows[0] & ((1 << width) - 1)
 
 
 def reduce_planes(board: Board | str, planes: np.ndarray) -> np.ndarray:
     """Y owner of many full tri boards in bit-plane form: planes (cells, W) in flat cell order -> (W,) plane.
 
     Bit j of word w in row `cell` is 1 when that cell is Black in board (w, j); the result has bit j of word w
-    set when Black holds the Y on that board.
+    set when Black holds the Y on that board. Any unsigned integer dtype.
     """
     board = _tri_board(board)
     planes = np.asarray(planes)
@@ -114,11 +88,19 @@ def reduce_planes(board: Board | str, planes: np.ndarray) -> np.ndarray:
             f"planes must be an unsigned integer array of shape ({board.num_cells}, words), "
             f"got {planes.dtype} {planes.shape}"
         )
+    dtype = planes.dtype
+    little = dtype.newbyteorder("<")
+    step = planes.shape[1] * dtype.itemsize  # bytes per cell
+    data = np.ascontiguousarray(planes, dtype=little).tobytes()
     size = board.size
-    words = planes.shape[1]
-    grid = np.zeros((size * size, words), dtype=planes.dtype)
-    grid[grid_index(size)] = planes
-    return reduce_grid_planes(grid.reshape(size, size, words)).copy()
+    rows = []
+    start = 0
+    for y in range(size):
+        stop = start + (size - y) * step
+        rows.append(int.from_bytes(data[start:stop], "little"))
+        start = stop
+    top = reduce_rows(size, rows, 8 * step)
+    return np.frombuffer(top.to_bytes(step, "little"), dtype=little).astype(dtype)
 
 
 def reduce_winners(board: Board | str, boards: np.ndarray) -> np.ndarray:

@@ -22,6 +22,7 @@ from typing import Any
 
 from ytourney.errors import ReportError, YTourneyError
 from ytourney.ratings import (
+    CONSERVATIVE_SIGMAS,
     HandicapModel,
     PlayerRating,
     Ratings,
@@ -144,9 +145,10 @@ def render_table(table: Table, fmt: TableFormat | str = TableFormat.TEXT) -> str
         return _csv(table)
     if fmt is TableFormat.JSON:
         return json.dumps(table_json(table), indent=2, ensure_ascii=False)
-    from ytourney.site import render_page  # the HTML page shares the site's templates
+    # the HTML page shares the site's templates
+    from ytourney.site import render_page, table_view
 
-    return render_page("table_page.html", title=table.title, tables=[table])
+    return render_page("table_page.html", title=table.title or table.kind, tables=[table_view(table, title="")])
 
 
 def table_json(table: Table) -> dict[str, Any]:
@@ -248,7 +250,7 @@ class Standing:
     @property
     def conservative(self) -> float:
         """mu - 3 sigma, the sort key."""
-        return self.mu - 3 * self.sigma
+        return self.mu - CONSERVATIVE_SIGMAS * self.sigma
 
     @property
     def score(self) -> float | None:
@@ -652,10 +654,10 @@ def load_source(path: str | os.PathLike[str]) -> Source:
 
     records = store.load_records(location)
     try:
-        config_text = store.load_config_text(location)
+        info = store.load_info(location)
+        name, config_text = info.name or location.name, info.config_text
     except YTourneyError:  # the config is optional context for the report; the games are what counts
-        config_text = ""
-    name = records[0].tournament if records and records[0].tournament else location.name
+        name, config_text = (records[0].tournament if records else "") or location.name, ""
     return Source(location, name, tuple(records), config_text)
 
 

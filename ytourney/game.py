@@ -133,24 +133,23 @@ class GameState:
             board = parse_board(board)
         if not isinstance(handicap, int) or handicap < 0:
             raise YTourneyError(f"handicap level must be a whole number >= 0, got {handicap!r}")
-        if handicap >= board.num_cells:
-            raise YTourneyError(
-                f"handicap {handicap} is too large for board {board.spec!r} of {board.num_cells} cells"
-            )
+        sides = board.sides
+        n = len(sides)
+        if handicap >= n:
+            raise YTourneyError(f"handicap {handicap} is too large for board {board.spec!r} of {n} cells")
         self.board = board
         self.rules = rules or _DEFAULT_RULES
         self.handicap = handicap
-        n = board.num_cells
         self.cells = [EMPTY] * n
         self._parent = list(range(n))
-        self._mask = list(board.sides)
+        self._mask = list(sides)
         self._moves: list[int] = []
-        self._to_move = Color.BLACK
-        self._stones_left = max(1, handicap)
+        self._to_move = _BLACK
+        self._stones_left = handicap or 1
         self._winner: Color | None = None
         self._swapped = False
         self._neighbors = board.neighbors
-        self._sides = board.sides
+        self._sides = sides
         self._black = 0  # bitboards of the stones of each colour
         self._white = 0
         self._bits, self._nbmasks, self._runs = _move_tables(board)

@@ -19,7 +19,7 @@ import numpy as np
 
 from ytourney.board import Board, parse_board
 from ytourney.game import GameState, Rules
-from ytourney.playouts import playout_wins
+from ytourney.playouts import playout_wins, playout_wins_many
 
 try:  # optional bench extra; never imported by the library or the tests
     import pyspiel
@@ -170,18 +170,36 @@ def bench_playouts(n: int, quick: bool) -> None:
         state = GameState(spec, Rules(pie=False))
         black = [0]
 
-        def ours() -> int:
+        def ours(state: GameState = state, black: list[int] = black) -> int:
             black[0] = playout_wins(state, n, rng)[0]
             return n
 
         rate = best_rate(ours, 2 if quick else 3)
-        plain = best_rate(lambda: python_playouts(spec, 300 if quick else 1000, 1), 2)
+        plain = best_rate(lambda spec=spec: python_playouts(spec, 300 if quick else 1000, 1), 2)
         print(f"  {spec}: ours {rate / 1e6:6.2f} M playouts/s (Black won {black[0] / n:.3f})")
         print(f"    plain GameState random games in Python {plain / 1e3:8.1f} k/s   ours {rate / plain:7.1f}x")
         if spiel_rate is None:
             print("    OpenSpiel baseline missing: open_spiel is not importable (pip install '.[bench]')")
         else:
             print(f"    {spiel_name} C++ random rollouts {spiel_rate / 1e3:8.1f} k/s   ours {rate / spiel_rate:7.1f}x")
+
+
+def bench_leaves(quick: bool) -> None:
+    """Many small batches, as an MCTS evaluating leaves would ask for them (no OpenSpiel counterpart)."""
+    print("(c) MCTS-style batches: 256 positions a few moves in, 16 playouts each, one call (ours only)")
+    for spec in ("tri:11", "kadon"):
+        rng = random.Random(5)
+        leaves = []
+        for _ in range(256):
+            state = GameState(spec, Rules(pie=False))
+            cells = list(range(state.board.num_cells))
+            rng.shuffle(cells)
+            for cell in cells[: rng.randrange(0, 12)]:
+                state.play(cell)
+            leaves.append(state)
+        gen = np.random.default_rng(5)
+        rate = best_rate(lambda leaves=leaves, gen=gen: int(playout_wins_many(leaves, 16, gen).sum()), 3 if quick else 5)
+        print(f"  {spec}: {rate / 1e6:6.2f} M playouts/s  ({256 * 16 / rate * 1e3:.1f} ms per call)")
 
 
 def main() -> None:
@@ -191,6 +209,7 @@ def main() -> None:
     print(f"open_spiel: {'pyspiel ' + getattr(pyspiel, '__version__', '') if pyspiel else 'not importable'}")
     bench_moves(games=500 if args.quick else 5000, repeats=3 if args.quick else 5)
     bench_playouts(n=200_000 if args.quick else 1_000_000, quick=args.quick)
+    bench_leaves(args.quick)
 
 
 if __name__ == "__main__":

@@ -103,7 +103,7 @@ def test_boards_have_exact_counts_and_agreed_winners(spec: str, stones: int, han
     state = random_position(spec, stones, handicap, seed=stones + handicap)
     board = state.board
     position = Position.from_state(state)
-    black_fill, white_fill = position.fill_counts()
+    black_fill, _ = position.fill_counts()
     winners, colors = playout_boards(state, 700, np.random.default_rng(5))
     assert winners.shape == (700,) and colors.shape == (700, board.num_cells)
     assert winners.dtype == np.uint8 and colors.dtype == np.uint8
@@ -327,7 +327,7 @@ def test_large_batches_span_several_kernels() -> None:
     winners, colors = playout_boards(state, 70000, np.random.default_rng(4))
     assert winners.shape == (70000,)
     assert (y_owners(state.board, colors[-2000:]) == winners[-2000:]).all()
-    black, white = playout_wins(state, 70000, np.random.default_rng(4))
+    black, _ = playout_wins(state, 70000, np.random.default_rng(4))
     assert black == int((winners == 1).sum())
 
 

@@ -107,25 +107,25 @@ class GameState:
     """A position of Y with its history; `play` validates every move and detects the winner incrementally."""
 
     __slots__ = (
-        "board",
-        "rules",
-        "handicap",
-        "cells",
-        "_parent",
+        "_bits",
+        "_black",
         "_mask",
         "_moves",
-        "_to_move",
-        "_stones_left",
-        "_winner",
-        "_swapped",
-        "_neighbors",
-        "_sides",
-        "_black",
-        "_white",
-        "_bits",
         "_nbmasks",
-        "_runs",
+        "_neighbors",
+        "_parent",
         "_range",
+        "_runs",
+        "_sides",
+        "_stones_left",
+        "_swapped",
+        "_to_move",
+        "_white",
+        "_winner",
+        "board",
+        "cells",
+        "handicap",
+        "rules",
     )
 
     def __init__(self, board: Board | str, rules: Rules | None = None, handicap: int = 0) -> None:
@@ -304,7 +304,7 @@ class GameState:
                 raise SwapNotAllowedError(self._swap_refusal())
             self._swapped = True
             self._moves.append(SWAP)
-            return None
+            return
         raise UnknownCellError(f"cell {move!r} is not on board {self.board.spec!r} (0..{len(self.cells) - 1})")
 
     def play_token(self, token: str) -> int:

@@ -285,7 +285,7 @@ def _bias(empty: int, black: int) -> tuple[int, int, float]:
     return best[1], best[2], best[3]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _flood_tables(board: Board) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """Neighbour lists and a sweep order (breadth-first from side A) for the bit-parallel flood fill."""
     order: list[int] = [c for c in range(board.num_cells) if board.sides[c] & SIDE_A]

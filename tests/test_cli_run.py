@@ -234,3 +234,14 @@ def test_no_stale_lock_after_kill(tmp_path: Path) -> None:
     from ytourney.runner import open_store
 
     open_store(load_config(config), out).close()
+
+
+def test_validate_warns_when_the_results_folder_holds_another_config(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(main, ["run", str(write_config(tmp_path, games=2)), "-q"]).exit_code == 0
+    result = runner.invoke(main, ["validate", str(write_config(tmp_path, games=4)), "--no-start"])
+    assert result.exit_code == 0
+    assert "(6 of 12 games already stored)" in result.stdout
+    assert "holds a run of a different config (differs in: schedule.games_per_pair)" in result.stdout

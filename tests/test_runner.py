@@ -225,3 +225,55 @@ def test_check_player_reports_problems(tmp_path: Path) -> None:
 def test_executor_rejects_zero_workers(tmp_path: Path) -> None:
     with pytest.raises(RunnerError, match="at least 1"):
         ProcessExecutor(TournamentContext.from_config(make(tmp_path, RANDOMS)), 0)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_plain_progress_prints_a_line_every_interval(tmp_path: Path) -> None:
+    import io
+
+    from ytourney.progress import Progress
+
+    cfg = make(tmp_path, RANDOMS, games=2)
+    Runner(cfg, tmp_path / "out", executor_factory=in_process).run()
+    records = load_records(tmp_path / "out")
+    clock, stream = FakeClock(), io.StringIO()
+    progress = Progress(stream, live=False, interval=5.0, clock=clock)
+    progress.start(10, 4, 2)
+    assert stream.getvalue() == ""
+    for record in records[:3]:
+        clock.now += 1.0
+        progress.game(record, lambda: "a 2/3")
+    assert stream.getvalue() == ""
+    clock.now += 3.0
+    progress.game(records[3], lambda: "a 3/4")
+    line = stream.getvalue()
+    assert line == "ytourney: 8/10 games (80%)  0.7 games/s  ETA 0:03  leader a 3/4\n"
+    progress.finish()
+    assert stream.getvalue().count("\n") == 2 and "leader a 3/4" in stream.getvalue().splitlines()[-1]
+
+
+def test_live_progress_redraws_one_line(tmp_path: Path) -> None:
+    import io
+
+    from ytourney.progress import Progress
+
+    cfg = make(tmp_path, RANDOMS, games=2)
+    Runner(cfg, tmp_path / "out", executor_factory=in_process).run()
+    record = load_records(tmp_path / "out")[0]
+    clock, stream = FakeClock(), io.StringIO()
+    progress = Progress(stream, live=True, clock=clock)
+    progress.start(4, 0, 2)
+    clock.now += 1.0
+    progress.game(record, lambda: "a 1/1")
+    progress.note("b was suspended")
+    progress.finish()
+    text = stream.getvalue()
+    assert text.startswith("\r[") and "\x1b[K" in text and "1/4 games (25%)" in text
+    assert "\nytourney: b was suspended\n" in text.replace("\r\x1b[K", "\n") and text.endswith("\n")

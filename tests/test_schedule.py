@@ -56,7 +56,7 @@ def test_round_robin_slots_balance_seats_and_are_deterministic() -> None:
 def test_more_games_per_pair_only_appends_slots() -> None:
     short = build_slots(config("schedule: {games_per_pair: 4}\n"))
     long = build_slots(config("schedule: {games_per_pair: 7}\n"))
-    assert long[: len(short)] == short and len(long) == 6 * 7
+    assert long[: len(short)] == list(short) and len(long) == 6 * 7
 
 
 def test_odd_games_per_pair_alternates_first_seat_across_pairs() -> None:

@@ -214,7 +214,7 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
             click.echo(f"ytourney: stopped early: {summary.stopped}", err=True)
         for name, reason in summary.suspended.items():
             click.echo(f"ytourney: {name} {reason}; its remaining games were forfeited", err=True)
-    records = load_records(out)
+    records = load_records(out, times=False)  # the table needs no move times: half the memory
     click.echo(_final_table(records, tournament, sprt_state()))
 
 
@@ -260,7 +260,7 @@ def validate(config: str, no_start: bool) -> None:
     from ytourney.errors import YTourneyError
     from ytourney.runner import check_player
     from ytourney.schedule import build_slots, pairings
-    from ytourney.store import stored_count
+    from ytourney.store import config_differences, db_path, load_info, stored_count
 
     tournament = load_config(config)
     board = parse_board(tournament.board)
@@ -294,6 +294,12 @@ def validate(config: str, no_start: bool) -> None:
                f"{tournament.fault_limit or 'no'} faults in a row")
     already = stored_count(out)
     click.echo(f"  results    {out}/" + (f" ({already} of {len(slots)} games already stored)" if already else ""))
+    if db_path(out).is_file():
+        stored = load_info(out)
+        if stored.config_hash != tournament.digest():
+            differing = ", ".join(config_differences(stored.config_key, tournament.key())[:8]) or "config"
+            click.echo(f"  warning    {out}/ holds a run of a different config (differs in: {differing}); "
+                       "`run` will refuse it: use --out elsewhere")
     click.echo("  players")
     width = max(len(p.name) for p in tournament.players)
     problems = 0

@@ -6,6 +6,7 @@ import numbers
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ytourney.board import Board, parse_board
 from ytourney.bots.base import Bot, Limit
@@ -85,8 +86,13 @@ def play_game(
     round_number: int = 0,
     opening: Sequence[int] = (),
     playouts: int | None = None,
+    game_id: int | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> GameRecord:
-    """Referee one game: seat 0 is Black and moves first (the weaker player in handicap games)."""
+    """Referee one game: seat 0 is Black and moves first (the weaker player in handicap games).
+
+    `game_id` and `extra` are copied into the record (a tournament passes the slot id and e.g. the opening used).
+    """
     if len(seats) != 2:
         raise YTourneyError(f"a game needs exactly 2 seats, got {len(seats)}")
     board = parse_board(board) if isinstance(board, str) else board
@@ -121,6 +127,8 @@ def play_game(
         finished=utc_now(),
         reason=reason,
         opening_plies=len(opening),
+        id=game_id,
+        extra=dict(extra) if extra else {},
     )
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import ctypes
+import inspect
 import os
 import pickle
 import signal
@@ -26,7 +27,7 @@ import sys
 import time
 import types
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -45,7 +46,11 @@ from ytourney.schedule import GameTask, Scheduler, StopCondition, build_slots
 from ytourney.store import ResultStore, StoredPlayer
 
 SHORT_GAME_SECONDS = 1.0
-"""Games shorter than this on average get a second task queued per worker, so workers never wait for the parent."""
+"""Games shorter than this on average get a second chunk queued per worker, so workers never wait for the parent."""
+CHUNK_SECONDS = 0.05
+"""Tiny games are sent to workers in chunks of about this much play, to keep messages per game low."""
+MAX_CHUNK = 64
+"""Largest chunk of games sent to a worker in one message."""
 WORKER_RETRIES = 2
 """A game whose worker process dies without blame is played again this many times before the run gives up."""
 POLL_SECONDS = 0.2
@@ -115,18 +120,28 @@ class Executor(Protocol):
 
 
 class SeatTracker:
-    """Which seat's plugin code is running (0 = none), readable by the parent if the worker dies hard."""
+    """Which game a worker plays and which seat's plugin code runs (0 = none); the parent reads it after a hard
+    death of the worker (a segfault, os._exit) to know whom to blame."""
 
-    def __init__(self, value: Any = None) -> None:
-        self._value = value if value is not None else types.SimpleNamespace(value=0)
+    def __init__(self, cells: Any = None) -> None:
+        self._cells = cells if cells is not None else [0, 0]
 
     def set(self, seat: int) -> None:
         """Mark seat (1-based) as running user code; 0 clears."""
-        self._value.value = seat
+        self._cells[0] = seat
 
     def get(self) -> int:
         """The marked seat (1-based) or 0."""
-        return self._value.value
+        return self._cells[0]
+
+    @property
+    def slot(self) -> int:
+        """Slot id of the game being played (0 between games)."""
+        return self._cells[1]
+
+    @slot.setter
+    def slot(self, slot_id: int) -> None:
+        self._cells[1] = slot_id
 
 
 class _WatchedBot:
@@ -165,6 +180,24 @@ class _WatchedBot:
         self._call(self.bot.close)
 
 
+def _builtin_factory(cls: type, spec: BotSpec, name: str) -> Callable[[int], Bot]:
+    """A fast constructor of a built-in bot for each game: class, options and seed handling looked up once."""
+    options = dict(spec.options)
+    try:
+        params = inspect.signature(cls).parameters
+        takes_seed = "seed" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    except (TypeError, ValueError):
+        takes_seed = False
+
+    def make(seed: int) -> Bot:
+        bot = cls(seed=seed, **options) if takes_seed else cls(**options)
+        if not getattr(bot, "name", None):
+            bot.name = name
+        return bot
+
+    return make
+
+
 class GamePlayer:
     """Plays tasks of one tournament in the current process, keeping plugins and engines alive between games."""
 
@@ -172,12 +205,14 @@ class GamePlayer:
         self.context = context
         self.tracker = tracker or SeatTracker()
         self._cache: dict[int, Bot] = {}
+        self._factories: dict[int, Callable[[int], Bot]] = {}
 
     def play(self, task: GameTask) -> GameRecord:
         """Play one game and return its record, carrying the slot id; a player fault never raises."""
         context = self.context
         seats: list[Seat] = []
         fresh: list[Bot] = []
+        self.tracker.slot = task.slot
         try:
             for seat_index, player_index in enumerate(task.seats):
                 entry = context.players[player_index]
@@ -191,9 +226,10 @@ class GamePlayer:
                     bot = _WatchedBot(bot, self.tracker, seat_index + 1)
                 seats.append(Seat(entry.name, bot, entry.own_budget))
             try:
+                extra = {"opening": task.opening_index} if task.opening_index is not None else None
                 record = play_game(seats, context.board, context.rules, task.handicap, context.time_control,
                                    seed=task.seed, tournament=context.name, round_number=task.round,
-                                   opening=task.opening)
+                                   opening=task.opening, game_id=task.slot, extra=extra)
             except (Exception, SystemExit) as err:  # noqa: BLE001 - a bot escaping the referee (sys.exit) loses
                 seat = self.tracker.get()
                 if not seat:
@@ -205,16 +241,21 @@ class GamePlayer:
             for bot in fresh:
                 with contextlib.suppress(Exception):
                     bot.close()
+            self.tracker.slot = 0
         if record.termination.is_fault:
             loser_seat = 0 if record.loser_name == seats[0].name else 1
             self._drop(task.seats[loser_seat])
-        extra = {"opening": task.opening_index} if task.opening_index is not None else {}
-        return replace(record, id=task.slot, extra=extra) if extra else record.with_id(task.slot)
+        return record
 
     def _bot(self, player_index: int, seed: int, fresh: list[Bot]) -> Bot:
         spec = self.context.players[player_index].spec
         if spec.kind is BotKind.BUILTIN:
-            bot = create_bot(spec, seed)
+            factory = self._factories.get(player_index)
+            if factory is None:
+                bot = create_bot(spec, seed)  # the first one goes the checked way; later ones skip the lookups
+                self._factories[player_index] = _builtin_factory(type(bot), spec, bot.name)
+            else:
+                bot = factory(seed)
             fresh.append(bot)
             return bot
         bot = self._cache.get(player_index)
@@ -308,12 +349,13 @@ def _die_with_parent() -> None:
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-def _worker_main(index: int, context: TournamentContext, conn: Any, tracker_value: Any, parent: int) -> None:
-    """Worker loop: receive pickled tasks, play them, send back pickled records; close the bots at exit."""
+def _worker_main(index: int, context: TournamentContext, conn: Any, tracker_cells: Any, parent: int) -> None:
+    """Worker loop: receive a pickled chunk of tasks, play them, send back their records and the time it took;
+    close the cached bots at exit (also on SIGTERM or when the parent is gone)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C means
     signal.signal(signal.SIGTERM, _stop_worker)
     _die_with_parent()
-    player = GamePlayer(context, SeatTracker(tracker_value))
+    player = GamePlayer(context, SeatTracker(tracker_cells))
     try:
         while True:
             if os.getppid() != parent:
@@ -323,9 +365,11 @@ def _worker_main(index: int, context: TournamentContext, conn: Any, tracker_valu
             message = conn.recv_bytes()
             if not message:
                 break
-            task = pickle.loads(message)
-            record = player.play(task)
-            conn.send_bytes(pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL))
+            tasks = pickle.loads(message)
+            begin = time.perf_counter()
+            records = [player.play(task) for task in tasks]
+            busy = time.perf_counter() - begin
+            conn.send_bytes(pickle.dumps((records, busy), protocol=pickle.HIGHEST_PROTOCOL))
     except (_WorkerStop, EOFError, OSError, KeyboardInterrupt):
         pass
     finally:
@@ -335,34 +379,48 @@ def _worker_main(index: int, context: TournamentContext, conn: Any, tracker_valu
 
 @dataclass
 class _Worker:
-    """The parent's view of one worker process."""
+    """The parent's view of one worker process: tasks sent (in order) and tasks waiting for the next send."""
 
     index: int
     process: Any
     conn: Any
     tracker: Any
     queue: collections.deque[GameTask] = field(default_factory=collections.deque)
+    buffer: list[GameTask] = field(default_factory=list)
+
+    @property
+    def load(self) -> int:
+        """Tasks given to this worker and not yet reported."""
+        return len(self.queue) + len(self.buffer)
 
 
 class ProcessExecutor:
-    """A pool of `multiprocess` worker processes, each fed its own short queue of tasks over a pipe."""
+    """A pool of `multiprocess` worker processes, each fed over its own pipe.
+
+    Tasks are sent in chunks sized so that a chunk takes about CHUNK_SECONDS of play (1 task for games longer than
+    that), and each worker holds a second chunk while games are short (under SHORT_GAME_SECONDS), so workers never
+    wait for the parent. For long games exactly `workers` games are in flight and each game's parameters are
+    decided the moment a worker is free.
+    """
 
     in_process = False
 
-    def __init__(self, context: TournamentContext, workers: int, *, prefetch: int = 2) -> None:
+    def __init__(self, context: TournamentContext, workers: int, *, prefetch: int = 2,
+                 max_chunk: int = MAX_CHUNK) -> None:
         if workers < 1:
             raise RunnerError(f"workers must be at least 1, got {workers!r}")
         self._context = context
         self._mp = multiprocess.get_context()
         self._prefetch = max(1, prefetch)
-        self._depth = self._prefetch
-        self._durations: collections.deque[float] = collections.deque(maxlen=50)
-        self._sent_at: dict[int, float] = {}
+        self._max_chunk = max(1, max_chunk)
+        self._depth = 1
+        self._chunk = 1
+        self._game_seconds: float | None = None
         self._workers = [self._spawn(index) for index in range(workers)]
 
     def _spawn(self, index: int) -> _Worker:
         parent_conn, child_conn = self._mp.Pipe(duplex=True)
-        tracker = self._mp.RawValue("i", 0)
+        tracker = self._mp.RawArray("i", 2)
         process = self._mp.Process(
             target=_worker_main, args=(index, self._context, child_conn, tracker, os.getpid()),
             name=f"ytourney-worker-{index}", daemon=True,
@@ -376,26 +434,33 @@ class ProcessExecutor:
 
     @property
     def capacity(self) -> int:
-        """Workers times queue depth (2 while games are short, so workers never idle; else 1)."""
-        return len(self._workers) * self._depth
+        """Workers x chunk x depth: 1 game per worker for long games, more while games are short."""
+        return len(self._workers) * self._chunk * self._depth
 
     @property
     def in_flight(self) -> int:
-        """Tasks sent and not yet reported."""
-        return sum(len(w.queue) for w in self._workers)
+        """Tasks submitted and not yet reported."""
+        return sum(w.load for w in self._workers)
 
     def submit(self, task: GameTask) -> None:
-        """Send a task to the worker with the shortest queue."""
-        worker = min(self._workers, key=lambda w: len(w.queue))
-        worker.queue.append(task)
-        self._sent_at.setdefault(worker.index, time.perf_counter())
-        try:
-            worker.conn.send_bytes(pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL))
-        except OSError:
-            pass  # the worker died; `results` notices its exit and re-queues the task
+        """Give a task to the least loaded worker; it is sent with the next `results` call."""
+        worker = min(self._workers, key=lambda w: w.load)
+        worker.buffer.append(task)
+
+    def _flush(self) -> None:
+        """Send each worker its buffered tasks in chunks; a partial chunk waits while the worker has a full one."""
+        for worker in self._workers:
+            while worker.buffer and (len(worker.buffer) >= self._chunk or len(worker.queue) < self._chunk):
+                chunk, worker.buffer = worker.buffer[: self._chunk], worker.buffer[self._chunk:]
+                worker.queue.extend(chunk)
+                try:
+                    worker.conn.send_bytes(pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL))
+                except OSError:
+                    pass  # the worker died; `results` notices its exit and hands the tasks back
 
     def results(self, timeout: float) -> list[GameOutcome]:
         """Outcomes ready now (waiting up to `timeout` for the first); dead workers are replaced."""
+        self._flush()
         busy = [w for w in self._workers if w.queue]
         if not busy:
             return []
@@ -414,35 +479,37 @@ class ProcessExecutor:
     def _drain(self, worker: _Worker, outcomes: list[GameOutcome]) -> None:
         try:
             while worker.queue and worker.conn.poll():
-                record = pickle.loads(worker.conn.recv_bytes())
-                task = worker.queue.popleft()
-                now = time.perf_counter()
-                self._durations.append(now - self._sent_at.pop(worker.index, now))
-                if worker.queue:
-                    self._sent_at[worker.index] = now
-                outcomes.append(GameOutcome(task, record))
+                records, busy = pickle.loads(worker.conn.recv_bytes())
+                for record in records:
+                    outcomes.append(GameOutcome(worker.queue.popleft(), record))
+                if records:
+                    self._learn(busy / len(records))
         except (EOFError, OSError):
             return
-        if len(self._durations) >= 4:
-            mean = sum(self._durations) / len(self._durations)
-            self._depth = self._prefetch if mean < SHORT_GAME_SECONDS else 1
+
+    def _learn(self, game_seconds: float) -> None:
+        """Adapt chunk size and queue depth to the mean game duration (exponential moving average)."""
+        mean = game_seconds if self._game_seconds is None else 0.8 * self._game_seconds + 0.2 * game_seconds
+        self._game_seconds = mean
+        self._chunk = max(1, min(self._max_chunk, int(CHUNK_SECONDS / mean) if mean > 0 else self._max_chunk))
+        self._depth = self._prefetch if mean < SHORT_GAME_SECONDS else 1
 
     def _replace(self, worker: _Worker, outcomes: list[GameOutcome]) -> None:
-        """A worker died: blame the seat whose plugin code was running, else hand its games back to be replayed."""
+        """A worker died: blame the seat whose plugin code was running, hand every other game back to be replayed."""
         code = worker.process.exitcode
-        seat = worker.tracker.value
-        if worker.queue:
-            task = worker.queue.popleft()
-            how = f"worker process died (exit code {code})"
-            if seat:
+        seat, slot = worker.tracker[0], worker.tracker[1]
+        how = f"worker process died (exit code {code})"
+        for task in [*worker.queue, *worker.buffer]:
+            if task.slot != slot:
+                outcomes.append(GameOutcome(task, None, how, blameless=True))
+            elif seat:
                 player = GamePlayer(self._context)
                 record = player.fault_record(task, seat - 1, Termination.CRASH, f"{how} while this bot was thinking")
                 outcomes.append(GameOutcome(task, record))
             else:
                 outcomes.append(GameOutcome(task, None, how))
-            while worker.queue:
-                outcomes.append(GameOutcome(worker.queue.popleft(), None, "worker process died", blameless=True))
-        self._sent_at.pop(worker.index, None)
+        worker.queue.clear()
+        worker.buffer.clear()
         with contextlib.suppress(OSError):
             worker.conn.close()
         self._workers[self._workers.index(worker)] = self._spawn(worker.index)
@@ -452,6 +519,7 @@ class ProcessExecutor:
         workers, self._workers = self._workers, []
         for worker in workers:
             worker.queue.clear()
+            worker.buffer.clear()
             with contextlib.suppress(OSError):
                 if abandon:
                     worker.process.terminate()
@@ -564,11 +632,13 @@ class Runner:
         slots = build_slots(config)
         begin = time.perf_counter()
         with open_store(config, self.directory) as store:
-            stored = store.records(completion_order=True)
+            already = store.count()
+            # the scheduler learns standings, faults, handicaps and the stop rule from the stored results
+            stored = store.iter_records(completion_order=True, moves=False)
             scheduler = Scheduler(config, slots, stored, stop_condition=self.stop_condition)
             counts = {"played": 0, "forfeits": 0}
             if self.progress is not None:
-                self.progress.start(len(slots), len(stored), self.workers)
+                self.progress.start(len(slots), already, self.workers)
             try:
                 with self._signals():
                     self._loop(scheduler, store, counts)
@@ -581,7 +651,7 @@ class Runner:
                 if self.progress is not None:
                     self.progress.finish()
             summary = RunSummary(
-                directory=self.directory, planned=len(slots), stored_before=len(stored), played=counts["played"],
+                directory=self.directory, planned=len(slots), stored_before=already, played=counts["played"],
                 forfeits=counts["forfeits"], stored=store.count(), skipped=scheduler.skipped,
                 seconds=time.perf_counter() - begin, stopped=scheduler.stopped, suspended=scheduler.suspended(),
             )

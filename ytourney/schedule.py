@@ -18,10 +18,12 @@ once without playing. A `stop_condition` (e.g. an SPRT) is asked after every res
 
 from __future__ import annotations
 
+import array
 import itertools
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 from ytourney.board import parse_board
 from ytourney.config import OpeningOrder, ScheduleFormat, TournamentConfig, derive_seed
@@ -34,7 +36,7 @@ StopCondition = Callable[[GameRecord], bool]
 """Told each result (stored ones first, in completion order); returns True once no more games should start."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameSlot:
     """One planned game: store id, round, the pair (player indices) and who takes the first stone if even."""
 
@@ -71,28 +73,69 @@ def pairings(config: TournamentConfig) -> list[tuple[int, int]]:
     return list(itertools.combinations(range(count), 2))
 
 
-def build_slots(config: TournamentConfig) -> list[GameSlot]:
-    """The fixed, seeded list of every planned game."""
-    pairs = pairings(config)
-    games = config.schedule.games_per_pair
-    rounds = (games + 1) // 2
-    slots: list[GameSlot] = []
-    group = 0
-    for round_number in range(1, rounds + 1):
-        order = list(range(len(pairs)))
-        random.Random(derive_seed(config.seed, "round", round_number)).shuffle(order)
-        for pair_index in order:
-            a, b = pairs[pair_index]
-            first, second = (a, b) if (round_number + pair_index) % 2 else (b, a)
-            for game in range(2):
-                if 2 * (round_number - 1) + game >= games:
-                    break
-                seats = (first, second) if game == 0 else (second, first)
-                slot_id = len(slots) + 1
-                slots.append(GameSlot(slot_id, round_number, pair_index, seats,
-                                      derive_seed(config.seed, "game", slot_id), group))
-            group += 1
-    return slots
+class SlotPlan(Sequence[GameSlot]):
+    """The fixed, seeded list of every planned game, kept in a few bytes per slot; slots are built on access."""
+
+    def __init__(self, config: TournamentConfig) -> None:
+        self.seed = config.seed
+        self.pairs = pairings(config)
+        self._pair = array.array("I")
+        self._first_is_a = array.array("b")
+        self._round = array.array("I")
+        self._group = array.array("I")
+        games = config.schedule.games_per_pair
+        group = 0
+        for round_number in range(1, (games + 1) // 2 + 1):
+            order = list(range(len(self.pairs)))
+            random.Random(derive_seed(config.seed, "round", round_number)).shuffle(order)
+            for pair_index in order:
+                a_first = (round_number + pair_index) % 2 == 1
+                for game in range(2):
+                    if 2 * (round_number - 1) + game >= games:
+                        break
+                    self._pair.append(pair_index)
+                    self._first_is_a.append(a_first if game == 0 else not a_first)
+                    self._round.append(round_number)
+                    self._group.append(group)
+                group += 1
+
+    def __len__(self) -> int:
+        return len(self._pair)
+
+    @overload
+    def __getitem__(self, index: int) -> GameSlot: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[GameSlot]: ...
+
+    def __getitem__(self, index: int | slice) -> GameSlot | list[GameSlot]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(f"slot index {index} out of range (0..{len(self) - 1})")
+        a, b = self.pairs[self._pair[index]]
+        players = (a, b) if self._first_is_a[index] else (b, a)
+        return GameSlot(index + 1, self._round[index], self._pair[index], players,
+                        derive_seed(self.seed, "game", index + 1), self._group[index])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, SlotPlan):
+            return (self.seed, self.pairs, self._pair, self._first_is_a) == (
+                other.seed, other.pairs, other._pair, other._first_is_a)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def pair_of(self, slot_id: int) -> int:
+        """Pair index of a slot, without building it."""
+        return self._pair[slot_id - 1]
+
+
+def build_slots(config: TournamentConfig) -> SlotPlan:
+    """The fixed, seeded list of every planned game (round r: games 2r-1 and 2r of each pair, seats reversed)."""
+    return SlotPlan(config)
 
 
 def opening_for(config: TournamentConfig, slot: GameSlot) -> tuple[tuple[int, ...], int | None]:
@@ -144,12 +187,12 @@ class Scheduler:
     """Hands out the next game (or a forfeit record) from the slots not yet stored, deciding parameters now."""
 
     config: TournamentConfig
-    slots: Sequence[GameSlot]
+    slots: SlotPlan
     stored: Iterable[GameRecord] = ()
     stop_condition: StopCondition | None = None
     planner: HandicapPlanner | None = None
     _pairs: list[tuple[int, int]] = field(init=False)
-    _pending: list[GameSlot] = field(init=False)
+    _pending: array.array = field(init=False)
     _standing: dict[str, _Standing] = field(init=False)
     _head_to_head: dict[tuple[str, str], int] = field(init=False)
     _skipped_pairs: set[int] = field(init=False)
@@ -160,7 +203,7 @@ class Scheduler:
 
     def __post_init__(self) -> None:
         names = self.config.player_names
-        self._pairs = pairings(self.config)
+        self._pairs = self.slots.pairs
         self._standing = {name: _Standing() for name in names}
         self._head_to_head = {}
         self._skipped_pairs = set()
@@ -168,12 +211,14 @@ class Scheduler:
         mode = self.config.handicap.mode
         if mode is HandicapMode.AUTO and self.planner is None:
             self.planner = HandicapPlanner(self.config.handicap)
-        stored = list(self.stored)
-        done = {record.id for record in stored}
-        self._pending = [slot for slot in self.slots if slot.id not in done]
-        self._pending.reverse()  # pop() from the end gives slot order
-        for record in stored:
+        done = bytearray(len(self.slots) + 1)
+        for record in self.stored:  # one pass: stored records may be streamed from the store
+            if record.id is not None and 0 < record.id <= len(self.slots):
+                done[record.id] = 1
             self._learn(record, replaying=True)
+        self.stored = ()
+        # pending slot ids, last first: pop() from the end gives slot order
+        self._pending = array.array("I", (i for i in range(len(self.slots), 0, -1) if not done[i]))
         # a resumed run gives every player a fresh start: a faulty engine may have been fixed in between
         for standing in self._standing.values():
             standing.faults_in_a_row = 0
@@ -195,7 +240,12 @@ class Scheduler:
     @property
     def skipped(self) -> int:
         """Slots that will not be played: their pair's handicap estimate is done, or the stop condition was met."""
-        pending = len(self._pending) if self._stopped else sum(s.pair in self._skipped_pairs for s in self._pending)
+        if self._stopped:
+            pending = len(self._pending)
+        elif self._skipped_pairs:
+            pending = sum(self.slots.pair_of(slot_id) in self._skipped_pairs for slot_id in self._pending)
+        else:
+            pending = 0
         return self._skipped_count + pending
 
     @property
@@ -219,10 +269,11 @@ class Scheduler:
         if self._stopped:
             return None
         while self._pending:
-            slot = self._pending.pop()
-            if slot.pair in self._skipped_pairs:
+            slot_id = self._pending.pop()
+            if self.slots.pair_of(slot_id) in self._skipped_pairs:
                 self._skipped_count += 1
                 continue
+            slot = self.slots[slot_id - 1]
             names = self.config.player_names
             a, b = names[slot.players[0]], names[slot.players[1]]
             if self._standing[a].suspended or self._standing[b].suspended:
@@ -240,17 +291,16 @@ class Scheduler:
         return self.slots[slot_id - 1]
 
     def _task(self, slot: GameSlot, a: str, b: str) -> GameTask:
-        rng = random.Random(derive_seed(slot.seed, "dispatch"))
         mode = self.config.handicap.mode
         seats = slot.players
         level = 0
         if mode is HandicapMode.FIXED:
-            level = round_level(self.config.handicap.level, rng)
+            level = round_level(self.config.handicap.level, random.Random(derive_seed(slot.seed, "dispatch")))
             if level:
                 weaker = self._weaker_fixed(slot.players)
                 seats = (weaker, slot.players[0] if weaker == slot.players[1] else slot.players[1])
         elif mode is HandicapMode.AUTO and self.planner is not None:
-            weaker_name, level = self.planner.next_game(a, b, rng)
+            weaker_name, level = self.planner.next_game(a, b, random.Random(derive_seed(slot.seed, "dispatch")))
             if level:
                 weaker = self.config.player_names.index(weaker_name)
                 seats = (weaker, slot.players[0] if weaker == slot.players[1] else slot.players[1])

@@ -54,7 +54,7 @@ CREATE TABLE IF NOT EXISTS players (
 );
 CREATE TABLE IF NOT EXISTS games (
     id            INTEGER PRIMARY KEY,
-    seq           INTEGER NOT NULL UNIQUE,
+    seq           INTEGER NOT NULL,
     round         INTEGER NOT NULL,
     board         TEXT NOT NULL,
     pie           INTEGER NOT NULL,
@@ -217,37 +217,58 @@ def _json_moves(moves: Sequence[str]) -> str:
     return json.dumps(list(moves))
 
 
+_SECONDS_FORMATS: dict[int, str] = {}
+
+
 def _json_seconds(seconds: Sequence[float]) -> str:
-    """Move times as a JSON array of seconds with microsecond precision."""
-    return "[" + ",".join([f"{t:.6f}" for t in seconds]) + "]"
+    """Move times as a JSON array of seconds with microsecond precision (one format call: this runs per game)."""
+    count = len(seconds)
+    template = _SECONDS_FORMATS.get(count)
+    if template is None:
+        template = _SECONDS_FORMATS.setdefault(count, "[" + ",".join(["%.6f"] * count) + "]")
+    return template % tuple(seconds)
 
 
-def _record_from_row(row: Sequence[Any], tournament: str) -> GameRecord:
-    data = dict(zip(_GAME_COLUMNS, row))
-    moves = json.loads(row[-2]) if row[-2] else []
-    seconds = json.loads(row[-1]) if row[-1] else []
-    return GameRecord(
-        id=data["id"],
-        tournament=tournament,
-        round=data["round"],
-        board=data["board"],
-        rules={"pie": bool(data["pie"]), "misere": bool(data["misere"])},
-        handicap=data["handicap"],
-        first=data["first"],
-        second=data["second"],
-        black=data["black"],
-        white=data["white"],
-        moves=tuple(moves),
-        winner=data["winner"],
-        termination=Termination(data["termination"]),
-        move_seconds=tuple(float(t) for t in seconds),
-        seed=data["seed"],
-        started=data["started"],
-        finished=data["finished"],
-        reason=data["reason"],
-        opening_plies=data["opening_plies"],
-        extra=json.loads(data["extra"] or "{}"),
-    )
+class _RowReader:
+    """Turns rows into records, sharing equal strings (names, move tokens) between records to save memory."""
+
+    def __init__(self, tournament: str, *, moves: bool = True, times: bool = True) -> None:
+        self.tournament = tournament
+        self.moves = moves
+        self.times = times
+        self._strings: dict[str, str] = {}
+
+    def _shared(self, text: str) -> str:
+        return self._strings.setdefault(text, text)
+
+    def record(self, row: Sequence[Any]) -> GameRecord:
+        """The GameRecord of one `_SELECT_GAMES` row."""
+        data = dict(zip(_GAME_COLUMNS, row))
+        shared = self._shared
+        moves = tuple(map(shared, json.loads(row[-2]))) if self.moves and row[-2] else ()
+        seconds = tuple(json.loads(row[-1])) if self.moves and self.times and row[-1] else ()
+        return GameRecord(
+            id=data["id"],
+            tournament=self.tournament,
+            round=data["round"],
+            board=shared(data["board"]),
+            rules={"pie": bool(data["pie"]), "misere": bool(data["misere"])},
+            handicap=data["handicap"],
+            first=shared(data["first"]),
+            second=shared(data["second"]),
+            black=shared(data["black"]),
+            white=shared(data["white"]),
+            moves=moves,
+            winner=shared(data["winner"]),
+            termination=Termination(data["termination"]),
+            move_seconds=seconds,
+            seed=data["seed"],
+            started=data["started"],
+            finished=data["finished"],
+            reason=data["reason"],
+            opening_plies=data["opening_plies"],
+            extra=json.loads(data["extra"]) if data["extra"] and data["extra"] != "{}" else {},
+        )
 
 
 _INSERT_GAME = f"INSERT INTO games ({', '.join(_GAME_COLUMNS)}) VALUES ({', '.join('?' * len(_GAME_COLUMNS))})"
@@ -255,22 +276,32 @@ _SELECT_GAMES = (
     "SELECT " + ", ".join(f"games.{c}" for c in _GAME_COLUMNS) + ", moves.moves, moves.seconds"
     " FROM games LEFT JOIN moves ON moves.game_id = games.id"
 )
+_SELECT_RESULTS = "SELECT " + ", ".join(f"games.{c}" for c in _GAME_COLUMNS) + ", NULL, NULL FROM games"
+
+
+def _iter_records(conn: sqlite3.Connection, tournament: str, *, order: str = "id", moves: bool = True,
+                  times: bool = True) -> Iterator[GameRecord]:
+    """Stream every game in game-id order (or completion order with order='seq'); without moves it is cheap."""
+    reader = _RowReader(tournament, moves=moves, times=times)
+    query = _SELECT_GAMES if moves else _SELECT_RESULTS
+    for row in conn.execute(f"{query} ORDER BY games.{order}"):
+        yield reader.record(row)
 
 
 def _read_records(conn: sqlite3.Connection, tournament: str, ids: Iterable[int] | None = None,
-                  order: str = "id") -> list[GameRecord]:
+                  order: str = "id", times: bool = True) -> list[GameRecord]:
     """Every game (or the given ids) with its moves, in game-id order (or completion order with order='seq')."""
     if ids is None:
-        rows = conn.execute(f"{_SELECT_GAMES} ORDER BY games.{order}").fetchall()
-    else:
-        wanted = sorted(set(ids))
-        rows = []
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start:start + 500]
-            marks = ",".join("?" * len(chunk))
-            rows.extend(conn.execute(f"{_SELECT_GAMES} WHERE games.id IN ({marks})", chunk).fetchall())
-        rows.sort(key=lambda row: row[_GAME_COLUMNS.index(order)])
-    return [_record_from_row(row, tournament) for row in rows]
+        return list(_iter_records(conn, tournament, order=order, times=times))
+    reader = _RowReader(tournament, times=times)
+    wanted = sorted(set(ids))
+    rows = []
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows.extend(conn.execute(f"{_SELECT_GAMES} WHERE games.id IN ({marks})", chunk).fetchall())
+    rows.sort(key=lambda row: row[_GAME_COLUMNS.index(order)])
+    return [reader.record(row) for row in rows]
 
 
 @contextlib.contextmanager
@@ -300,11 +331,14 @@ def _info(conn: sqlite3.Connection) -> TournamentInfo | None:
     return TournamentInfo(name, text, digest, json.loads(key), path, planned, created, updated)
 
 
-def load_records(directory: str | os.PathLike[str]) -> list[GameRecord]:
-    """Every finished game of a results folder in game-id order; read-only, safe while a run is writing."""
+def load_records(directory: str | os.PathLike[str], *, times: bool = True) -> list[GameRecord]:
+    """Every finished game of a results folder in game-id order; read-only, safe while a run is writing.
+
+    `times=False` leaves `move_seconds` empty, which saves about half the memory of a large tournament.
+    """
     with _reader(directory) as conn:
         info = _info(conn)
-        return _read_records(conn, info.name if info else "")
+        return _read_records(conn, info.name if info else "", times=times)
 
 
 def load_config_text(directory: str | os.PathLike[str]) -> str:
@@ -452,6 +486,10 @@ class ResultStore:
         """Stored games (all, or the given slot ids) in game-id order, or in the order they finished."""
         return _read_records(self._conn, self.info.name, ids, "seq" if completion_order else "id")
 
+    def iter_records(self, *, completion_order: bool = False, moves: bool = True) -> Iterator[GameRecord]:
+        """Stream stored games (game-id or completion order); `moves=False` leaves moves and times empty."""
+        return _iter_records(self._conn, self.info.name, order="seq" if completion_order else "id", moves=moves)
+
     def players(self) -> list[StoredPlayer]:
         """Stored players in config order."""
         rows = self._conn.execute("SELECT name, spec, kind FROM players ORDER BY id").fetchall()
@@ -473,7 +511,7 @@ class ResultStore:
             int(bool(record.rules.get("misere", False))), record.handicap, record.first, record.second,
             record.black, record.white, record.winner, record.winner_name, record.termination.value,
             record.reason, record.seed, record.started, record.finished, record.opening_plies, len(record.moves),
-            json.dumps(record.extra, sort_keys=True),
+            json.dumps(record.extra, sort_keys=True) if record.extra else "{}",
         )
         conn = self._conn
         try:

@@ -189,7 +189,8 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     if resume and not db_path(out).is_file():
         raise click.UsageError(f"nothing to resume: {str(out)!r} holds no tournament (run without --resume to start)")
     if already and not quiet:
-        click.echo(f"ytourney: continuing {tournament.name!r} in {out}/: {already} of {planned} games already stored",
+        state = "is complete" if already >= planned else "continues"
+        click.echo(f"ytourney: {tournament.name!r} in {out}/ {state}: {already} of {planned} games already stored",
                    err=True)
     stop, sprt_state = sprt_condition(tournament)
     progress = QuietProgress() if quiet else Progress(sys.stderr)

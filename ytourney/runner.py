@@ -639,14 +639,17 @@ class Runner:
             counts = {"played": 0, "forfeits": 0}
             if self.progress is not None:
                 self.progress.start(len(slots), already, self.workers)
+            failed = True
             try:
                 with self._signals():
                     self._loop(scheduler, store, counts)
+                failed = False
             except KeyboardInterrupt:
                 self._signal = self._signal or signal.SIGINT
             finally:
                 if self._executor is not None:
-                    self._executor.shutdown(abandon=self._signal is not None)
+                    # after an interrupt or an error, games in progress are dropped (a rerun plays them)
+                    self._executor.shutdown(abandon=failed)
                     self._executor = None
                 if self.progress is not None:
                     self.progress.finish()

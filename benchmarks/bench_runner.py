@@ -29,7 +29,7 @@ from ytourney.runner import Runner
 from ytourney.store import stored_count
 
 
-def tournament_config(games: int, board: str = "tri:11", players: int = 2):  # noqa: ANN201
+def tournament_config(games: int, board: str = "tri:11", players: int = 2):
     names = "".join(f"  - {{name: random-{i}, bot: random}}\n" for i in range(1, players + 1))
     pairs = players * (players - 1) // 2
     text = f"name: bench\nboard: {board}\nseed: 1\nschedule: {{games_per_pair: {games // pairs}}}\nplayers:\n{names}"

@@ -147,7 +147,7 @@ def test_kill_minus_nine_then_rerun_completes_exactly(tmp_path: Path) -> None:
     before = stored_count(out)
     assert 0 < before < 900
     rerun = subprocess.run([sys.executable, "-m", "ytourney", "run", str(config), "--out", str(out)],
-                           capture_output=True, text=True, timeout=300, cwd=tmp_path)
+                           capture_output=True, text=True, timeout=300, cwd=tmp_path, check=False)
     assert rerun.returncode == 0, rerun.stderr
     assert f"{before} of 900 games already stored" in rerun.stderr
     check_complete(out, 900)
@@ -160,7 +160,7 @@ def test_second_concurrent_run_is_refused(tmp_path: Path) -> None:
     try:
         wait_for_games(out, process)
         second = subprocess.run([sys.executable, "-m", "ytourney", "run", str(config), "--out", str(out)],
-                                capture_output=True, text=True, timeout=60)
+                                capture_output=True, text=True, timeout=60, check=False)
         assert second.returncode == 1
         assert f"in use by another run (pid {process.pid})" in second.stderr
     finally:

@@ -148,8 +148,8 @@ def test_digest_ignores_execution_keys_and_formatting() -> None:
          "players[1].gtp.cwd: directory 'no/such/dir' not found"),
         ("name: x\nschedule: {openings: {random_plies: 2}}\nplayers: [random, heuristic]\n",
          "schedule.openings: openings are for games without the pie rule; set rules.pie: false"),
-        ("name: x\nrules: {pie: false}\nschedule: {openings: {random_plies: 2, file: a.txt}}\n"
-         "players: [random, heuristic]\n", "schedule.openings: expected exactly one of 'file'"),
+        (("name: x\nrules: {pie: false}\nschedule: {openings: {random_plies: 2, file: a.txt}}\n"
+          "players: [random, heuristic]\n"), "schedule.openings: expected exactly one of 'file'"),
         ("name: x\nrules: {pie: false}\nschedule: {openings: missing.txt}\nplayers: [random, heuristic]\n",
          "schedule.openings.file: opening file 'missing.txt' not found"),
         ("players: [random, heuristic]\n---\nname: y\n", "invalid YAML"),

@@ -56,7 +56,7 @@ def in_process(context: TournamentContext, workers: int) -> InProcessExecutor:
     return InProcessExecutor(context)
 
 
-def make(tmp_path: Path, body: str, games: int = 2, extra: str = ""):  # noqa: ANN201
+def make(tmp_path: Path, body: str, games: int = 2, extra: str = ""):
     (tmp_path / "plugins.py").write_text(PLUGINS)
     text = f"name: t\nboard: tri:5\nseed: 4\nschedule: {{games_per_pair: {games}}}\n{extra}players:\n" + body
     return parse_config(textwrap.dedent(text), str(tmp_path / "t.yaml"), tmp_path)
@@ -91,7 +91,7 @@ def test_rerun_resumes_and_a_finished_run_plays_nothing(tmp_path: Path) -> None:
     partial = make(tmp_path, RANDOMS, games=2)
     seen = []
 
-    def stop(record):  # noqa: ANN001, ANN202 - stops the first run after 2 games
+    def stop(record):
         seen.append(record.id)
         return len(seen) >= 2
 

@@ -12,11 +12,11 @@ from ytourney.schedule import GameTask, Scheduler, build_slots, pairings
 PLAYERS = "players: [{name: a, bot: random}, {name: b, bot: random}, {name: c, bot: random}, {name: d, bot: random}]\n"
 
 
-def config(extra: str = "", players: str = PLAYERS):  # noqa: ANN201
+def config(extra: str = "", players: str = PLAYERS):
     return parse_config("name: t\nboard: tri:7\nseed: 1\n" + extra + players)
 
 
-def result(task: GameTask, cfg, winner_seat: int = 0, termination: Termination = Termination.CONNECTION,  # noqa: ANN001
+def result(task: GameTask, cfg, winner_seat: int = 0, termination: Termination = Termination.CONNECTION,
            reason: str = "") -> GameRecord:
     names = [cfg.player_names[i] for i in task.seats]
     return GameRecord(
@@ -27,7 +27,7 @@ def result(task: GameTask, cfg, winner_seat: int = 0, termination: Termination =
     )
 
 
-def drain(scheduler: Scheduler, cfg, decide=lambda task: 0):  # noqa: ANN001, ANN201
+def drain(scheduler: Scheduler, cfg, decide=lambda task: 0):
     items = []
     while (item := scheduler.next_item()) is not None:
         items.append(item)
@@ -129,7 +129,7 @@ def test_auto_handicap_stop_width_skips_the_rest_of_a_pair() -> None:
     assert len(tasks) < 200 and scheduler.skipped == 200 - len(tasks)
 
 
-def test_openings_are_shared_by_a_pair_of_games_with_seats_reversed(tmp_path) -> None:  # noqa: ANN001
+def test_openings_are_shared_by_a_pair_of_games_with_seats_reversed(tmp_path) -> None:
     cfg = config("rules: {pie: false}\nschedule: {games_per_pair: 4, openings: {random_plies: 3}}\n")
     tasks = drain(Scheduler(cfg, build_slots(cfg)), cfg)
     for a, b in zip(tasks[::2], tasks[1::2]):

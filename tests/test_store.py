@@ -95,9 +95,8 @@ def test_record_without_id_or_with_mismatched_times_is_refused(tmp_path: Path) -
 
 
 def test_second_open_is_refused_while_locked(tmp_path: Path) -> None:
-    with open_store(tmp_path):
-        with pytest.raises(StoreLockedError, match="in use by another run"):
-            open_store(tmp_path)
+    with open_store(tmp_path), pytest.raises(StoreLockedError, match="in use by another run"):
+        open_store(tmp_path)
     open_store(tmp_path).close()  # released on close
 
 

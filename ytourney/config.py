@@ -26,7 +26,13 @@ import yaml
 
 from ytourney.board import Board, parse_board
 from ytourney.bots.spec import BotKind, BotSpec, parse_bot_spec
-from ytourney.errors import BotSpecError, ConfigError, HandicapError, SprtError, YTourneyError
+from ytourney.errors import (
+    BotSpecError,
+    ConfigError,
+    HandicapError,
+    SprtError,
+    YTourneyError,
+)
 from ytourney.game import GameState, Rules
 from ytourney.handicap import HandicapMode, HandicapSettings
 from ytourney.match import TimeControl
@@ -188,7 +194,7 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
     seen: dict[Any, yaml.Node] = {}
     for key_node, _ in node.value:
         key = loader.construct_object(key_node, deep=deep)
-        if isinstance(key, Mapping) or isinstance(key, list):
+        if isinstance(key, (Mapping, list)):
             continue  # reported as a bad key type later
         if key in seen:
             mark = key_node.start_mark
@@ -217,7 +223,7 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
 def parse_config(text: str, source: str = "<config>", base_dir: str | os.PathLike[str] | None = None) -> TournamentConfig:
     """Validate config text; `source` names it in errors, `base_dir` anchors its relative paths."""
     try:
-        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass: safe_load semantics
+        data = yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: safe_load semantics
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""

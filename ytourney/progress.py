@@ -17,7 +17,7 @@ PLAIN_INTERVAL = 5.0
 
 def format_duration(seconds: float) -> str:
     """H:MM:SS or M:SS."""
-    seconds = max(0, int(round(seconds)))
+    seconds = max(0, round(seconds))
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

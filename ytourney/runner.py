@@ -1,10 +1,12 @@
 """Run a tournament: dispatch slots to an executor, store each finished game at once, resume, stop cleanly.
 
-Executors play games; the runner never cares where. The interface (`Executor`) is four members:
-  capacity        how many games may be in flight at once (the runner never submits more)
+Executors play games; the runner never cares where. The interface (`Executor`):
+  capacity        how many games may be in flight at once (the runner never submits more; it may change)
+  in_flight       games submitted and not yet reported
   submit(task)    start one GameTask (returns at once)
   results(t)      the outcomes finished since the last call, waiting up to t seconds for at least one
   shutdown(abandon=False)   stop; with abandon, in-flight games are dropped (they are played again on resume)
+  in_process      optional, True when games run in the caller's process (Ctrl-C then interrupts the game itself)
 `ProcessExecutor` (a pool of `multiprocess` worker processes) and `InProcessExecutor` (one game at a time in this
 process: deterministic and easy to debug) implement it; a distributed backend plugs in the same way.
 
@@ -25,7 +27,6 @@ import pickle
 import signal
 import sys
 import time
-import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -230,7 +231,7 @@ class GamePlayer:
                 record = play_game(seats, context.board, context.rules, task.handicap, context.time_control,
                                    seed=task.seed, tournament=context.name, round_number=task.round,
                                    opening=task.opening, game_id=task.slot, extra=extra)
-            except (Exception, SystemExit) as err:  # noqa: BLE001 - a bot escaping the referee (sys.exit) loses
+            except (Exception, SystemExit) as err:  # a bot escaping the referee (sys.exit) loses the game
                 seat = self.tracker.get()
                 if not seat:
                     raise
@@ -791,7 +792,7 @@ def check_player(config: TournamentConfig, player: PlayerConfig) -> str:
             note = f"ok, engine started ({engine})" if engine else "ok, engine started"
     except YTourneyError:
         raise
-    except Exception as err:  # noqa: BLE001 - a plugin failing to set up a game is reported, not raised raw
+    except Exception as err:  # a plugin failing to set up a game is reported, not raised raw
         raise RunnerError(f"new_game failed: {type(err).__name__}: {err}") from err
     finally:
         with contextlib.suppress(Exception):

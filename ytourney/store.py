@@ -24,7 +24,10 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 from ytourney.errors import ConfigMismatchError, StoreError, StoreLockedError
 from ytourney.record import GameRecord, Termination, utc_now
@@ -542,7 +545,7 @@ class ResultStore:
             self._conn = None  # type: ignore[assignment]
         self._lock.release()
 
-    def __enter__(self) -> ResultStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import os
 from dataclasses import dataclass
 from itertools import compress
 from operator import not_
@@ -103,8 +104,67 @@ def _move_tables(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], dict[i
 _DEFAULT_RULES = Rules()
 
 
-class GameState:
-    """A position of Y with its history; `play` validates every move and detects the winner incrementally."""
+class _GameStateCommon:
+    """Queries and messages both GameState implementations share (written against the public properties)."""
+
+    __slots__ = ()
+
+    board: Board
+    rules: Rules
+    handicap: int
+
+    @property
+    def pie_active(self) -> bool:
+        """True when this game offers the pie rule (an even game with pie on)."""
+        return self.rules.pie and self.handicap == 0
+
+    def owner(self, color: Color) -> int:
+        """Seat that owns `color` now: 0 for the player who placed the first stone, 1 for the other."""
+        seat = 0 if color is Color.BLACK else 1
+        return seat ^ 1 if self.swapped else seat
+
+    def color_of_seat(self, seat: int) -> Color:
+        """Colour played now by seat 0 (first mover) or seat 1."""
+        black_seat = 1 if self.swapped else 0
+        return Color.BLACK if seat == black_seat else Color.WHITE
+
+    def seat_to_move(self) -> int:
+        """Seat (0 first mover, 1 other) whose turn it is."""
+        return self.owner(self.to_move)
+
+    def play_token(self, token: str) -> int:
+        """Parse a move token on this board, play it and return the move."""
+        move = parse_move(self.board, token)
+        self.play(move)
+        return move
+
+    def _describe(self, move: object) -> str:
+        try:
+            return repr(move_name(self.board, move))
+        except YTourneyError:
+            return repr(move)
+
+    def _swap_refusal(self) -> str:
+        if not self.rules.pie:
+            return "swap is not allowed: the pie rule is off in this game"
+        if self.handicap:
+            return f"swap is not allowed in a handicap game (level {self.handicap})"
+        if not self.num_stones:
+            return "swap is not allowed before the first stone is placed"
+        return "swap is only allowed as the second action of the game"
+
+    def __repr__(self) -> str:
+        return (
+            f"GameState({self.board.spec!r}, moves={len(self.moves)}, "
+            f"to_move={self.to_move}, winner={self.winner})"
+        )
+
+
+class PyGameState(_GameStateCommon):
+    """A position of Y with its history; `play` validates every move and detects the winner incrementally.
+
+    The pure-Python implementation: always available, used when the C core is not built or when
+    YTOURNEY_PURE_PYTHON=1."""
 
     __slots__ = (
         "_bits",
@@ -183,11 +243,6 @@ class GameState:
         return self._swapped
 
     @property
-    def pie_active(self) -> bool:
-        """True when this game offers the pie rule (an even game with pie on)."""
-        return self.rules.pie and self.handicap == 0
-
-    @property
     def stones_left_this_turn(self) -> int:
         """Stones the side to move still places before the turn passes (handicap turns place several)."""
         return self._stones_left
@@ -200,20 +255,6 @@ class GameState:
     def can_swap(self) -> bool:
         """True when the next action may be the pie answer 'swap'."""
         return self.pie_active and len(self._moves) == 1 and self._winner is None
-
-    def owner(self, color: Color) -> int:
-        """Seat that owns `color` now: 0 for the player who placed the first stone, 1 for the other."""
-        seat = 0 if color is Color.BLACK else 1
-        return seat ^ 1 if self._swapped else seat
-
-    def color_of_seat(self, seat: int) -> Color:
-        """Colour played now by seat 0 (first mover) or seat 1."""
-        black_seat = 1 if self._swapped else 0
-        return Color.BLACK if seat == black_seat else Color.WHITE
-
-    def seat_to_move(self) -> int:
-        """Seat (0 first mover, 1 other) whose turn it is."""
-        return self.owner(self._to_move)
 
     def empty_cells(self) -> list[int]:
         """Empty cells in index order."""
@@ -307,15 +348,9 @@ class GameState:
             return
         raise UnknownCellError(f"cell {move!r} is not on board {self.board.spec!r} (0..{len(self.cells) - 1})")
 
-    def play_token(self, token: str) -> int:
-        """Parse a move token on this board, play it and return the move."""
-        move = parse_move(self.board, token)
-        self.play(move)
-        return move
-
-    def copy(self) -> GameState:
+    def copy(self) -> PyGameState:
         """An independent copy of this state."""
-        new = GameState.__new__(GameState)
+        new = PyGameState.__new__(PyGameState)
         new.board = self.board
         new.rules = self.rules
         new.handicap = self.handicap
@@ -346,23 +381,96 @@ class GameState:
             cell = parent[cell]
         return cell
 
-    def _describe(self, move: int) -> str:
-        try:
-            return repr(move_name(self.board, move))
-        except YTourneyError:
-            return repr(move)
 
-    def _swap_refusal(self) -> str:
-        if not self.rules.pie:
-            return "swap is not allowed: the pie rule is off in this game"
-        if self.handicap:
-            return f"swap is not allowed in a handicap game (level {self.handicap})"
-        if not self._moves:
-            return "swap is not allowed before the first stone is placed"
-        return "swap is only allowed as the second action of the game"
+# --- the optional C core -----------------------------------------------------------------------
 
-    def __repr__(self) -> str:
-        return f"GameState({self.board.spec!r}, moves={len(self._moves)}, to_move={self._to_move}, winner={self._winner})"
+try:
+    from ytourney import _gamecore
+except ImportError:  # no compiler at install time: the pure-Python state serves alone
+    _gamecore = None
+
+_TOPOLOGIES: dict[str, object] = {}
+
+
+def _topology_for(board: Board) -> object:
+    """The C core's neighbour and side tables of `board`, built once per board spec."""
+    topology = _TOPOLOGIES.get(board.spec)
+    if topology is None:
+        topology = _TOPOLOGIES[board.spec] = _gamecore.Topology(board.neighbors, board.sides)
+    return topology
+
+
+def _replay(board: Board, rules: Rules, handicap: int, moves: tuple[int, ...]) -> GameState:
+    """Rebuild a pickled C-backed state by replaying its moves."""
+    state = CGameState(board, rules, handicap)
+    for move in moves:
+        state.play(move)
+    return state
+
+
+if _gamecore is not None:
+    _gamecore.configure(
+        black=_BLACK,
+        white=_WHITE,
+        default_rules=_DEFAULT_RULES,
+        parse_board=parse_board,
+        topology_for=_topology_for,
+        error=YTourneyError,
+        all_sides=ALL_SIDES,
+    )
+
+    class CGameState(_gamecore.Core, _GameStateCommon):
+        """A position of Y with its history; `play` validates every move and detects the winner incrementally.
+
+        The C-accelerated implementation: stones, turn and union-find live in the C core, whose `play` handles
+        a legal cell index without leaving C; SWAP and every illegal action come back to `_play_slow` here, so
+        the errors are the pure-Python ones. `cells` is a new list on every read."""
+
+        __slots__ = ()
+
+        def _play_slow(self, move: object) -> None:
+            """Everything the C fast path declines: a move after the end, SWAP, a bad or occupied cell."""
+            winner = self.winner
+            if winner is not None:
+                raise GameOverError(
+                    f"move {self._describe(move)} after the game ended ({winner} won) on {self.board.spec!r}"
+                )
+            num_cells = self.board.num_cells
+            if type(move) is int and 0 <= move < num_cells:
+                raise OccupiedCellError(
+                    f"cell {move_name(self.board, move)!r} is already occupied by {Color(self.cells[move])}"
+                )
+            if move == SWAP:
+                if not self.can_swap():
+                    raise SwapNotAllowedError(self._swap_refusal())
+                self._record_swap()
+                return None
+            raise UnknownCellError(f"cell {move!r} is not on board {self.board.spec!r} (0..{num_cells - 1})")
+
+        def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+            return (_replay, (self.board, self.rules, self.handicap, self.moves))
+
+        def __copy__(self) -> CGameState:
+            return self.copy()
+
+        def __deepcopy__(self, memo: dict[int, object]) -> CGameState:
+            return self.copy()
+
+else:
+    CGameState = None  # type: ignore[assignment,misc]
+
+
+def _pure_python_forced() -> bool:
+    """True when YTOURNEY_PURE_PYTHON asks for the pure-Python state even though the C core is built."""
+    return os.environ.get("YTOURNEY_PURE_PYTHON", "").strip().lower() not in ("", "0", "false", "no")
+
+
+GameState = PyGameState if CGameState is None or _pure_python_forced() else CGameState
+"""The game state class in use: `CGameState` when the C core is built, else (or with YTOURNEY_PURE_PYTHON=1)
+the pure-Python `PyGameState`; both have the same API, rules and errors."""
+
+ACCELERATED = GameState is CGameState
+"""True when `GameState` is the C-accelerated implementation."""
 
 
 def play_moves(board: Board | str, moves: list[int], rules: Rules | None = None, handicap: int = 0) -> GameState:

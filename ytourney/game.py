@@ -141,7 +141,7 @@ class _GameStateCommon:
     def _describe(self, move: object) -> str:
         try:
             return repr(move_name(self.board, move))
-        except YTourneyError:
+        except (YTourneyError, TypeError):  # not a cell of this board, or not even a number
             return repr(move)
 
     def _swap_refusal(self) -> str:
@@ -444,7 +444,7 @@ if _gamecore is not None:
                 if not self.can_swap():
                     raise SwapNotAllowedError(self._swap_refusal())
                 self._record_swap()
-                return None
+                return
             raise UnknownCellError(f"cell {move!r} is not on board {self.board.spec!r} (0..{num_cells - 1})")
 
         def __reduce__(self) -> tuple[object, tuple[object, ...]]:

@@ -1,5 +1,6 @@
 """Engine speed against OpenSpiel's Y in the same process: (a) random games move by move through the public game
-API, (b) batch random playouts against OpenSpiel's C++ random rollouts.
+API (the C-core GameState and the pure-Python one), (b) batch random playouts against OpenSpiel's C++ random
+rollouts.
 
     python benchmarks/bench_engine.py [--quick]
 
@@ -18,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ytourney.board import Board, parse_board
-from ytourney.game import GameState, Rules
+from ytourney.game import CGameState, GameState, PyGameState, Rules
 from ytourney.playouts import playout_wins, playout_wins_many
 
 try:  # optional bench extra; never imported by the library or the tests
@@ -67,21 +68,22 @@ def bench_moves(games: int, repeats: int) -> None:
         order = list(range(board.num_cells))
         rng.shuffle(order)
         orders.append(order)
+    rules = Rules(pie=False)  # the game's options, made once as OpenSpiel's game object is
 
-    def ours_return() -> int:
+    def ours_return(state_class: type[GameState]) -> int:
         moves = 0
         for order in orders:
-            state = GameState(board, Rules(pie=False))
+            state = state_class(board, rules)
             for cell in order:
                 moves += 1
                 if state.play(cell) is not None:  # play returns the winner once the game is decided
                     break
         return moves
 
-    def ours_is_over() -> int:
+    def ours_is_over(state_class: type[GameState]) -> int:
         moves = 0
         for order in orders:
-            state = GameState(board, Rules(pie=False))
+            state = state_class(board, rules)
             for cell in order:
                 state.play(cell)
                 moves += 1
@@ -89,12 +91,20 @@ def bench_moves(games: int, repeats: int) -> None:
                     break
         return moves
 
+    implementations = [("C core", CGameState), ("pure Python", PyGameState)] if CGameState else []
+    implementations = implementations or [("pure Python", PyGameState)]
+    default = "C core" if GameState is CGameState else "pure Python"
     print(f"(a) random games move by move, tri:11, {games} games from pre-shuffled cell lists")
-    rates = {
-        "ours: state.play(m) returns the winner": best_rate(ours_return, repeats),
-        "ours: state.play(m); state.is_over": best_rate(ours_is_over, repeats),
-    }
-    our_moves = ours_return()
+    print(f"    GameState here is the {default} implementation" + ("" if CGameState else " (C core not built)"))
+    rates = {}
+    for label, state_class in implementations:
+        returned = best_rate(lambda c=state_class: ours_return(c), repeats)
+        is_over = best_rate(lambda c=state_class: ours_is_over(c), repeats)
+        rates[f"ours, {label}: state.play(m) returns the winner"] = returned
+        rates[f"ours, {label}: state.play(m); state.is_over"] = is_over
+    our_moves = ours_return(PyGameState)
+    for _, state_class in implementations:
+        assert ours_return(state_class) == our_moves, "the implementations disagree on where the games end"
     spiel_rate = None
     if pyspiel is not None:
         check_spiel_mapping(board)
@@ -123,6 +133,44 @@ def bench_moves(games: int, repeats: int) -> None:
     if spiel_rate is None:
         print("    OpenSpiel baseline missing: open_spiel is not importable (pip install '.[bench]')")
     print(f"    ({our_moves} moves in total; both engines end every game at the same move)")
+    bench_copies(board, orders, implementations, repeats)
+
+
+def bench_copies(
+    board: Board, orders: list[list[int]], implementations: list[tuple[str, type[GameState]]], repeats: int
+) -> None:
+    """Copies of mid-game states (what a tree search does before every descent) against OpenSpiel's clone()."""
+    rules = Rules(pie=False)
+    positions = {}
+    for label, state_class in implementations:
+        states = []
+        for order in orders[:200]:
+            state = state_class(board, rules)
+            for cell in order[:30]:
+                if state.play(cell) is not None:
+                    break
+            states.append(state)
+        positions[label] = states
+    rates = {}
+    for label, states in positions.items():
+        rates[f"ours, {label}: state.copy()"] = best_rate(lambda s=states: len([x.copy() for x in s * 20]), repeats)
+    spiel_rate = None
+    if pyspiel is not None:
+        game = pyspiel.load_game("y", {"board_size": board.size})
+        spiel_states = []
+        for order in orders[:200]:
+            state = game.new_initial_state()
+            for cell in order[:30]:
+                state.apply_action(spiel_action(board, cell))
+                if state.is_terminal():
+                    break
+            spiel_states.append(state)
+        spiel_rate = best_rate(lambda: len([x.clone() for x in spiel_states * 20]), repeats)
+        rates["OpenSpiel y: state.clone()"] = spiel_rate
+    print("    copies of positions 30 moves in:")
+    for name, rate in rates.items():
+        ratio = f"  {rate / spiel_rate:5.2f}x OpenSpiel" if spiel_rate else ""
+        print(f"    {name:58s} {rate / 1e6:6.2f} M copies/s{ratio}")
 
 
 # --- (b) batch random playouts ------------------------------------------------------------------
@@ -177,7 +225,7 @@ def bench_playouts(n: int, quick: bool) -> None:
         rate = best_rate(ours, 2 if quick else 3)
         plain = best_rate(lambda spec=spec: python_playouts(spec, 300 if quick else 1000, 1), 2)
         print(f"  {spec}: ours {rate / 1e6:6.2f} M playouts/s (Black won {black[0] / n:.3f})")
-        print(f"    plain GameState random games in Python {plain / 1e3:8.1f} k/s   ours {rate / plain:7.1f}x")
+        print(f"    plain GameState random games move by move {plain / 1e3:8.1f} k/s   ours {rate / plain:7.1f}x")
         if spiel_rate is None:
             print("    OpenSpiel baseline missing: open_spiel is not importable (pip install '.[bench]')")
         else:

@@ -277,3 +277,13 @@ def test_live_progress_redraws_one_line(tmp_path: Path) -> None:
     text = stream.getvalue()
     assert text.startswith("\r[") and "\x1b[K" in text and "1/4 games (25%)" in text
     assert "\nytourney: b was suspended\n" in text.replace("\r\x1b[K", "\n") and text.endswith("\n")
+
+
+def test_a_stopped_match_overshoots_by_at_most_two_games_per_worker(tmp_path: Path) -> None:
+    text = ("name: m\nboard: tri:5\nseed: 2\nschedule: {format: match, games_per_pair: 5000, "
+            "sprt: {p0: 0.3, p1: 0.4}}\nplayers: [{name: a, bot: random}, {name: b, bot: random}]\n")
+    match = parse_config(text)
+    stop, state = sprt_condition(match)
+    summary = Runner(match, tmp_path / "m", workers=2, stop_condition=stop).run()
+    assert state().finished and summary.stopped
+    assert state().decided_after <= summary.stored <= state().decided_after + 2 * 2

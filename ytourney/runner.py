@@ -38,9 +38,10 @@ import multiprocess.connection
 from ytourney.board import Board, parse_board
 from ytourney.bots.base import Bot, Limit
 from ytourney.bots.spec import BotKind, BotSpec, create_bot
-from ytourney.config import PlayerConfig, TournamentConfig, derive_seed
+from ytourney.config import PlayerConfig, TournamentConfig
 from ytourney.errors import PlayerFault, RunInterrupted, RunnerError, YTourneyError
 from ytourney.game import Color, Rules
+from ytourney.handicap import HandicapMode
 from ytourney.match import Seat, TimeControl, play_game
 from ytourney.record import GameRecord, Termination, utc_now
 from ytourney.schedule import GameTask, Scheduler, StopCondition, build_slots
@@ -56,6 +57,8 @@ WORKER_RETRIES = 2
 """A game whose worker process dies without blame is played again this many times before the run gives up."""
 POLL_SECONDS = 0.2
 """Longest wait for a result before the runner checks for signals and refreshes the progress display."""
+ADAPTIVE_IN_FLIGHT = 2
+"""Games in flight per worker, at most, when results steer the schedule (SPRT, auto handicap)."""
 STOP_SECONDS = 10.0
 """How long workers get to close their engines on a normal shutdown before they are terminated."""
 
@@ -118,6 +121,11 @@ class Executor(Protocol):
 
 
 # --- playing games (inside a worker) ----------------------------------------------------------------------
+
+
+def seat_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot in `seat` (0 or 1) of a game: cheap, distinct per seat, fixed by the game's seed."""
+    return (game_seed * 2 + seat + 1) * 0x9E3779B1 & 0x7FFFFFFF
 
 
 class SeatTracker:
@@ -218,7 +226,7 @@ class GamePlayer:
             for seat_index, player_index in enumerate(task.seats):
                 entry = context.players[player_index]
                 try:
-                    bot = self._bot(player_index, derive_seed(task.seed, "seat", seat_index), fresh)
+                    bot = self._bot(player_index, seat_seed(task.seed, seat_index), fresh)
                 except PlayerFault as err:
                     return self.fault_record(task, seat_index, Termination(err.termination), f"could not start: {err}")
                 except YTourneyError as err:
@@ -671,9 +679,13 @@ class Runner:
         leader = _leader(scheduler)
         failures: collections.Counter[int] = collections.Counter()
         exhausted = False
+        # when results steer the schedule (a stop rule, adaptive handicaps), decide games as late as possible:
+        # at most two per worker in flight, however short the games are
+        adaptive = self.stop_condition is not None or self.config.handicap.mode is HandicapMode.AUTO
         while self._signal is None:
             executor = self._executor
-            while not exhausted and (executor is None or executor.in_flight < executor.capacity):
+            while not exhausted and (executor is None or executor.in_flight < (
+                    min(executor.capacity, ADAPTIVE_IN_FLIGHT * self.workers) if adaptive else executor.capacity)):
                 item = scheduler.next_item()
                 if item is None:
                     exhausted = True
@@ -708,11 +720,11 @@ class Runner:
 
     def _store(self, record: GameRecord, scheduler: Scheduler, store: ResultStore, leader: Callable[[], str]) -> None:
         store.add_game(record)
-        before = len(scheduler.suspended())
+        before = scheduler.suspensions
         scheduler.record(record)
         if self.progress is not None:
             self.progress.game(record, leader)
-            if len(scheduler.suspended()) > before:
+            if scheduler.suspensions > before:
                 for name, reason in scheduler.suspended().items():
                     if name in (record.first, record.second):
                         self.progress.note(f"{name} {reason}; its remaining games are forfeits")

@@ -11,7 +11,8 @@ for results to dispatch, like fastchess):
 - handicap `fixed`: every game gets the level (a fraction L + f is played as L + 1 with probability f). The weaker
   player, who takes Black and moves first, is the one with fewer wins in the pair's games so far; on a tie the
   one with the lower overall score so far; on a tie again the one listed later in the config.
-- handicap `auto`: the handicap planner picks the weaker player and the level from the pair's results so far.
+- handicap `auto`: the handicap planner picks the weaker player and the level from the pair's results so far
+  (games decided on the board; faults and forfeits are left out of the estimate).
 A player that faults `fault_limit` times in a row is suspended; its remaining games become forfeits, recorded at
 once without playing. A `stop_condition` (e.g. an SPRT) is asked after every result and ends dispatching once true.
 """
@@ -85,9 +86,10 @@ class SlotPlan(Sequence[GameSlot]):
         self._group = array.array("I")
         games = config.schedule.games_per_pair
         group = 0
+        order = list(range(len(self.pairs)))
         for round_number in range(1, (games + 1) // 2 + 1):
-            order = list(range(len(self.pairs)))
-            random.Random(derive_seed(config.seed, "round", round_number)).shuffle(order)
+            if len(order) > 1:
+                random.Random(derive_seed(config.seed, "round", round_number)).shuffle(order)
             for pair_index in order:
                 a_first = (round_number + pair_index) % 2 == 1
                 for game in range(2):
@@ -98,6 +100,9 @@ class SlotPlan(Sequence[GameSlot]):
                     self._round.append(round_number)
                     self._group.append(group)
                 group += 1
+        # game seeds: one seeded stream in slot order, so more games per pair only append seeds
+        stream = random.Random(derive_seed(config.seed, "games"))
+        self._seeds = array.array("I", (stream.getrandbits(31) for _ in range(len(self._pair))))
 
     def __len__(self) -> int:
         return len(self._pair)
@@ -117,8 +122,8 @@ class SlotPlan(Sequence[GameSlot]):
             raise IndexError(f"slot index {index} out of range (0..{len(self) - 1})")
         a, b = self.pairs[self._pair[index]]
         players = (a, b) if self._first_is_a[index] else (b, a)
-        return GameSlot(index + 1, self._round[index], self._pair[index], players,
-                        derive_seed(self.seed, "game", index + 1), self._group[index])
+        return GameSlot(index + 1, self._round[index], self._pair[index], players, self._seeds[index],
+                        self._group[index])
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, SlotPlan):
@@ -253,6 +258,11 @@ class Scheduler:
         """Games dispatched and not yet recorded."""
         return len(self._in_flight)
 
+    @property
+    def suspensions(self) -> int:
+        """How many players have been suspended so far in this run."""
+        return self._suspensions
+
     def suspended(self) -> dict[str, str]:
         """Suspended players and why."""
         return {name: s.suspended for name, s in self._standing.items() if s.suspended}
@@ -357,8 +367,7 @@ class Scheduler:
             self._count_fault(winner, None)
             self._count_fault(loser, record if record.termination.is_fault else None)
             if self.planner is not None and self.config.handicap.mode is HandicapMode.AUTO:
-                self.planner.record(record.first, record.second, record.handicap,
-                                    record.first if record.handicap else None, winner)
+                self.planner.record_game(record)  # skips faults: they say nothing about what a level is worth
         if self.stop_condition is not None and not self._stopped and self.stop_condition(record):
             self._stopped = "the stop condition was met"
 

@@ -215,7 +215,7 @@ def _connect(path: Path, *, read_only: bool) -> sqlite3.Connection:
 
 def _json_moves(moves: Sequence[str]) -> str:
     """Moves as a JSON array of strings (fast path for plain move tokens)."""
-    if all(token.isalnum() for token in moves):
+    if "".join(moves).isalnum():  # one C call; plain tokens need no escaping
         return '["' + '","'.join(moves) + '"]' if moves else "[]"
     return json.dumps(list(moves))
 

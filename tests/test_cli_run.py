@@ -135,7 +135,7 @@ def test_shipped_gtp_config_validates_from_another_directory(tmp_path: Path, mon
 
 
 def test_kill_minus_nine_then_rerun_completes_exactly(tmp_path: Path) -> None:
-    config = write_config(tmp_path, games=300, board="tri:11")  # 900 planned games
+    config = write_config(tmp_path, games=1000, board="tri:11")  # 3000 planned games
     out = tmp_path / "out"
     process = start_run(config, out, "--workers", "2", "--quiet")
     try:
@@ -145,12 +145,12 @@ def test_kill_minus_nine_then_rerun_completes_exactly(tmp_path: Path) -> None:
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=30)
     before = stored_count(out)
-    assert 0 < before < 900
+    assert 0 < before < 3000
     rerun = subprocess.run([sys.executable, "-m", "ytourney", "run", str(config), "--out", str(out)],
                            capture_output=True, text=True, timeout=300, cwd=tmp_path, check=False)
     assert rerun.returncode == 0, rerun.stderr
-    assert f"{before} of 900 games already stored" in rerun.stderr
-    check_complete(out, 900)
+    assert f"{before} of 3000 games already stored" in rerun.stderr
+    check_complete(out, 3000)
 
 
 def test_second_concurrent_run_is_refused(tmp_path: Path) -> None:

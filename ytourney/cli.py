@@ -291,8 +291,9 @@ def validate(config: str, no_start: bool) -> None:
     click.echo(f"  handicap   {detail}")
     click.echo(f"  time       {tournament.time.describe()}")
     workers = tournament.workers or "one per core"
-    click.echo(f"  run        workers {workers}, seed {tournament.seed}, suspend after "
-               f"{tournament.fault_limit or 'no'} faults in a row")
+    suspension = (f"suspend a player after {tournament.fault_limit} faults in a row" if tournament.fault_limit
+                  else "never suspend a faulty player")
+    click.echo(f"  run        workers {workers}, seed {tournament.seed}, {suspension}")
     already = stored_count(out)
     click.echo(f"  results    {out}/" + (f" ({already} of {len(slots)} games already stored)" if already else ""))
     if db_path(out).is_file():

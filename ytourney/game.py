@@ -1,4 +1,10 @@
-"""Game state of Y: stones, turns, pie rule, handicap stones, misère, and win detection by union-find."""
+"""Game state of Y: stones, turns, pie rule, handicap stones, misère, and win detection by union-find.
+
+Two implementations with one API, rules and set of errors: `CGameState` keeps its stones and union-find in the
+optional C extension `ytourney._gamecore` (built at install time where a C compiler exists), `PyGameState` is pure
+Python. `GameState` is the C one when it is built, unless the environment variable YTOURNEY_PURE_PYTHON=1 asks
+for the pure-Python one.
+"""
 
 from __future__ import annotations
 
@@ -158,6 +164,16 @@ class _GameStateCommon:
             f"GameState({self.board.spec!r}, moves={len(self.moves)}, "
             f"to_move={self.to_move}, winner={self.winner})"
         )
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Pickled as its moves (small, and independent of either implementation's internals).
+        return (_replay, (self.board, self.rules, self.handicap, self.moves, type(self) is not PyGameState))
+
+    def __copy__(self) -> _GameStateCommon:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _GameStateCommon:
+        return self.copy()
 
 
 class PyGameState(_GameStateCommon):
@@ -400,12 +416,6 @@ def _topology_for(board: Board) -> object:
     return topology
 
 
-def _replay(board: Board, rules: Rules, handicap: int, moves: tuple[int, ...]) -> GameState:
-    """Rebuild a pickled C-backed state by replaying its moves."""
-    state = CGameState(board, rules, handicap)
-    for move in moves:
-        state.play(move)
-    return state
 
 
 if _gamecore is not None:
@@ -447,15 +457,6 @@ if _gamecore is not None:
                 return
             raise UnknownCellError(f"cell {move!r} is not on board {self.board.spec!r} (0..{num_cells - 1})")
 
-        def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-            return (_replay, (self.board, self.rules, self.handicap, self.moves))
-
-        def __copy__(self) -> CGameState:
-            return self.copy()
-
-        def __deepcopy__(self, memo: dict[int, object]) -> CGameState:
-            return self.copy()
-
 else:
     CGameState = None  # type: ignore[assignment,misc]
 
@@ -471,6 +472,14 @@ the pure-Python `PyGameState`; both have the same API, rules and errors."""
 
 ACCELERATED = GameState is CGameState
 """True when `GameState` is the C-accelerated implementation."""
+
+
+def _replay(board: Board, rules: Rules, handicap: int, moves: tuple[int, ...], accelerated: bool) -> GameState:
+    """Rebuild a pickled state by replaying its moves (pure Python where the C core is missing)."""
+    state = (CGameState if accelerated and CGameState is not None else PyGameState)(board, rules, handicap)
+    for move in moves:
+        state.play(move)
+    return state
 
 
 def play_moves(board: Board | str, moves: list[int], rules: Rules | None = None, handicap: int = 0) -> GameState:

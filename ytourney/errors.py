@@ -121,3 +121,11 @@ class RunInterrupted(YTourneyError):
     def __init__(self, message: str, signal_number: int = 2) -> None:
         super().__init__(message)
         self.signal_number = signal_number
+
+
+class BackendError(YTourneyError):
+    """An execution backend (a Ray cluster) that cannot be used: unreachable, no CPUs, no worker left."""
+
+
+class BackendMissingError(BackendError):
+    """The package an execution backend needs is not installed; the message says how to install it."""

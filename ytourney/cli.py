@@ -156,9 +156,14 @@ def gtp(bot: str, board_spec: str, seed: int | None) -> None:
 @click.option("--resume", is_flag=True,
               help="Only continue: refuse to start if the folder holds no tournament yet.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")
+@click.option("--backend", type=click.Choice(("local", "ray")), default="local", show_default=True,
+              help='Where games are played: local worker processes, or Ray actors (pip install "ytourney[ray]").')
+@click.option("--address", metavar="ADDR", default=None,
+              help="Ray cluster to join (host:port of `ray start --head`, or auto), one actor per cluster CPU unless "
+                   "--workers; default: a local Ray instance with --workers CPUs.")
 @click.pass_context
 def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | None, resume: bool,
-        quiet: bool) -> None:
+        quiet: bool, backend: str, address: str | None) -> None:
     """Run (or continue) a tournament; progress on stderr, the rating table on stdout.
 
     \b
@@ -171,6 +176,7 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     Exit codes: 0 done, 1 error, 130 Ctrl-C, 143 SIGTERM (games kept).
     Example:
       ytourney run configs/quickstart.yaml --workers 2
+      ytourney run configs/quickstart.yaml --backend ray --address 10.0.0.1:6379
     """
     import sys
     from pathlib import Path
@@ -194,11 +200,13 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
                    err=True)
     stop, sprt_state = sprt_condition(tournament)
     progress = QuietProgress() if quiet else Progress(sys.stderr)
-    runner = Runner(tournament, out, workers=workers, progress=progress, stop_condition=stop)
+    factory, workers = _executor_factory(backend, address, workers)
+    runner = Runner(tournament, out, workers=workers, progress=progress, stop_condition=stop, executor_factory=factory)
     try:
         summary = runner.run()
     except RunInterrupted as err:
         hint = f"ytourney run {config}" + (f" --out {out_dir}" if out_dir else "")
+        hint += (f" --backend {backend}" if backend != "local" else "") + (f" --address {address}" if address else "")
         click.echo(f"ytourney: {err}", err=True)
         click.echo(f"ytourney: to continue, run the same command again: {hint} (or add --resume)", err=True)
         ctx.exit(128 + err.signal_number)
@@ -241,19 +249,54 @@ def _final_table(records: list, tournament: Any, sprt_state: Any) -> str:
     return "\n".join(lines)
 
 
+def _executor_factory(backend: str, address: str | None, workers: int | None) -> tuple[Any, int | None]:
+    """The runner's executor factory and worker count for --backend/--address/--workers: on a Ray cluster without
+    --workers, one actor per CPU of the cluster (the Ray module is imported only when chosen)."""
+    if address is not None and backend != "ray":
+        raise click.UsageError("--address needs --backend ray")
+    if backend == "local":
+        from ytourney.runner import default_executor
+
+        return default_executor, workers
+    from ytourney.ray_executor import cluster_cpus, executor_factory
+
+    factory = executor_factory(backend, address=address)
+    return factory, (cluster_cpus(address) if address and workers is None else workers)
+
+
+def _check_ray_nodes(tournament: Any, address: str | None, start: bool) -> int:
+    """Check every alive Ray node can build every player; print one line per node and what it lacks."""
+    from ytourney.ray_executor import check_cluster, describe_checks
+
+    checks = check_cluster(tournament, address=address, start=start)
+    click.echo(f"  ray nodes  {len(checks)} alive at {address or 'a local Ray instance'}")
+    for line in describe_checks(checks):
+        click.echo(f"    {line}")
+    return sum(1 for check in checks if check.problems)
+
+
 @main.command()
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.option("--no-start", is_flag=True, help="Do not start bots or engines; only check the config and paths.")
-def validate(config: str, no_start: bool) -> None:
+@click.option("--backend", type=click.Choice(("local", "ray")), default="local", show_default=True,
+              help="With ray, also check every player on every alive node of the Ray cluster.")
+@click.option("--address", metavar="ADDR", default=None,
+              help="Ray cluster to check (host:port of `ray start --head`, or auto); default: a local Ray instance.")
+def validate(config: str, no_start: bool, backend: str, address: str | None) -> None:
     """Check a tournament config without playing any game.
 
     \b
     Checks every key, the players' specs, that plugins load and engine
     programs exist and start (each bot is created, set up and closed),
     then prints a summary with the number of games planned.
+    With --backend ray, every player is also checked on every alive Ray node
+    (engines and plugins must exist at the same paths on all of them).
     Example:
       ytourney validate configs/quickstart.yaml
+      ytourney validate configs/quickstart.yaml --backend ray --address 10.0.0.1:6379
     """
+    if address is not None and backend != "ray":
+        raise click.UsageError("--address needs --backend ray")
     from pathlib import Path
 
     from ytourney.board import parse_board
@@ -315,8 +358,11 @@ def validate(config: str, no_start: bool) -> None:
                 note = f"PROBLEM: {err}"
                 problems += 1
         click.echo(f"    {player.name:<{width}}  {player.spec.kind.value:<7}  {player.spec_text}  [{note}]")
+    short_nodes = _check_ray_nodes(tournament, address, not no_start) if backend == "ray" else 0
     if problems:
         raise click.ClickException(f"{config}: {problems} player(s) cannot be started; see above")
+    if short_nodes:
+        raise click.ClickException(f"{config}: {short_nodes} Ray node(s) cannot play every player; see above")
     click.echo(f"{config}: ok")
 
 

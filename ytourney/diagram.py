@@ -14,13 +14,14 @@ def board_text(state: GameState, last: int | None = None) -> str:
     rows = _rows(board)
     width = max(len(r) for r in rows)
     label_width = len(str(len(rows)))
+    stones = state.cells  # one read: on the C core every read builds a new list
     lines = []
     for row_number in range(len(rows), 0, -1):
         cells = rows[row_number - 1]
         indent = " " * (width - len(cells))
         marks = []
         for cell in cells:
-            char = STONE_CHARS[state.cells[cell]]
+            char = STONE_CHARS[stones[cell]]
             marks.append(char.lower() if cell == last and char != "." else char)
         lines.append(f"{row_number:>{label_width}} {indent}{' '.join(marks)}")
     letters = " ".join(chr(ord("a") + i) for i in range(len(rows[0])))

@@ -285,14 +285,15 @@ def replay(board: Board, moves: Sequence[str], rules: Rules | None = None, handi
 def winning_group(state: GameState) -> set[int]:
     """Cells of the completed Y (the group touching all three sides), empty when there is none."""
     board = state.board
+    stones = state.cells  # one read: on the C core every read builds a new list
     for cell in range(board.num_cells):
-        if state.cells[cell] != EMPTY and state.group_sides(cell) == SIDE_A | SIDE_B | SIDE_C:
-            colour = state.cells[cell]
+        if stones[cell] != EMPTY and state.group_sides(cell) == SIDE_A | SIDE_B | SIDE_C:
+            colour = stones[cell]
             group, stack = {cell}, [cell]
             while stack:
                 current = stack.pop()
                 for nb in board.neighbors[current]:
-                    if nb not in group and state.cells[nb] == colour:
+                    if nb not in group and stones[nb] == colour:
                         group.add(nb)
                         stack.append(nb)
             return group
@@ -311,9 +312,10 @@ def position_svg(board: Board | str, moves: Sequence[str], *, rules: Rules | Non
     group = winning_group(state) if highlight else set()
     last = max(played.numbers, key=played.numbers.__getitem__) if played.numbers else None
     r = layout.radius * unit
+    stones = state.cells
     for cell, number in sorted(played.numbers.items(), key=lambda item: item[1]):
         x, y = canvas.cell_xy(cell)
-        colour = Color(state.cells[cell])
+        colour = Color(stones[cell])
         fill, ink = (BLACK_STONE, "#ffffff") if colour is Color.BLACK else (WHITE_STONE, "#111111")
         name = escape(board.names[cell])
         if cell in group:

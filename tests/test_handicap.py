@@ -6,6 +6,7 @@ import math
 import random
 import re
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -22,6 +23,7 @@ from ytourney.handicap import (
     normal_cdf,
     round_level,
 )
+from ytourney.record import GameRecord, Termination
 
 
 def play(weaker_true: str, theta: float, slope: float, level: int, receiver: str, rng: random.Random,
@@ -370,3 +372,102 @@ def test_staircase_crosses_zero_and_tail_mean() -> None:
     stair.record(2, "b", "b")
     assert stair.next_level() == ("b", 1)
     assert stair.estimate() == ("b", 1.5)  # mean of the last half of the levels played: -1, -2
+
+
+def test_staircase_plain_estimate_is_the_mean_of_every_level() -> None:
+    stair = Staircase("a", "b", method="plain")
+    for winner in "bbbab":
+        weaker, level = stair.next_level()
+        stair.record(level, weaker, winner)
+    assert stair.estimate() == ("a", (0 + 1 + 2 + 3 + 2) / 5)
+    with pytest.raises(HandicapError, match="'best'"):
+        Staircase("a", "b", method="best")
+
+
+# --- order independence, faults ----------------------------------------------------------------------------
+
+
+def test_replay_order_gives_identical_bits_pooled_or_not() -> None:
+    records = game_records(21, 120)
+    shuffled = list(records)
+    random.Random(4).shuffle(shuffled)
+    for pooling in (True, False):
+        first, second = (HandicapPlanner(HandicapSettings("auto"), pooling=pooling) for _ in range(2))
+        first.replay(records)
+        second.replay(shuffled)
+        assert first.estimates() == second.estimates()  # exact equality, not approx
+        assert all(e.pooled == pooling for e in first.estimates().values())
+
+
+def test_faults_are_left_out_of_the_estimate() -> None:
+    planner = HandicapPlanner(HandicapSettings("auto"))
+    fault = {"black": "x", "white": "y", "handicap": 2, "first": "x", "winner_name": "y", "termination": "time"}
+    won = {**fault, "termination": "connection"}
+    assert planner.replay([fault, won, {**fault, "termination": "forfeit"}]) == 1
+    assert planner.estimator("x", "y").games == 1
+    record = GameRecord(tournament="t", round=1, board="tri:5", rules={"pie": False, "misere": False}, handicap=1,
+                        first="y", second="x", black="y", white="x", moves=(), winner="white",
+                        termination=Termination.CRASH, move_seconds=(), seed=1, started="", finished="")
+    assert not planner.record_game(record)
+    assert planner.record_game(replace(record, termination=Termination.CONNECTION))
+    estimate = planner.estimates()[("x", "y")]
+    assert estimate.games == 2 and sum(games for games, _ in estimate.per_level.values()) == 2
+
+
+# --- pooling across the pairs of a tournament --------------------------------------------------------------
+
+
+def play_tournament(seed: int, strengths: dict[str, float], rounds: int, pooling: bool = True,
+                    slope: float = 1.0, departure: float = 0.2) -> tuple[dict[tuple[str, str], float],
+                                                                          dict[tuple[str, str], HandicapEstimate]]:
+    """A round-robin where pair (a, b) needs strengths[b] - strengths[a] levels (a few tenths off); truth, estimates."""
+    rng = random.Random(seed)
+    names = sorted(strengths)
+    truth = {(a, b): strengths[b] - strengths[a] + rng.gauss(0.0, departure)
+             for i, a in enumerate(names) for b in names[i + 1:]}  # > 0: a is the weaker
+    planner = HandicapPlanner(HandicapSettings("auto"), pooling=pooling)
+    for _ in range(rounds):
+        order = list(truth)
+        rng.shuffle(order)
+        for a, b in order:
+            weaker, level = planner.next_game(a, b, rng)
+            x = 0 if level == 0 else (level if weaker == a else -level)
+            winner = a if rng.random() < normal_cdf(slope * (x - truth[(a, b)])) else b
+            planner.record(a, b, level, weaker if level else None, winner)
+    return truth, planner.estimates()
+
+
+def test_pooling_predicts_a_new_pair_from_the_others() -> None:
+    planner = HandicapPlanner(HandicapSettings("auto"))
+    rng = random.Random(7)
+    # p needs 2 levels against q, q needs 2 against r; p and r have not met
+    for a, b, need in (("p", "q", 2.0), ("q", "r", 2.0)):
+        for _ in range(60):
+            weaker, level = planner.next_game(a, b, rng)
+            x = level if weaker == a else -level
+            planner.record(a, b, level, weaker if level else None, a if rng.random() < normal_cdf(x - need) else b)
+    assert ("p", "r") not in planner.estimates()  # not created until used
+    weaker, level = planner.next_game("r", "p", rng)
+    estimate = planner.estimates()[("p", "r")]
+    assert estimate.games == 0 and estimate.pooled and estimate.weaker == "p"
+    assert 3.0 < estimate.median < 5.0 and estimate.low > 1.0
+    assert weaker == "p" and level in (3, 4, 5)
+    alone = HandicapPlanner(HandicapSettings("auto"), pooling=False)
+    assert alone.next_game("r", "p", rng)[1] == 0
+
+
+def test_pooled_estimates_are_accurate_and_their_intervals_cover() -> None:
+    covered = total = 0
+    errors = []
+    for seed in range(8):
+        rng = random.Random(seed)
+        strengths = {name: rng.uniform(0.0, 4.0) for name in "abcd"}
+        truth, estimates = play_tournament(900 + seed, strengths, rounds=30, slope=math.exp(rng.uniform(-0.7, 0.7)))
+        for key, estimate in estimates.items():
+            signed = estimate.median if estimate.weaker == key[0] else -estimate.median
+            errors.append((signed - truth[key]) ** 2)
+            target = truth[key] if estimate.weaker == key[0] else -truth[key]
+            covered += estimate.low <= target <= estimate.high
+            total += 1
+    assert math.sqrt(sum(errors) / len(errors)) < 0.4  # about 0.25 in practice at 30 games per pair
+    assert covered / total >= 0.85  # 48 intervals at nominal 0.95

@@ -179,20 +179,23 @@ def test_ranking_uses_the_conservative_rating() -> None:
     assert conservative == sorted(conservative, reverse=True)
 
 
-def test_handicap_games_are_rated_as_even_and_marked() -> None:
+def test_handicap_games_are_rated_as_even_and_marked_when_asked() -> None:
     games = [game(1, "weak", "strong", handicap=2), game(2, "strong", "weak")]
-    ratings = rate_records(games)
+    ratings = rate_records(games, {"handicap": "even"})
     assert ratings.handicap_games == 1
     assert ratings.games[0].handicap_as_even and not ratings.games[1].handicap_as_even
+    assert ratings.level_worth == ()
     plain = rate_records([game(1, "weak", "strong"), game(2, "strong", "weak")])
     assert ratings.players == plain.players
+    learned = rate_records(games)  # the default: the level's learned worth plays on the weaker side
+    assert learned.games[0].handicap_adjusted and not learned.games[0].handicap_as_even
 
 
 def test_a_handicap_model_plugs_in_and_learns() -> None:
     model = LevelWorth(per_level=3.0, sigma=1.0)
     games = [game(1, "weak", "strong", handicap=2)]
     with_model = rate_records(games, handicap_model=model)
-    even = rate_records(games)
+    even = rate_records(games, {"handicap": "even"})
     assert with_model.games[0].handicap_adjusted
     # a win the handicap explains in part moves the ratings less than an even win
     assert with_model.players["weak"].mu - 25 < even.players["weak"].mu - 25

@@ -124,7 +124,7 @@ def test_text_table_is_aligned_and_has_the_footer(records: list[GameRecord]) -> 
     widths = {len(line) for line in lines[3:6]}
     assert max(widths) - min(widths) <= len(EVIL)  # rows share the columns (trailing text varies)
     assert "8 games rated with TrueSkill" in text
-    assert "1 handicap games rated as plain wins/losses" in text
+    assert "1 handicap games rated with the learned worth of each level in skill points (tri:4: 1 = " in text
     assert "time 1, crash 1" in text
 
 

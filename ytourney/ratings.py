@@ -8,6 +8,14 @@ so on; players are matched across folders by name.
 Every environment is an explicit `trueskill.TrueSkill(mu, sigma, beta, tau, draw_probability=0)` (Y has no draws);
 the module never touches trueskill's global environment. When an extreme upset makes the float backend give up
 (trueskill raises FloatingPointError), the game is rated again with the mpmath backend at rising precision.
+
+Handicap games (level >= 1: the weaker player is Black, moves first without pie, and places `level` stones) are
+rated by default with a learned worth per level (`LearnedLevelWorth`, one per board): the weaker player plays as a
+team with a virtual team-mate whose skill is what the level is worth. That team-mate is scaled (weight
+`BONUS_WEIGHT`, skill and deviation divided by it) so it adds its skill and its uncertainty to the team but no
+performance noise of its own; its posterior after each game is the level's new worth, kept non-decreasing in the
+level by weighted isotonic regression, with level 0 worth exactly 0. So a bot that wins only with three stones is
+rated below one that wins even games. `ratings: {handicap: even}` rates handicap games as plain wins instead.
 """
 
 from __future__ import annotations
@@ -32,20 +40,38 @@ CONSERVATIVE_SIGMAS = 3.0
 MPMATH_PRECISIONS = (50, 400)
 """Decimal digits tried, in order, when the float backend fails on an extreme upset."""
 
-_SETTING_KEYS = ("mu", "sigma", "beta", "tau")
+_NUMBER_KEYS = ("mu", "sigma", "beta", "tau")
+_SETTING_KEYS = (*_NUMBER_KEYS, "handicap")
+
+
+class HandicapRating(str, enum.Enum):
+    """How handicap games are rated: with each level's learned worth (default), or as plain wins and losses."""
+
+    LEARN = "learn"
+    EVEN = "even"
 
 
 @dataclass(frozen=True)
 class RatingSettings:
-    """TrueSkill parameters: prior mean and deviation, performance spread beta, per-game drift tau."""
+    """TrueSkill parameters (prior mean and deviation, performance spread beta, per-game drift tau) and handicaps."""
 
     mu: float = DEFAULT_MU
     sigma: float = DEFAULT_SIGMA
     beta: float = DEFAULT_BETA
     tau: float = DEFAULT_TAU
+    handicap: HandicapRating = HandicapRating.LEARN
 
     def __post_init__(self) -> None:
-        for key in _SETTING_KEYS:
+        handicap = self.handicap
+        if not isinstance(handicap, HandicapRating):
+            word = handicap.strip().lower() if isinstance(handicap, str) else handicap
+            try:
+                handicap = HandicapRating(word)
+            except ValueError:
+                names = ", ".join(h.value for h in HandicapRating)
+                raise RatingsError(f"ratings handicap must be one of {names}, got {self.handicap!r}") from None
+            object.__setattr__(self, "handicap", handicap)
+        for key in _NUMBER_KEYS:
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise RatingsError(f"ratings {key} must be a finite number, got {value!r}")
@@ -77,13 +103,15 @@ class RatingSettings:
             return settings or cls()
         if isinstance(settings, Mapping):
             return cls.from_mapping(settings)
-        if all(hasattr(settings, key) for key in _SETTING_KEYS):
-            return cls(**{key: getattr(settings, key) for key in _SETTING_KEYS})
+        if all(hasattr(settings, key) for key in _NUMBER_KEYS):
+            return cls(**{key: getattr(settings, key) for key in _SETTING_KEYS if hasattr(settings, key)})
         raise RatingsError(f"cannot read rating settings from {settings!r}; expected mu, sigma, beta and tau")
 
-    def to_dict(self) -> dict[str, float]:
+    def to_dict(self) -> dict[str, float | str]:
         """JSON form."""
-        return {key: getattr(self, key) for key in _SETTING_KEYS}
+        data: dict[str, float | str] = {key: getattr(self, key) for key in _NUMBER_KEYS}
+        data["handicap"] = self.handicap.value
+        return data
 
 
 def make_env(settings: RatingSettings | None = None, backend: str | None = None) -> trueskill.TrueSkill:
@@ -127,6 +155,106 @@ class LevelWorth:
         """Keep the posterior worth of `level` when learning is on."""
         if self.learning:
             self.worth[level] = posterior
+
+
+BONUS_WEIGHT = 0.01
+"""Partial-play weight of the scaled virtual team-mate that carries a level's worth (its skill and deviation are
+divided by it): the team gains the worth and its uncertainty, and only BONUS_WEIGHT**2 * beta**2 of noise."""
+
+
+class LearnedLevelWorth:
+    """The default HandicapModel: each level's worth in skill points, learned from the games, non-decreasing.
+
+    Level L starts at Normal(L * per_level, sigma^2) (by default one beta per level, with the players' prior
+    deviation). After every game the level's posterior replaces its worth, then the worths of levels 1..top are
+    made non-decreasing by pool-adjacent-violators weighted by their precisions and floored at 0, the worth of
+    level 0 (an even game). Deviations are kept per level.
+    """
+
+    def __init__(self, per_level: float = DEFAULT_BETA, sigma: float = DEFAULT_SIGMA) -> None:
+        """Prior: level L worth L * per_level skill points with deviation sigma."""
+        for name, value in (("per_level", per_level), ("sigma", sigma)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise RatingsError(f"handicap worth {name} must be a finite number, got {value!r}")
+        if per_level < 0:
+            raise RatingsError(f"handicap worth per_level must be zero or positive, got {per_level!r}")
+        if sigma <= 0:
+            raise RatingsError(f"handicap worth sigma must be positive, got {sigma!r}")
+        self.per_level = float(per_level)
+        self.sigma = float(sigma)
+        self.worth: dict[int, trueskill.Rating] = {}
+        self.games: dict[int, int] = {}
+
+    @classmethod
+    def for_settings(cls, settings: RatingSettings) -> LearnedLevelWorth:
+        """The default prior for these TrueSkill settings: one beta per level, deviation sigma."""
+        return cls(per_level=settings.beta, sigma=settings.sigma)
+
+    def prior(self, level: int) -> trueskill.Rating:
+        """The worth of a level before any game at it."""
+        return trueskill.Rating(mu=level * self.per_level, sigma=self.sigma)
+
+    def bonus(self, level: int) -> trueskill.Rating | None:
+        """The current worth of `level` (None at level 0: an even game); above the levels learned, at least theirs."""
+        if level <= 0:
+            return None
+        if level in self.worth:
+            return self.worth[level]
+        prior = self.prior(level)
+        below = max((float(rating.mu) for k, rating in self.worth.items() if k < level), default=0.0)
+        return trueskill.Rating(mu=max(float(prior.mu), below), sigma=float(prior.sigma))
+
+    def learn(self, level: int, posterior: trueskill.Rating) -> None:
+        """Take the posterior worth of `level`, then restore monotonicity over levels 1..top."""
+        if level <= 0:
+            return
+        self.games[level] = self.games.get(level, 0) + 1
+        top = max(max(self.worth, default=0), level)
+        for other in range(1, top + 1):
+            if other not in self.worth:
+                self.worth[other] = self.bonus(other)
+        self.worth[level] = trueskill.Rating(mu=float(posterior.mu), sigma=float(posterior.sigma))
+        levels = list(range(1, top + 1))
+        means = isotonic([float(self.worth[k].mu) for k in levels],
+                         [1.0 / float(self.worth[k].sigma) ** 2 for k in levels], floor=0.0)
+        for k, mean in zip(levels, means):
+            self.worth[k] = trueskill.Rating(mu=mean, sigma=float(self.worth[k].sigma))
+
+    def table(self) -> dict[int, tuple[float, float, int]]:
+        """level -> (worth mu, sigma, games at the level), levels 0..top (level 0 is exactly 0)."""
+        top = max(self.worth, default=0)
+        rows = {0: (0.0, 0.0, self.games.get(0, 0))}
+        for level in range(1, top + 1):
+            rating = self.bonus(level)
+            rows[level] = (float(rating.mu), float(rating.sigma), self.games.get(level, 0))
+        return rows
+
+
+def isotonic(values: list[float], weights: list[float], *, floor: float | None = None) -> list[float]:
+    """Weighted least-squares non-decreasing fit (pool adjacent violators), optionally floored."""
+    blocks: list[list[float]] = []  # [weighted mean, total weight, count]
+    for value, weight in zip(values, weights):
+        blocks.append([value, weight, 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            mean, total, count = blocks.pop()
+            previous = blocks[-1]
+            joined = previous[1] + total
+            previous[0] = (previous[0] * previous[1] + mean * total) / joined
+            previous[1] = joined
+            previous[2] += count
+    fitted = [mean for mean, _, count in blocks for _ in range(int(count))]
+    return [max(v, floor) for v in fitted] if floor is not None else fitted
+
+
+@dataclass(frozen=True)
+class LevelValue:
+    """What a handicap level was worth at the end of a replay (skill points), on one board."""
+
+    board: str
+    level: int
+    mu: float
+    sigma: float
+    games: int
 
 
 @dataclass(frozen=True)
@@ -195,6 +323,7 @@ class Ratings:
     players: dict[str, PlayerRating]
     history: dict[str, tuple[HistoryPoint, ...]]
     games: tuple[RatedGame, ...]
+    level_worth: tuple[LevelValue, ...] = ()
 
     def ranking(self) -> list[PlayerRating]:
         """Players by conservative rating, best first (ties: higher mu, then name)."""
@@ -251,8 +380,9 @@ def rate_records(
 ) -> Ratings:
     """Rate games with TrueSkill, replayed in game-id order (`ordered=True` keeps the given order instead).
 
-    Handicap games (level >= 1, `first` is the weaker player) are rated as plain wins and losses and marked as
-    such, unless `handicap_model` gives the level a bonus: the weaker player then plays as a team with it.
+    Handicap games (level >= 1, `first` is the weaker player): the weaker player plays as a team with the level's
+    bonus from `handicap_model`; without one, with the learned worth of each level per board (LearnedLevelWorth),
+    or, when the settings say `handicap: even`, as plain wins and losses, marked as such.
     `initial` seeds players' priors (e.g. ratings carried over from an earlier event).
     """
     config = RatingSettings.coerce(settings)
@@ -301,6 +431,8 @@ class _Replay:
         self.settings = settings
         self.env = make_env(settings)
         self.model = model
+        self.learned = model is None and settings.handicap is HandicapRating.LEARN
+        self.boards: dict[str, LearnedLevelWorth] = {}  # the default model, one per board
         self.current: dict[str, trueskill.Rating] = {
             name: trueskill.Rating(mu=float(r.mu), sigma=float(r.sigma)) for name, r in initial.items()
         }
@@ -317,15 +449,16 @@ class _Replay:
         winner, loser = record.winner_name, record.loser_name
         win_before, lose_before = self.rating(winner), self.rating(loser)
         bonus = None
-        if record.handicap > 0 and self.model is not None and winner != loser:
-            bonus = self.model.bonus(record.handicap)
+        model = self._model(record)
+        if record.handicap > 0 and model is not None and winner != loser:
+            bonus = model.bonus(record.handicap)
         if winner == loser:
             backend, after, note = Backend.SKIPPED, (win_before, lose_before), "self-play is not rated"
             bonus_after = None
         else:
             backend, after, bonus_after, note = self._rate(win_before, lose_before, bonus, record)
-        if bonus is not None and bonus_after is not None:
-            self.model.learn(record.handicap, bonus_after)
+        if model is not None and bonus is not None and bonus_after is not None:
+            model.learn(record.handicap, bonus_after)
         self.current[winner], self.current[loser] = after
         for name, rating in ((winner, after[0]), (loser, after[1])):
             self.history.setdefault(name, []).append(
@@ -342,6 +475,14 @@ class _Replay:
             backend=backend,
             note=note,
         ))
+
+    def _model(self, record: GameRecord) -> HandicapModel | None:
+        """The handicap model of a record: the caller's, else the learned worth of its board (if learning)."""
+        if self.model is not None or not self.learned or record.handicap <= 0:
+            return self.model
+        if record.board not in self.boards:
+            self.boards[record.board] = LearnedLevelWorth.for_settings(self.settings)
+        return self.boards[record.board]
 
     def _rate(self, winner: trueskill.Rating, loser: trueskill.Rating, bonus: trueskill.Rating | None,
               record: GameRecord) -> tuple[Backend, tuple[trueskill.Rating, trueskill.Rating],
@@ -374,16 +515,18 @@ class _Replay:
             (new_winner,), (new_loser,) = env.rate([(winner,), (loser,)], ranks=[0, 1])
             return (_float_rating(new_winner), _float_rating(new_loser)), None
         weaker_won = record.winner_name == record.first
+        scaled = trueskill.Rating(mu=float(bonus.mu) / BONUS_WEIGHT, sigma=float(bonus.sigma) / BONUS_WEIGHT)
         if weaker_won:
-            teams = [(winner, bonus), (loser,)]
+            teams, weights = [(winner, scaled), (loser,)], [(1.0, BONUS_WEIGHT), (1.0,)]
         else:
-            teams = [(winner,), (loser, bonus)]
-        rated = env.rate(teams, ranks=[0, 1])
+            teams, weights = [(winner,), (loser, scaled)], [(1.0,), (1.0, BONUS_WEIGHT)]
+        rated = env.rate(teams, ranks=[0, 1], weights=weights)
         if weaker_won:
             (new_winner, new_bonus), (new_loser,) = rated
         else:
             (new_winner,), (new_loser, new_bonus) = rated
-        return (_float_rating(new_winner), _float_rating(new_loser)), _float_rating(new_bonus)
+        worth = trueskill.Rating(mu=float(new_bonus.mu) * BONUS_WEIGHT, sigma=float(new_bonus.sigma) * BONUS_WEIGHT)
+        return (_float_rating(new_winner), _float_rating(new_loser)), worth
 
     def result(self) -> Ratings:
         players = {name: _player(name, rating) for name, rating in self.current.items() if name in self.history}
@@ -393,7 +536,28 @@ class _Replay:
             players={p.name: p for p in ranked},
             history={p.name: tuple(self.history[p.name]) for p in ranked},
             games=tuple(self.games),
+            level_worth=self._level_worth(),
         )
+
+    def _level_worth(self) -> tuple[LevelValue, ...]:
+        """Final worth of every level up to the highest played, per board (or of the caller's model)."""
+        played: dict[str, dict[int, int]] = {}
+        for game in self.games:
+            if game.handicap_adjusted:
+                counts = played.setdefault(game.record.board if self.model is None else "", {})
+                counts[game.record.handicap] = counts.get(game.record.handicap, 0) + 1
+        values = []
+        for board in sorted(played):
+            model = self.boards.get(board) if self.model is None else self.model
+            if model is None:
+                continue
+            counts = played[board]
+            values.append(LevelValue(board, 0, 0.0, 0.0, 0))
+            for level in range(1, max(counts) + 1):
+                bonus = model.bonus(level)
+                if bonus is not None:
+                    values.append(LevelValue(board, level, float(bonus.mu), float(bonus.sigma), counts.get(level, 0)))
+        return tuple(values)
 
 
 def _float_rating(rating: trueskill.Rating) -> trueskill.Rating:

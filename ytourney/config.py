@@ -37,6 +37,7 @@ from ytourney.game import GameState, Rules
 from ytourney.handicap import HandicapMode, HandicapSettings
 from ytourney.match import TimeControl
 from ytourney.notation import SWAP, parse_move
+from ytourney.ratings import HandicapRating
 from ytourney.sprt import SprtSettings
 
 DEFAULT_GAMES_PER_PAIR = 2
@@ -53,7 +54,7 @@ _SCHEDULE_KEYS = ("format", "games_per_pair", "challenger", "openings", "sprt")
 _OPENING_KEYS = ("file", "random_plies", "order")
 _HANDICAP_KEYS = ("mode", "level", "max_level", "target", "stop_width")
 _TIME_KEYS = ("move_seconds", "grace_seconds", "game_seconds", "increment")
-_RATING_KEYS = ("mu", "sigma", "beta", "tau")
+_RATING_KEYS = ("mu", "sigma", "beta", "tau", "handicap")
 _PLAYER_KEYS = ("name", "bot", "gtp")
 
 
@@ -125,6 +126,7 @@ class RatingConfig:
     sigma: float = 25.0 / 3
     beta: float = 25.0 / 6
     tau: float = 25.0 / 300
+    handicap: HandicapRating = HandicapRating.LEARN  # learn each level's worth, or rate handicap games as even
 
 
 @dataclass(frozen=True)
@@ -633,7 +635,9 @@ class _Reader:
         """TrueSkill parameters."""
         section = self.mapping(value, "ratings", _RATING_KEYS)
         values = {}
-        for key in _RATING_KEYS:
+        if "handicap" in section:
+            values["handicap"] = self.choice(section["handicap"], "ratings.handicap", HandicapRating)
+        for key in _RATING_KEYS[:4]:
             if key in section:
                 values[key] = self.number(section[key], f"ratings.{key}", minimum=0 if key == "tau" else None,
                                           positive=key in ("sigma", "beta"))

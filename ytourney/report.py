@@ -24,6 +24,8 @@ from ytourney.errors import ReportError, YTourneyError
 from ytourney.ratings import (
     CONSERVATIVE_SIGMAS,
     HandicapModel,
+    HandicapRating,
+    LevelValue,
     PlayerRating,
     Ratings,
     RatingSettings,
@@ -319,7 +321,8 @@ RATING_COLUMNS: tuple[Column, ...] = (
     Column("swaps", "swaps", ColumnKind.INT, display=False),
     Column("swap_rate", "swap", ColumnKind.PERCENT, 1, "how often the player swapped when it could"),
     Column("swap_win_rate", "swap-win", ColumnKind.PERCENT, 1, "win rate in games where the player swapped"),
-    Column("handicap_games", "hcp", ColumnKind.INT, description="handicap games (rated as plain wins/losses)"),
+    Column("handicap_games", "hcp", ColumnKind.INT,
+           description="handicap games (rated with each level's learned worth unless ratings.handicap is even)"),
     Column("faults_text", "faults", description="games lost by the player's own fault", data=False),
     *(Column(f"faults_{fault.value}", f"{fault.value}", ColumnKind.INT,
              description=f"games lost by {fault.value}", display=False) for fault in FAULTS),
@@ -340,6 +343,7 @@ class RatingTable:
     tournaments: tuple[str, ...] = ()
     sprt: Any = None
     title: str = "Ratings"
+    level_worth: tuple[LevelValue, ...] = ()
 
     def notes(self) -> list[str]:
         """Footer lines: games, handicap handling, upsets, SPRT state."""
@@ -347,7 +351,12 @@ class RatingTable:
         lines = [(f"{self.games} games rated with TrueSkill (mu {s.mu:.4g}, sigma {s.sigma:.4g}, "
                   f"beta {s.beta:.4g}, tau {s.tau:.4g}); ranked by mu - 3 sigma.")]
         if self.handicap_games:
-            how = "with the handicap model" if self.handicap_adjusted else "as plain wins/losses"
+            if not self.handicap_adjusted:
+                how = "as plain wins/losses"
+            elif self.level_worth:
+                how = "with the learned worth of each level in skill points (" + level_worth_text(self.level_worth) + ")"
+            else:
+                how = "with the handicap model"
             lines.append(f"{self.handicap_games} handicap games rated {how} (see column hcp).")
         if self.mpmath_games:
             lines.append(f"{self.mpmath_games} extreme upsets rated with the mpmath backend.")
@@ -369,6 +378,7 @@ class RatingTable:
             "tournaments": list(self.tournaments),
             "sort_key": "mu - 3 * sigma",
             "sprt": self.sprt.to_dict() if self.sprt is not None else None,
+            "level_worth": [_level_row(value) for value in self.level_worth],
         }
         return Table("ratings", self.title, RATING_COLUMNS, tuple(s.row() for s in self.standings),
                      tuple(self.notes()), meta)
@@ -437,6 +447,7 @@ def build_table(ratings: Ratings, *, sprt: Any = None, title: str = "Ratings") -
         tournaments=tournaments,
         sprt=sprt,
         title=title,
+        level_worth=ratings.level_worth,
     )
 
 
@@ -598,8 +609,10 @@ def format_crosstable(crosstable: Crosstable, fmt: TableFormat | str = TableForm
     return render_table(crosstable.matrix_table(), fmt)
 
 
-# --- the handicap table ---------------------------------------------------------------------------------------
+# --- the handicap tables --------------------------------------------------------------------------------------
 
+LEVELS_NOTE = ("Levels: 0 = even game with the pie rule, 1 = the weaker player is Black without pie, k >= 2 = Black "
+               "places k stones first; a fractional level is played as a mix of its neighbours.")
 
 HANDICAP_COLUMNS: tuple[Column, ...] = (
     Column("weaker", "weaker"),
@@ -607,27 +620,188 @@ HANDICAP_COLUMNS: tuple[Column, ...] = (
     Column("median", "fair level", ColumnKind.FLOAT, 2, "posterior median of the level the weaker player needs"),
     Column("low", "low", ColumnKind.FLOAT, 2, "lower end of the 95% credible interval"),
     Column("high", "high", ColumnKind.FLOAT, 2, "upper end of the 95% credible interval"),
-    Column("games", "games", ColumnKind.INT),
+    Column("games", "games", ColumnKind.INT, description="games counted in the estimate (decided on the board)"),
+    Column("faults", "faults", ColumnKind.INT,
+           description="games of the pair ended by a fault (time, crash, protocol, illegal, forfeit), left out"),
     Column("p_weaker", "P(weaker)", ColumnKind.PERCENT, 1, "posterior probability that 'weaker' is the weaker one"),
-    Column("per_level", "results by level", description="level: wins of the weaker player / games"),
+    Column("slope", "slope", ColumnKind.FLOAT, 2,
+           "posterior median of s in P(weaker wins at level L) = Phi(s (L - fair level))"),
+    Column("per_level", "results by level", description="level: wins of the weaker player / games (win rate)",
+           data=False),
 )
 
 
-def handicap_table(estimates: Mapping[Any, Any] | Iterable[Any], title: str = "Fair handicaps") -> Table:
-    """A Table of handicap estimates (objects with weaker, stronger, median, low, high, games, per_level)."""
+def _level_key(level: int) -> str:
+    """Column-key suffix of a signed level (negative: the stronger player received it)."""
+    return f"L{level}" if level >= 0 else f"Lm{-level}"
+
+
+def _per_level_text(per_level: Mapping[int, tuple[int, int]]) -> str:
+    """'0: 1/10 (10%), 3: 6/12 (50%)' from level -> (games, weaker wins)."""
+    parts = [f"{level}: {wins}/{games} ({100 * wins / games:.0f}%)" if games else f"{level}: -"
+             for level, (games, wins) in sorted(per_level.items())]
+    return ", ".join(parts) or "-"
+
+
+def handicap_table(estimates: Mapping[Any, Any] | Iterable[Any], title: str = "Fair handicaps", *,
+                   faults: Mapping[tuple[str, str], int] | None = None, target: float = 0.5,
+                   pooled: bool | None = None) -> Table:
+    """A Table of handicap estimates (HandicapEstimate-like objects), one row per pair.
+
+    Text, Markdown and HTML show the results by level as one column; csv and json carry them as numbers, in
+    columns games_L<k>, wins_L<k> and win_rate_L<k> for every level k played (Lm<k>: the stronger received k).
+    """
     items = list(estimates.values()) if isinstance(estimates, Mapping) else list(estimates)
+    levels = sorted({level for estimate in items for level in (getattr(estimate, "per_level", {}) or {})})
     rows = []
     for estimate in items:
         per_level = getattr(estimate, "per_level", {}) or {}
-        levels = ", ".join(f"{level}: {wins}/{games}" for level, (games, wins) in sorted(per_level.items()))
-        rows.append({
+        key = tuple(sorted((estimate.weaker, estimate.stronger)))
+        row: dict[str, Any] = {
             "weaker": estimate.weaker, "stronger": estimate.stronger, "median": float(estimate.median),
             "low": float(estimate.low), "high": float(estimate.high), "games": int(estimate.games),
-            "p_weaker": getattr(estimate, "p_weaker", None), "per_level": levels or "-",
-        })
-    notes = (("Levels: 0 = even game with the pie rule, 1 = the weaker player is Black without pie, "
-              "k >= 2 = Black places k stones first; a fractional level is played as a mix of its neighbours."),)
-    return Table("handicap", title, HANDICAP_COLUMNS, tuple(rows), notes if rows else ())
+            "faults": (faults or {}).get(key, 0), "p_weaker": getattr(estimate, "p_weaker", None),
+            "slope": getattr(estimate, "slope", None), "per_level": _per_level_text(per_level),
+        }
+        for level in levels:
+            games, wins = per_level.get(level, (0, 0))
+            row[f"games_{_level_key(level)}"] = games
+            row[f"wins_{_level_key(level)}"] = wins
+            row[f"win_rate_{_level_key(level)}"] = wins / games if games else None
+        rows.append(row)
+    columns = list(HANDICAP_COLUMNS)
+    for level in levels:
+        who = f"level {level}" if level >= 0 else f"level {-level} given to the stronger player"
+        columns += [
+            Column(f"games_{_level_key(level)}", f"games L{level}", ColumnKind.INT, description=f"games at {who}",
+                   display=False),
+            Column(f"wins_{_level_key(level)}", f"wins L{level}", ColumnKind.INT,
+                   description=f"wins of the weaker player at {who}", display=False),
+            Column(f"win_rate_{_level_key(level)}", f"win rate L{level}", ColumnKind.PERCENT, 1,
+                   description=f"win rate of the weaker player at {who}", display=False),
+        ]
+    notes = [LEVELS_NOTE]
+    aim = "both win half their games" if target == 0.5 else f"the weaker player wins {100 * target:g}% of its games"
+    notes.append(f"Fair level: the handicap at which {aim}; the 95% credible interval is [low, high]. Games that "
+                 "ended by a fault are left out of the estimate (they say nothing about what a level is worth).")
+    if pooled:
+        notes.append("Each pair's prior was informed by the other pairs: a shared slope and strengths on the level "
+                     "scale (pair a-b needs about h_a - h_b levels).")
+    meta = {"target": target, "levels": levels}
+    return Table("handicap", title, tuple(columns), tuple(rows), tuple(notes) if rows else (), meta)
+
+
+LEVEL_WORTH_COLUMNS: tuple[Column, ...] = (
+    Column("board", "board"),
+    Column("level", "level", ColumnKind.INT),
+    Column("mu", "worth", ColumnKind.FLOAT, 2, "learned skill the level adds to the weaker side (TrueSkill mu)"),
+    Column("sigma", "sigma", ColumnKind.FLOAT, 2, "uncertainty of the worth"),
+    Column("games", "games", ColumnKind.INT, description="rated games at this level"),
+    Column("weaker_win_rate", "weaker won", ColumnKind.PERCENT, 1,
+           "how often the player receiving the level won (games decided on the board)"),
+)
+
+
+def level_worth_text(values: Iterable[LevelValue]) -> str:
+    """'tri:9: 1 = 3.2, 2 = 6.9' for the levels above 0 of each board."""
+    boards: dict[str, list[str]] = {}
+    for value in values:
+        if value.level > 0:
+            boards.setdefault(value.board, []).append(f"{value.level} = {value.mu:.1f}")
+    return "; ".join(f"{board}: {', '.join(parts)}" if board else ", ".join(parts) for board, parts in boards.items())
+
+
+def _level_row(value: LevelValue) -> dict[str, Any]:
+    """JSON row of a level's worth."""
+    return {"board": value.board, "level": value.level, "mu": value.mu, "sigma": value.sigma, "games": value.games}
+
+
+def level_worth_table(values: Sequence[LevelValue], results: Mapping[tuple[str, int], tuple[int, int]] | None = None,
+                      title: str = "Worth of each handicap level", *, learned: bool = True) -> Table:
+    """A Table of the learned worth of each level per board; `results`: (board, level) -> (games, weaker wins)."""
+    rows = []
+    for value in values:
+        games, wins = (results or {}).get((value.board, value.level), (0, 0))
+        rows.append({**_level_row(value), "weaker_win_rate": wins / games if games else None})
+    notes = [("Worth: the skill (TrueSkill mu) the handicap adds to the weaker player's side when rating a game, "
+              "learned from the games, kept non-decreasing in the level; level 0 is worth 0.")]
+    if not learned:
+        notes = ["Handicap games were rated as plain wins and losses (ratings.handicap: even): no worth was learned."]
+    return Table("level_worth", title, LEVEL_WORTH_COLUMNS, tuple(rows), tuple(notes))
+
+
+@dataclass(frozen=True)
+class HandicapReport:
+    """Fair handicaps of every pair and the learned worth of each level, from the games of one or more folders."""
+
+    estimates: Mapping[tuple[str, str], Any]
+    faults: Mapping[tuple[str, str], int]
+    level_worth: tuple[LevelValue, ...]
+    level_results: Mapping[tuple[str, int], tuple[int, int]]
+    max_level: int
+    target: float
+    learned: bool = True
+
+    @property
+    def pooled(self) -> bool:
+        """True when the estimates pooled the pairs of the tournament."""
+        return any(getattr(e, "pooled", False) for e in self.estimates.values())
+
+    @property
+    def handicap_games(self) -> int:
+        """Games played at a level above 0."""
+        return sum(games for (_, level), (games, _) in self.level_results.items() if level > 0)
+
+    def pairs_table(self, title: str = "Fair handicaps") -> Table:
+        """One row per pair: weaker, stronger, fair level with its interval, games and results by level."""
+        table = handicap_table(self.estimates, title, faults=self.faults, target=self.target, pooled=self.pooled)
+        meta = {**table.meta, "max_level": self.max_level,
+                "level_worth": [_level_row(value) for value in self.level_worth]}
+        notes = table.notes
+        if self.estimates and not self.handicap_games:
+            notes = (*notes, "No handicap games were played: the estimates rest on even games alone.")
+        return Table(table.kind, table.title, table.columns, table.rows, notes, meta)
+
+    def levels_table(self, title: str = "Worth of each handicap level") -> Table:
+        """One row per board and level: the learned worth, its sigma, games and the weaker side's win rate."""
+        return level_worth_table(self.level_worth, self.level_results, title, learned=self.learned)
+
+
+def handicap_report(records: Sequence[GameRecord], section: Mapping[str, Any] | None = None,
+                    ratings: Ratings | None = None) -> HandicapReport:
+    """Estimate every pair's fair handicap (faults left out) and collect the level worths of `ratings`.
+
+    `section` is the config's `handicap:` mapping (its max_level and target are used when present); `ratings`
+    the replay of the same records, whose level worths the report carries (none without it).
+    """
+    from ytourney.handicap import HandicapPlanner, HandicapSettings, counts_for_handicap
+
+    games = [r for r in records if r.black != r.white]
+    top = max([6, *(r.handicap for r in games)])
+    max_level = top
+    target = 0.5
+    if section:
+        try:
+            max_level = max(int(section.get("max_level", top)), top)
+            target = float(section.get("target", 0.5))
+        except (TypeError, ValueError) as err:
+            raise ReportError(f"handicap section {dict(section)!r} is unreadable: {err}") from err
+    planner = HandicapPlanner(HandicapSettings(mode="auto", max_level=min(max_level, 50), target=target))
+    faults: dict[tuple[str, str], int] = {}
+    level_results: dict[tuple[str, int], tuple[int, int]] = {}
+    for record in games:
+        key = (record.black, record.white) if record.black < record.white else (record.white, record.black)
+        if not counts_for_handicap(record.termination):
+            faults[key] = faults.get(key, 0) + 1
+            planner.estimator(*key)  # the pair is listed even when all its games were faults
+            continue
+        planner.record_game(record)
+        played, won = level_results.get((record.board, record.handicap), (0, 0))
+        weaker_won = record.handicap > 0 and record.winner_name == record.first
+        level_results[(record.board, record.handicap)] = (played + 1, won + weaker_won)
+    worth = ratings.level_worth if ratings is not None else ()
+    learned = ratings is None or ratings.settings.handicap is HandicapRating.LEARN
+    return HandicapReport(planner.estimates(), faults, worth, level_results, max_level, target, learned)
 
 
 # --- loading result folders -------------------------------------------------------------------------------------
@@ -737,17 +911,10 @@ def sprt_state_of(source: Source) -> Any:
 
 
 def handicap_estimates(records: Sequence[GameRecord], section: Mapping[str, Any] | None = None) -> Any:
-    """Fair-handicap estimates per pair from ytourney.handicap, replaying the games (None without handicap games)."""
+    """Fair-handicap estimates per pair, replaying the games (None without handicap games or an auto section)."""
     if not any(r.handicap > 0 for r in records) and not (section and section.get("mode") == "auto"):
         return None
-    from ytourney.handicap import HandicapPlanner, HandicapSettings
-
-    top = max([6, *(r.handicap for r in records)])
-    max_level = int(section.get("max_level", top)) if section else top
-    target = float(section.get("target", 0.5)) if section else 0.5
-    planner = HandicapPlanner(HandicapSettings(mode="auto", max_level=max(max_level, top), target=target))
-    planner.replay(r.to_dict() for r in records if r.black != r.white)
-    return planner.estimates()
+    return handicap_report(records, section).estimates
 
 
 def rate_sources(sources: Sequence[Source], settings: RatingSettings | Mapping[str, Any] | object | None = None,
@@ -760,11 +927,13 @@ __all__ = [
     "FAULTS",
     "FORMAT_NAMES",
     "HANDICAP_COLUMNS",
+    "LEVEL_WORTH_COLUMNS",
     "RATING_COLUMNS",
     "SCHEMA_VERSION",
     "Column",
     "ColumnKind",
     "Crosstable",
+    "HandicapReport",
     "PairResult",
     "PlayerRating",
     "RatingTable",
@@ -779,7 +948,9 @@ __all__ = [
     "format_crosstable",
     "format_table",
     "handicap_estimates",
+    "handicap_report",
     "handicap_table",
+    "level_worth_table",
     "load_source",
     "load_sources",
     "rate_sources",

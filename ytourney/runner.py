@@ -684,8 +684,8 @@ class Runner:
         adaptive = self.stop_condition is not None or self.config.handicap.mode is HandicapMode.AUTO
         while self._signal is None:
             executor = self._executor
-            while not exhausted and (executor is None or executor.in_flight < (
-                    min(executor.capacity, ADAPTIVE_IN_FLIGHT * self.workers) if adaptive else executor.capacity)):
+            room = 1 if executor is None else self._room(executor, adaptive)
+            while not exhausted and room > 0:
                 item = scheduler.next_item()
                 if item is None:
                     exhausted = True
@@ -697,7 +697,9 @@ class Runner:
                 if executor is None:
                     executor = self._executor = self.executor_factory(
                         TournamentContext.from_config(self.config), self.workers)
+                    room = self._room(executor, adaptive)
                 executor.submit(item)
+                room -= 1
             if executor is None or executor.in_flight == 0:
                 if exhausted or scheduler.stopped:
                     return
@@ -717,6 +719,13 @@ class Runner:
                 executor.submit(outcome.task)
             if self.progress is not None:
                 self.progress.tick(leader)
+
+    def _room(self, executor: Executor, adaptive: bool) -> int:
+        """How many more games may be submitted now."""
+        capacity = executor.capacity
+        if adaptive:
+            capacity = min(capacity, ADAPTIVE_IN_FLIGHT * self.workers)
+        return capacity - executor.in_flight
 
     def _store(self, record: GameRecord, scheduler: Scheduler, store: ResultStore, leader: Callable[[], str]) -> None:
         store.add_game(record)

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 
+from ytourney.config import TournamentConfig, parse_config
 from ytourney.errors import HandicapError, YTourneyError
 from ytourney.handicap import (
     HandicapEstimate,
@@ -24,6 +25,7 @@ from ytourney.handicap import (
     round_level,
 )
 from ytourney.record import GameRecord, Termination
+from ytourney.schedule import GameTask, Scheduler, build_slots
 
 
 def play(weaker_true: str, theta: float, slope: float, level: int, receiver: str, rng: random.Random,
@@ -471,3 +473,55 @@ def test_pooled_estimates_are_accurate_and_their_intervals_cover() -> None:
             total += 1
     assert math.sqrt(sum(errors) / len(errors)) < 0.4  # about 0.25 in practice at 30 games per pair
     assert covered / total >= 0.85  # 48 intervals at nominal 0.95
+
+
+# --- through the scheduler: decisions at dispatch time with games in flight --------------------------------
+
+
+def scheduled_result(task: GameTask, config: TournamentConfig, rng: random.Random,
+                     termination: Termination = Termination.CONNECTION) -> GameRecord:
+    """The record of a dispatched game: `weak` needs 2.5 levels against `strong` (slope 1.5)."""
+    first, second = (config.player_names[i] for i in task.seats)
+    x = task.handicap if first == "weak" else -task.handicap
+    weak_wins = rng.random() < normal_cdf(1.5 * (x - 2.5)) if task.handicap else rng.random() < normal_cdf(-3.75)
+    winner = "weak" if weak_wins else "strong"
+    return GameRecord(
+        tournament=config.name, round=task.round, board=config.board, rules=config.rules.to_dict(),
+        handicap=task.handicap, first=first, second=second, black=first, white=second, moves=("a1",),
+        winner="black" if winner == first else "white", termination=termination, move_seconds=(0.0,),
+        seed=task.seed, started="", finished="", id=task.slot,
+    )
+
+
+def test_scheduler_decides_with_games_of_the_pair_in_flight_and_resumes_by_replay() -> None:
+    config = parse_config("name: t\nboard: tri:7\nseed: 2\nschedule: {format: match, games_per_pair: 60}\n"
+                          "handicap: {mode: auto, max_level: 5}\n"
+                          "players: [{name: strong, bot: random}, {name: weak, bot: random}]\n")
+    scheduler = Scheduler(config, build_slots(config))
+    rng = random.Random(5)
+    in_flight = [scheduler.next_item() for _ in range(6)]  # six games of the one pair before any result
+    assert all(isinstance(task, GameTask) for task in in_flight) and scheduler.in_flight == 6
+    records: list[GameRecord] = []
+    while in_flight:
+        task = in_flight.pop(rng.randrange(len(in_flight)))  # results arrive in any order
+        assert isinstance(task, GameTask) and 0 <= task.handicap <= 5
+        faulty = len(records) % 10 == 9
+        record = scheduled_result(task, config, rng, Termination.TIME if faulty else Termination.CONNECTION)
+        records.append(record)
+        scheduler.record(record)
+        item = scheduler.next_item()  # dispatch again at once, never waiting for the other five
+        if item is not None:
+            in_flight.append(item)
+    assert len(records) == 60 and scheduler.in_flight == 0
+    late = [r for r in records if r.id is not None and r.id > 40]
+    assert all(r.first == "weak" and r.handicap >= 2 for r in late)
+    planner = scheduler.planner
+    assert planner is not None
+    estimate = planner.estimates()[("strong", "weak")]
+    assert estimate.games == 54  # the six time losses are left out
+    assert estimate.weaker == "weak" and estimate.low < 2.5 < estimate.high
+    shuffled = list(records)
+    random.Random(1).shuffle(shuffled)
+    resumed = Scheduler(config, build_slots(config), stored=shuffled)
+    assert resumed.planner is not None and resumed.remaining == 0
+    assert resumed.planner.estimates() == planner.estimates()  # the same bits whatever the completion order

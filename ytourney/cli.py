@@ -397,12 +397,22 @@ def ratings_command(dirs: tuple[str, ...], fmt: str) -> None:
     Example:
       ytourney ratings results/demo results/demo-2 --format md
     """
-    from ytourney.report import build_table, format_table, sprt_state_of
+    from ytourney.report import (
+        build_table,
+        format_table,
+        handicap_section,
+        sprt_state_of,
+    )
 
     sources, ratings = _league(dirs)
     sprt = sprt_state_of(sources[0]) if len(sources) == 1 else None
     title = "Ratings: " + " + ".join(s.name for s in sources)
-    click.echo(format_table(build_table(ratings, sprt=sprt, title=title), fmt).rstrip("\n"))
+    table = build_table(ratings, sprt=sprt, title=title)
+    handicap = handicap_section(sources, ratings) if fmt in ("text", "md", "html") else None
+    if handicap is None:
+        click.echo(format_table(table, fmt).rstrip("\n"))
+        return
+    _echo_tables([table.to_table(), handicap.pairs_table(), handicap.levels_table()], fmt, title)
 
 
 @main.command("crosstable")
@@ -469,18 +479,69 @@ def publish_command(dirs: tuple[str, ...], out: str, title: str | None) -> None:
 
     \b
     The index holds the rating table, a rating chart, the crosstable, the
-    fair-handicap table (when games used handicaps) and heat maps of first
-    moves; every game has a page with the final position and the move list.
+    fair-handicap tables (per pair, and the worth of each level, when games
+    used handicaps) and heat maps of first moves; every game has a page
+    with the final position and the move list.
     All links are relative: open SITE/index.html directly or serve the folder.
     Example:
       ytourney publish results/demo --out site/
     """
-    from ytourney.report import handicap_estimates, handicap_table, source_settings, sprt_state_of
+    from ytourney.report import handicap_section, sprt_state_of
     from ytourney.site import publish_site
 
     sources, ratings = _league(dirs)
-    estimates = handicap_estimates(ratings.records, source_settings(sources[0]).handicap)
-    handicap = handicap_table(estimates, title="") if estimates else None
+    report = handicap_section(sources, ratings)
+    handicap = [report.pairs_table(""), report.levels_table()] if report is not None else None
     sprt = sprt_state_of(sources[0]) if len(sources) == 1 else None
     result = publish_site(ratings, out, title=title, handicap=handicap, sprt=sprt)
     click.echo(f"ytourney: site written to {result.index} ({result.pages} pages, {result.games} games)", err=True)
+
+
+def _echo_tables(tables: list[Any], fmt: str, title: str) -> None:
+    """Print several tables: one after another in text and Markdown, on one standalone page in html."""
+    from ytourney.report import render_table
+    from ytourney.site import render_page
+
+    if fmt == "html":
+        click.echo(render_page("table_page.html", title=title, tables=tables).rstrip("\n"))
+        return
+    click.echo("\n\n".join(render_table(table, fmt).rstrip("\n") for table in tables))
+
+
+@main.command("handicap")
+@click.argument("dirs", nargs=-1, required=True, type=_RESULTS)
+@click.option("--format", "fmt", type=click.Choice(_TABLE_FORMATS), default="text", show_default=True,
+              help="Output format (csv/json: one row per pair, results by level as numbers; json also holds the "
+                   "level worths).")
+@click.option("--levels", "only_levels", is_flag=True,
+              help="Only the worth of each level (e.g. to get it as csv).")
+def handicap_command(dirs: tuple[str, ...], fmt: str, only_levels: bool) -> None:
+    """Fair handicap of every pair with its 95% interval, and what each level is worth.
+
+    \b
+    Per pair: the weaker and the stronger player, the level at which both win
+    half their games (or the config's handicap.target) with its 95% credible
+    interval, the games counted, and the weaker player's results at each level
+    played (a negative level: the stronger player received it). Games ended by
+    a fault (time, crash, protocol, illegal move, forfeit) are left out of the
+    estimate and counted in column faults. The pairs of a tournament inform
+    each other (shared slope, strengths on the level scale). Then the worth of
+    each level in TrueSkill points, as learned by the ratings. Folders are
+    replayed as a league, as `ytourney ratings` does.
+    Example:
+      ytourney handicap results/handicap
+      ytourney handicap results/handicap --format csv > fair.csv
+    """
+    from ytourney.report import handicap_report, render_table, source_settings
+
+    sources, ratings = _league(dirs)
+    report = handicap_report(ratings.records, source_settings(sources[0]).handicap, ratings)
+    names = " + ".join(s.name for s in sources)
+    pairs = report.pairs_table(f"Fair handicaps: {names}")
+    levels = report.levels_table(f"Worth of each handicap level: {names}")
+    if only_levels:
+        click.echo(render_table(levels, fmt).rstrip("\n"))
+    elif fmt in ("csv", "json"):
+        click.echo(render_table(pairs, fmt).rstrip("\n"))
+    else:
+        _echo_tables([pairs, levels], fmt, f"Fair handicaps: {names}")

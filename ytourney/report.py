@@ -696,7 +696,7 @@ LEVEL_WORTH_COLUMNS: tuple[Column, ...] = (
     Column("level", "level", ColumnKind.INT),
     Column("mu", "worth", ColumnKind.FLOAT, 2, "learned skill the level adds to the weaker side (TrueSkill mu)"),
     Column("sigma", "sigma", ColumnKind.FLOAT, 2, "uncertainty of the worth"),
-    Column("games", "games", ColumnKind.INT, description="rated games at this level"),
+    Column("games", "games", ColumnKind.INT, description="rated games at this level (level 0: even games)"),
     Column("weaker_win_rate", "weaker won", ColumnKind.PERCENT, 1,
            "how often the player receiving the level won (games decided on the board)"),
 )
@@ -722,7 +722,10 @@ def level_worth_table(values: Sequence[LevelValue], results: Mapping[tuple[str, 
     rows = []
     for value in values:
         games, wins = (results or {}).get((value.board, value.level), (0, 0))
-        rows.append({**_level_row(value), "weaker_win_rate": wins / games if games else None})
+        row = {**_level_row(value), "weaker_win_rate": wins / games if games and value.level else None}
+        if value.level == 0:
+            row["games"] = games  # even games: nobody received anything, so no win rate of a weaker side
+        rows.append(row)
     notes = [("Worth: the skill (TrueSkill mu) the handicap adds to the weaker player's side when rating a game, "
               "learned from the games, kept non-decreasing in the level; level 0 is worth 0.")]
     if not learned:
@@ -777,12 +780,12 @@ def handicap_report(records: Sequence[GameRecord], section: Mapping[str, Any] | 
     from ytourney.handicap import HandicapPlanner, HandicapSettings, counts_for_handicap
 
     games = [r for r in records if r.black != r.white]
-    top = max([6, *(r.handicap for r in games)])
-    max_level = top
+    highest = max([1, *(r.handicap for r in games)])
+    max_level = max(6, highest)  # the planner's default ladder top, unless the config names its own
     target = 0.5
     if section:
         try:
-            max_level = max(int(section.get("max_level", top)), top)
+            max_level = max(int(section.get("max_level", max_level)), highest)
             target = float(section.get("target", 0.5))
         except (TypeError, ValueError) as err:
             raise ReportError(f"handicap section {dict(section)!r} is unreadable: {err}") from err
@@ -917,6 +920,14 @@ def handicap_estimates(records: Sequence[GameRecord], section: Mapping[str, Any]
     return handicap_report(records, section).estimates
 
 
+def handicap_section(sources: Sequence[Source], ratings: Ratings) -> HandicapReport | None:
+    """The handicap report of a league when its games used handicaps or its first config says auto, else None."""
+    section = source_settings(sources[0]).handicap if sources else None
+    if not any(r.handicap > 0 for r in ratings.records) and not (section and section.get("mode") == "auto"):
+        return None
+    return handicap_report(ratings.records, section, ratings)
+
+
 def rate_sources(sources: Sequence[Source], settings: RatingSettings | Mapping[str, Any] | object | None = None,
                  *, handicap_model: HandicapModel | None = None) -> Ratings:
     """Rate several sources together as a league (source order, then game id)."""
@@ -949,6 +960,7 @@ __all__ = [
     "format_table",
     "handicap_estimates",
     "handicap_report",
+    "handicap_section",
     "handicap_table",
     "level_worth_table",
     "load_source",

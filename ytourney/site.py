@@ -144,12 +144,19 @@ class _Names:
         return self.by_key[key]
 
 
+def _handicap_views(handicap: Table | Sequence[Table] | None) -> list[TableView]:
+    """Views of the handicap tables that have rows; the first one (fair handicaps) keeps no caption of its own."""
+    tables = [handicap] if isinstance(handicap, Table) else list(handicap or ())
+    views = [table_view(t, title="" if i == 0 else None) for i, t in enumerate(tables) if t.rows]
+    return views if tables and tables[0].rows else []
+
+
 def publish_site(
     ratings: Ratings,
     out: str | os.PathLike[str],
     *,
     title: str | None = None,
-    handicap: Table | None = None,
+    handicap: Table | Sequence[Table] | None = None,
     sprt: Any = None,
     crosstable: Crosstable | None = None,
     downloads: bool = True,
@@ -158,7 +165,8 @@ def publish_site(
     """Write a static site of a replay: index (tables, chart, heat maps), a games list, player and game pages.
 
     Every link is relative, so the folder works from file:// and from any web server. `handicap` is an optional
-    Table (see report.handicap_table); `sprt` an SprtState shown above the ratings. A folder that already holds
+    Table or tables (see report.HandicapReport: fair handicaps per pair, worth of each level) shown under the
+    crosstable; `sprt` an SprtState shown above the ratings. A folder that already holds
     a site from an earlier publish is updated; any other non-empty folder is refused.
     """
     folder = Path(out)
@@ -195,7 +203,7 @@ def publish_site(
         sprt=sprt.summary() if sprt is not None else None,
         ratings_table=table_view(table.to_table(), player_href, title=""),
         crosstable=table_view(cross.matrix_table(), player_href, title=""),
-        handicap_table=table_view(handicap, title="") if handicap is not None and handicap.rows else None,
+        handicap_tables=_handicap_views(handicap),
         chart="ratings.svg" if chart else None, chart_width=CHART_WIDTH,
         heatmaps=_heatmaps(records), games=len(records), downloads=download_links, **common,
     ))

@@ -7,11 +7,11 @@ every result comes back through `results` (a `ray.wait` with a timeout), so resu
 ratings behave as with local workers.
 
 Exactly one result per slot: Ray's own retries are off (actors are never restarted, actor calls never retried).
-When an actor dies, its queued games are handed back to the runner, which dispatches them again to a live actor
-with the same slot id; the game that was running is first checked by a small task on the dead actor's node, which
-reads which seat's plugin code was running (a one-byte file the actor keeps mapped), so a plugin that kills its
-process loses the game by crash as it would locally. If the node itself is gone, the game is simply played again.
-A result that arrives from a call the executor has given up on is ignored, and the store's UNIQUE slot id is the
+When an actor dies, the games it was given go back to the runner, which dispatches them again, with the same slot
+ids, to a live actor. First a small task on the dead actor's node reads the actor's seat file (a few bytes the actor
+keeps mapped: the game it was playing and which seat's plugin code was running), so a plugin that kills its process
+loses that game by crash as it would locally; if the node itself is gone, every game is simply played again. A
+result that arrives from a call the executor has given up on is ignored, and the store's UNIQUE slot id is the
 final guard.
 
 `ray` is imported lazily: without it, choosing the Ray backend raises `BackendMissingError` saying how to install it.

@@ -1,4 +1,12 @@
-"""Handicap ladder: settings, randomized rounding and the per-pair Bayesian fair-handicap estimator."""
+"""Handicap ladder: settings, randomized rounding and the Bayesian fair-handicap estimator of every pair.
+
+Each pair's posterior lives on a grid over its signed fair level d and slope s (model below); the next game of a
+pair is played at the randomized rounding of the posterior median, decided when the game is dispatched, whatever
+is still in flight. A HandicapPlanner holds the pairs of a tournament and, by default, lets them inform each
+other's priors (a shared slope; strengths on the level scale). Only games decided on the board count: faults and
+forfeits are left out. The posterior depends on the win counts per level alone, computed exactly, so a resumed
+tournament rebuilds it bit for bit from the stored games in any order.
+"""
 
 from __future__ import annotations
 

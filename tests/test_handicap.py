@@ -456,6 +456,11 @@ def test_pooling_predicts_a_new_pair_from_the_others() -> None:
     assert weaker == "p" and level in (3, 4, 5)
     alone = HandicapPlanner(HandicapSettings("auto"), pooling=False)
     assert alone.next_game("r", "p", rng)[1] == 0
+    narrow = HandicapPlanner(HandicapSettings("auto", stop_width=5.0))
+    narrow.replay([("p", "q", 2, "p", "q")] * 7)
+    assert not narrow.done("p", "q")  # seven games are not enough to stop, however narrow the interval
+    narrow.replay([("p", "q", 2, "p", "p")])
+    assert narrow.done("p", "q")
 
 
 def test_pooled_estimates_are_accurate_and_their_intervals_cover() -> None:

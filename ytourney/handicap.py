@@ -42,6 +42,8 @@ SLOPE_PRIOR_SD = 1.0
 """Prior on the slope: log s ~ Normal(0, SLOPE_PRIOR_SD), truncated to the grid (weakly informative)."""
 CREDIBLE_MASS = 0.95
 """Mass of the credible interval reported by estimates."""
+STOP_MIN_GAMES = 8
+"""A pair never stops early before this many of its own games, however narrow a pooled prior made its interval."""
 POLICIES = ("median", "sample")
 """Level-choice policies of PairEstimator: posterior median, or posterior (Thompson) sampling."""
 
@@ -516,12 +518,14 @@ class PairEstimator:
                                 self._games, per_level, summary.p_weaker, summary.slope, self.pooled)
 
     def done(self, stop_width: float | None) -> bool:
-        """True once the credible interval is narrower than stop_width (never when it is None)."""
+        """True once the credible interval is narrower than stop_width, after STOP_MIN_GAMES games of the pair."""
         if stop_width is None:
             return False
         width = _real("stop_width", stop_width)
         if width <= 0.0:
             raise HandicapError(f"handicap stop_width must be positive, not {stop_width!r}")
+        if self._games < STOP_MIN_GAMES:
+            return False
         summary = self._summarise()
         return summary.high - summary.low < width
 

@@ -66,6 +66,27 @@ def tournament_rate(games: int, workers: int) -> tuple[float, float]:
     return games / seconds, 1000 * used / games
 
 
+def _burn(loops: int) -> float:
+    """Pure-Python busy loop; returns its wall seconds."""
+    begin = time.perf_counter()
+    total = 0
+    for i in range(loops):
+        total += i * i
+    return time.perf_counter() - begin
+
+
+def machine_speedup(workers: int, loops: int = 3_000_000) -> float:
+    """What this machine gives right now: the speedup of `workers` pure CPU burners run in parallel over one."""
+    import multiprocess
+
+    one = min(_burn(loops) for _ in range(2))
+    with multiprocess.get_context().Pool(workers) as pool:
+        begin = time.perf_counter()
+        pool.map(_burn, [loops] * workers)
+        together = time.perf_counter() - begin
+    return workers * one / together
+
+
 def peak_rss_child(games: int) -> None:
     """(subprocess) run `games` games with 2 workers and print this process's peak RSS in MiB."""
     config = tournament_config(games, board="tri:7", players=3)
@@ -103,8 +124,9 @@ def main() -> None:
     if args.child_memory:
         peak_rss_child(args.child_memory)
         return
-    loops, tours, loop_cpu, tour_cpu = [], [], [], []
-    for _ in range(args.repeat):  # interleaved, so both see the same machine load
+    loops, tours, loop_cpu, tour_cpu, machine = [], [], [], [], []
+    for _ in range(args.repeat):  # interleaved, so all three see the same machine load
+        machine.append(machine_speedup(args.workers))
         rate, cpu = loop_rate(args.games)
         loops.append(rate)
         loop_cpu.append(cpu)
@@ -118,6 +140,9 @@ def main() -> None:
           f"(runs: {', '.join(f'{r:.0f}' for r in tours)}; {min(tour_cpu):.3f} CPU ms/game, all processes)")
     print(f"ratio: {tour / loop:.2f} (best runs; median {statistics.median(tours) / statistics.median(loops):.2f}; "
           f"2.0 is perfect on 2 cores, target >= 1.5)")
+    print(f"machine check: {args.workers} pure CPU burners run {max(machine):.2f}x as fast as one right now "
+          f"(runs: {', '.join(f'{m:.2f}' for m in machine)}); ytourney reaches "
+          f"{100 * (tour / loop) / max(machine):.0f}% of that")
     print(f"cpu-bound ratio on {args.workers} idle cores: {args.workers * min(loop_cpu) / min(tour_cpu):.2f} "
           f"(from CPU time per game; what the wall ratio approaches when nothing else runs)")
     load = os.getloadavg()[0]

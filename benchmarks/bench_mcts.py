@@ -37,11 +37,17 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
 
 
 class SpielBot(BaseBot):
-    """OpenSpiel's C++ MCTSBot behind the ytourney bot protocol (a fresh search each move, as OpenSpiel does)."""
+    """OpenSpiel's C++ MCTSBot behind the ytourney bot protocol (a fresh search each move, as OpenSpiel does).
+
+    With `seconds`, each move's max_simulations is recalibrated from the simulations per second measured on its
+    previous moves, so the baseline keeps spending about `seconds` a move however busy the machine gets.
+    """
 
     name = "openspiel-mcts"
 
-    def __init__(self, board: Board, simulations: int, uct_c: float, seed: int, solve: bool) -> None:
+    def __init__(
+        self, board: Board, simulations: int, uct_c: float, seed: int, solve: bool, seconds: float | None = None
+    ) -> None:
         import pyspiel
 
         super().__init__(seed)
@@ -49,10 +55,13 @@ class SpielBot(BaseBot):
         self.game = pyspiel.load_game(f"y(board_size={board.size})")
         self.size = board.size
         self.coords = board.coords
-        evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
-        self.bot = pyspiel.MCTSBot(self.game, evaluator, uct_c, simulations, 1000, solve, seed, False)
-        self.evaluator = evaluator
+        self.uct_c = uct_c
+        self.solve = solve
+        self.evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
         self.simulations = simulations
+        self.target = seconds
+        self.rate = simulations / seconds if seconds else None
+        self.total_simulations = 0
         self.spent = 0.0
         self.searches = 0
         self._actions = {self.coords[c][0] + self.coords[c][1] * self.size: c for c in range(len(self.coords))}
@@ -64,9 +73,21 @@ class SpielBot(BaseBot):
             if move != SWAP:
                 x, y = self.coords[move]
                 spiel_state.apply_action(x + y * self.size)
+        simulations = self.simulations
+        if self.rate is not None:
+            simulations = max(100, int(self.rate * self.target))
+        bot = self.pyspiel.MCTSBot(
+            self.game, self.evaluator, self.uct_c, simulations, 1000, self.solve, self.seed or 0, False
+        )
         begin = time.perf_counter()
-        action = self.bot.step(spiel_state)
-        self.spent += time.perf_counter() - begin
+        action = bot.step(spiel_state)
+        spent = time.perf_counter() - begin
+        if self.rate is not None and spent > 0.25 * self.target:
+            # Short searches (a solved position stops early) say nothing about the speed; skip them.
+            measured = min(2.0 * self.rate, max(0.5 * self.rate, simulations / spent))
+            self.rate = 0.7 * self.rate + 0.3 * measured
+        self.spent += spent
+        self.total_simulations += simulations
         self.searches += 1
         return self._actions[action]
 
@@ -113,7 +134,8 @@ def main() -> None:
         simulations, rate = calibrate(board, args.seconds, args.uct_c, solve)
         print(
             f"baseline: OpenSpiel C++ MCTSBot uct_c={args.uct_c} solve={solve}, 1 random rollout per simulation, "
-            f"{simulations} simulations per move (calibrated at {rate:,.0f} sims/s for {args.seconds}s)"
+            f"starting at {simulations} simulations per move (calibrated at {rate:,.0f} sims/s for {args.seconds}s), "
+            "recalibrated after every move from its measured speed"
         )
     else:
         print("baseline: ytourney heuristic bot (open_spiel is not importable)")
@@ -124,13 +146,16 @@ def main() -> None:
     our_seconds = 0.0
     their_sims = 0
     their_seconds = 0.0
+    our_moves = 0
+    their_moves = 0
     spec = parse_bot_spec(args.bot)
     began = time.perf_counter()
     for game in range(args.games):
         seed = args.seed * 1000 + game
         ours = create_bot(spec, seed=seed)
         if baseline == "openspiel":
-            theirs = SpielBot(board, simulations, args.uct_c, seed=seed, solve=solve)
+            theirs = SpielBot(board, simulations, args.uct_c, seed=seed, solve=solve, seconds=args.seconds)
+            simulations = max(100, int(theirs.rate * args.seconds))
         else:
             theirs = create_bot(parse_bot_spec("heuristic"), seed=seed)
         tracked = _Tracked(ours)
@@ -147,8 +172,11 @@ def main() -> None:
         our_sims += tracked.simulations
         our_seconds += tracked.seconds
         if isinstance(theirs, SpielBot):
-            their_sims += theirs.simulations * theirs.searches
+            their_sims += theirs.total_simulations
             their_seconds += theirs.spent
+            their_moves += theirs.searches
+            simulations = max(100, int(theirs.rate * args.seconds))
+        our_moves += tracked.searches
         low, high = wilson(wins, game + 1)
         print(
             f"  after {game + 1:3d} games: mcts {wins}/{game + 1} = {wins / (game + 1):.1%} "
@@ -158,9 +186,12 @@ def main() -> None:
     low, high = wilson(wins, args.games)
     print(f"\nmcts win rate: {wins / args.games:.1%}  95% Wilson [{low:.1%}, {high:.1%}] over {args.games} games")
     if our_seconds:
-        print(f"mcts simulations/s: {our_sims / our_seconds:,.0f}")
+        print(f"mcts simulations/s: {our_sims / our_seconds:,.0f}  ({our_seconds / max(1, our_moves):.3f}s per move)")
     if their_seconds:
-        print(f"baseline simulations/s: {their_sims / their_seconds:,.0f}")
+        print(
+            f"baseline simulations/s: {their_sims / their_seconds:,.0f}  "
+            f"({their_seconds / max(1, their_moves):.3f}s per move, {their_sims / max(1, their_moves):,.0f} per move)"
+        )
         print(f"ratio (mcts / baseline simulations/s): {(our_sims / our_seconds) / (their_sims / their_seconds):.2f}")
 
 
@@ -172,6 +203,7 @@ class _Tracked:
         self.name = bot.name
         self.simulations = 0
         self.seconds = 0.0
+        self.searches = 0
 
     def new_game(self, board, rules, color) -> None:  # noqa: ANN001
         self.bot.new_game(board, rules, color)
@@ -194,6 +226,7 @@ class _Tracked:
         if result is not None:
             self.simulations += result.simulations
             self.seconds += result.seconds
+            self.searches += 1
 
 
 if __name__ == "__main__":

@@ -54,7 +54,10 @@ def main() -> None:
     parser.add_argument("bots", nargs="*", default=list(DEFAULT_LADDER), help="bot specs, weakest first")
     parser.add_argument("--board", default="tri:11")
     parser.add_argument("--games", type=int, default=20, help="games per pair")
-    parser.add_argument("--pairs", choices=("adjacent", "all"), default="adjacent")
+    parser.add_argument(
+        "--pairs", choices=("adjacent", "all", "gauntlet"), default="adjacent",
+        help="neighbouring rungs, every pair, or every bot against the first",
+    )
     parser.add_argument("--misere", action="store_true")
     parser.add_argument("--no-pie", dest="pie", action="store_false", help="play without the pie rule")
     parser.add_argument("--workers", type=int, default=1)
@@ -66,6 +69,8 @@ def main() -> None:
         parse_bot_spec(spec)
     if args.pairs == "adjacent":
         pairs = list(zip(bots, bots[1:]))
+    elif args.pairs == "gauntlet":
+        pairs = [(bots[0], bot) for bot in bots[1:]]
     else:
         pairs = list(itertools.combinations(bots, 2))
     jobs = [

@@ -259,7 +259,7 @@ def test_bot_spec_pickles_and_creates_a_bot(text: str) -> None:
     ("text", "message"),
     [
         ("mcts:playouts=many", "not a valid int"),
-        ("mcts:depth=3", "accepted options: batch, c, leaves, playouts, rave, reuse, seconds, swap_margin"),
+        ("mcts:depth=3", "unknown option .depth. for bot .mcts.; accepted options: .*playouts"),
         ("heuristic:temperature", "must be written key=value"),
     ],
 )
@@ -349,3 +349,15 @@ def test_heuristic_first_stone_worth_prefers_the_centre() -> None:
 def test_heuristic_temperature_is_validated() -> None:
     with pytest.raises(ValueError):
         HeuristicBot(temperature=-1)
+
+
+def test_mcts_stops_growing_the_tree_at_its_memory_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ytourney.bots.mcts as mcts_module
+
+    monkeypatch.setattr(mcts_module, "MEMORY_BYTES", 1)  # the floor of 1000 nodes applies
+    state = GameState("tri:6", Rules(pie=False))
+    bot = MctsBot(seed=1, playouts=5_000, batch=2)
+    move = bot.move(state, Limit())
+    assert state.is_legal(move)
+    assert bot.last_search.nodes <= 1000
+    assert bot.last_search.simulations >= 5_000

@@ -31,6 +31,8 @@ KADON_STONE_GAINS = (
     0.0363, 0.0368, 0.0379, 0.0389, 0.0360, 0.0269, 0.0322, 0.0399, 0.0402, 0.0348, 0.0329, 0.0341,
     0.0353, 0.0408, 0.0423, 0.0318, 0.0461, 0.0462, 0.0441, 0.0380, 0.0189,
 )
+# Boards with more empty cells than this evaluate only the cells nearest to either side's shortest Y trees.
+MAX_EXACT_CANDIDATES = 48
 # Logistic scale turning a Y-distance difference into a win probability on kadon.
 DISTANCE_SCALE = 0.8
 # Softmin sharpness of the Y-distance: higher counts only the shortest trees, lower rewards many near-shortest.
@@ -110,7 +112,7 @@ class YDistance:
         nbr = board.neighbor_array.copy()
         nbr[nbr < 0] = n  # padding slot holds an infinite distance
         self.neighbors = nbr
-        self.side_masks = [np.array([bool(m & side) for m in board.sides]) for side in (1, 2, 4)]
+        self.side_rows = np.array([[bool(m & side) for m in board.sides] for side in (1, 2, 4)])
 
     def y_probability(self, boards: np.ndarray, color: int) -> np.ndarray:
         """Logistic of the opponent's Y-distance minus this colour's: a rough chance of connecting first."""
@@ -122,22 +124,25 @@ class YDistance:
             out[start : start + CHUNK] = 1.0 / (1.0 + np.exp(-DISTANCE_SCALE * gap))
         return out
 
-    def distance(self, boards: np.ndarray, color: int) -> np.ndarray:
-        """Softmin over cells of d1 + d2 + d3 - 2 * cost: stones needed to join the three sides through a cell."""
+    def through(self, boards: np.ndarray, color: int) -> np.ndarray:
+        """d1 + d2 + d3 - 2 * cost per cell: the stones `color` still needs for a Y meeting at that cell."""
         count, n = boards.shape
         cost = np.where(boards == color, 0.0, np.where(boards == EMPTY, 1.0, np.inf))
-        total = np.zeros((count, n))
-        for side in self.side_masks:
-            dist = np.full((count, n + 1), np.inf)
-            dist[:, :n] = np.where(side, cost, np.inf)
-            while True:
-                through = dist[:, self.neighbors].min(axis=2) + cost
-                better = through < dist[:, :n]
-                if not better.any():
-                    break
-                dist[:, :n] = np.minimum(dist[:, :n], through)
-            total += dist[:, :n]
-        total -= 2.0 * np.where(np.isinf(cost), 0.0, cost)
+        dist = np.full((count, 3, n + 1), np.inf)
+        dist[:, :, :n] = np.where(self.side_rows[None, :, :], cost[:, None, :], np.inf)
+        step_cost = cost[:, None, :]
+        while True:
+            through = dist[:, :, self.neighbors].min(axis=3) + step_cost
+            better = through < dist[:, :, :n]
+            if not better.any():
+                break
+            np.minimum(dist[:, :, :n], through, out=dist[:, :, :n])
+        return dist[:, :, :n].sum(axis=1) - 2.0 * np.where(np.isinf(cost), 0.0, cost)
+
+    def distance(self, boards: np.ndarray, color: int) -> np.ndarray:
+        """Softmin over cells of `through`: a Y-distance that also rewards many near-shortest trees."""
+        total = self.through(boards, color)
+        n = boards.shape[1]
         finite = np.isfinite(total)
         lowest = np.where(finite, total, np.inf).min(axis=1)
         lowest = np.where(np.isfinite(lowest), lowest, 4.0 * n)
@@ -242,6 +247,7 @@ class HeuristicBot(BaseBot):
                 candidates = threats
         if len(candidates) == 1:
             return int(candidates[0])
+        candidates = self._shortlist(state, candidates, mover)
         values = self._move_values(state, candidates, mover)
         return int(candidates[self._pick(values)])
 
@@ -255,6 +261,16 @@ class HeuristicBot(BaseBot):
 
     def _boards(self, state: GameState) -> np.ndarray:
         return np.array(state.cells, dtype=np.int8)
+
+    def _shortlist(self, state: GameState, candidates: np.ndarray, mover: Color) -> np.ndarray:
+        """The candidates lying on or nearest to either colour's shortest Y trees (big boards only)."""
+        if len(candidates) <= MAX_EXACT_CANDIDATES:
+            return candidates
+        board = self._boards(state)[None, :]
+        evaluator = evaluator_for(state.board)
+        nearness = np.minimum(evaluator.through(board, int(mover))[0], evaluator.through(board, int(mover.other))[0])
+        order = np.lexsort((self._rng.random(len(candidates)), nearness[candidates]))
+        return np.sort(candidates[order[:MAX_EXACT_CANDIDATES]])
 
     def _move_values(self, state: GameState, candidates: np.ndarray, mover: Color) -> np.ndarray:
         boards = np.repeat(self._boards(state)[None, :], len(candidates), axis=0)

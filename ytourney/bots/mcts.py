@@ -7,6 +7,7 @@ counts along each path, and AMAF counts (which colour ended up on each cell) at 
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import dataclass
@@ -53,6 +54,7 @@ class RandomFill:
             nbr = board.neighbor_array.copy()
             nbr[nbr < 0] = board.num_cells
             self.neighbors = nbr
+            self.neighbor_columns = [np.ascontiguousarray(nbr[:, k]) for k in range(nbr.shape[1])]
             self.side_rows = np.array([[bool(m & side) for m in board.sides] for side in (1, 2, 4)], dtype=bool)
 
     def run(
@@ -112,16 +114,26 @@ class RandomFill:
         return grid[0, 0]
 
     def _propagate(self, words: np.ndarray) -> np.ndarray:
+        """Grow, through Black stones, the cells reached from each side until nothing changes (Jacobi steps)."""
         n = self.num_cells
-        reach = np.zeros((3, n + 1, words.shape[1]), dtype=np.uint64)
-        reach[:, :n] = np.where(self.side_rows[:, :, None], words[None, :, :], np.uint64(0))
+        width = words.shape[1]
+        stones = np.tile(words, (1, 3))  # (cells, 3 * words): one block of words per side
+        reach = np.zeros((n + 1, 3 * width), dtype=np.uint64)  # the last row stands for missing neighbours
+        reach[:n] = np.where(np.repeat(self.side_rows.T, width, axis=1), stones, np.uint64(0))
+        columns = self.neighbor_columns
         while True:
-            grown = np.bitwise_or.reduce(reach[:, self.neighbors], axis=2) & words[None, :, :]
-            grown |= reach[:, :n]
-            if np.array_equal(grown, reach[:, :n]):
+            grown = reach[columns[0]]
+            for column in columns[1:]:
+                grown |= reach[column]
+            grown &= stones
+            grown |= reach[:n]
+            if np.array_equal(grown, reach[:n]):
                 break
-            reach[:, :n] = grown
-        return np.bitwise_or.reduce(reach[0, :n] & reach[1, :n] & reach[2, :n], axis=0)
+            reach[:n] = grown
+        reached = reach[:n]
+        return np.bitwise_or.reduce(
+            reached[:, :width] & reached[:, width : 2 * width] & reached[:, 2 * width :], axis=0
+        )
 
 
 def _pack(bits: np.ndarray) -> np.ndarray:
@@ -137,6 +149,35 @@ def _pack(bits: np.ndarray) -> np.ndarray:
 def _unpack(words: np.ndarray, count: int) -> np.ndarray:
     """uint64 words -> the first `count` bits as bools."""
     return np.unpackbits(np.ascontiguousarray(words).view(np.uint8), bitorder="little")[:count].astype(bool)
+
+
+# --- knowledge: bridges -------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=32)
+def bridge_saves(board: Board) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """For each cell x: (a, b, y) where a and b form a bridge through x and y, and (a, -1, y) where a reaches
+    a side through the two side cells x and y (edge template). Playing y answers an intrusion at x."""
+    neighbors = [set(nbs) for nbs in board.neighbors]
+    table: list[tuple[tuple[int, int, int], ...]] = []
+    for x in range(board.num_cells):
+        saves = []
+        around = sorted(neighbors[x])
+        for i, a in enumerate(around):
+            for b in around[i + 1 :]:
+                if b in neighbors[a]:
+                    continue
+                common = (neighbors[a] & neighbors[b]) - {x}
+                if len(common) == 1:
+                    saves.append((a, b, common.pop()))
+        for a in around:
+            for side in (1, 2, 4):
+                if board.sides[x] & side and not board.sides[a] & side:
+                    others = [y for y in neighbors[a] & neighbors[x] if board.sides[y] & side]
+                    if len(others) == 1:
+                        saves.append((a, -1, others[0]))
+        table.append(tuple(saves))
+    return tuple(table)
 
 
 # --- the search tree ---------------------------------------------------------------------------------
@@ -195,6 +236,7 @@ class MctsBot(BaseBot):
         "rave": BotOption(float, 1000.0, "RAVE equivalence: visits at which tree and AMAF values weigh equally (0: off)"),
         "batch": BotOption(int, 0, f"random playouts per leaf (0: {DEFAULT_BATCH})"),
         "leaves": BotOption(int, 0, f"leaves scored together per numpy call, kept apart by virtual loss (0: {DEFAULT_LEAVES})"),
+        "bridge": BotOption(float, 0.0, "prior wins (in playouts) for answering an intrusion into a bridge"),
         "swap_margin": BotOption(float, 0.0, "swap when the first stone is worth more than 0.5 + this to Black"),
         "reuse": BotOption(bool, True, "keep the subtree of the actual moves between decisions"),
     }
@@ -208,12 +250,13 @@ class MctsBot(BaseBot):
         rave: float = 1000.0,
         batch: int = 0,
         leaves: int = 0,
+        bridge: float = 0.0,
         swap_margin: float = 0.0,
         reuse: bool = True,
     ) -> None:
         super().__init__(seed)
         for option, value in (("playouts", playouts), ("seconds", seconds), ("c", c), ("rave", rave),
-                              ("batch", batch), ("leaves", leaves)):
+                              ("batch", batch), ("leaves", leaves), ("bridge", bridge)):
             if value < 0:
                 raise ValueError(f"option {option}={value!r} must be >= 0")
         self.playouts = playouts
@@ -222,14 +265,16 @@ class MctsBot(BaseBot):
         self.rave = rave
         self.batch = batch or DEFAULT_BATCH
         self.leaves = leaves or DEFAULT_LEAVES
+        self.bridge = bridge
         self.swap_margin = swap_margin
         self.reuse = reuse
         self._rng = np.random.default_rng(seed)
         self._fill: RandomFill | None = None
         self._root: Node | None = None
         self._root_path: tuple[int, ...] = ()
-        self._nodes = 0
+        self._nodes = 0  # nodes created since the last count: an upper bound on the tree's size
         self._max_nodes = 0
+        self._full = False
         self.last_search: SearchResult | None = None
 
     def new_game(self, board: Board, rules: Rules, color: Color) -> None:
@@ -336,7 +381,7 @@ class MctsBot(BaseBot):
                 state.play(move)
                 child = node.children.get(move)
                 if child is None:
-                    if self._nodes >= self._max_nodes:
+                    if self._nodes >= self._max_nodes and self._tree_full(root):
                         leaves.append(_Leaf(path, None, state))
                         break
                     child = Node(int(state.to_move), num_cells, int(state.winner or 0))
@@ -403,6 +448,14 @@ class MctsBot(BaseBot):
                 node.bias[threats] = bias[threats]
                 if len(threats) > 1:
                     node.solved = 3 - mover
+                return
+        if self.bridge and state.moves:
+            last = state.moves[-1]
+            if last != SWAP and cells[last] == 3 - mover:
+                for a, b, y in bridge_saves(board)[last]:
+                    if cells[a] == mover and (b < 0 or cells[b] == mover) and cells[y] == EMPTY:
+                        node.n[y] += self.bridge
+                        node.w[y] += self.bridge
 
     def _score(self, leaves: list[_Leaf], batch: int) -> None:
         """Random playouts for every waiting leaf in one call, then each leaf's backup."""
@@ -466,13 +519,21 @@ class MctsBot(BaseBot):
                 if root.bias is None:
                     self._prepare(root, state)
                 self._root, self._root_path = root, path
-                self._nodes = _count_nodes(root)
+                self._full = False  # the node count still includes dropped branches until the next recount
                 return root
         root = Node(int(state.to_move), state.board.num_cells)
         self._prepare(root, state)
         self._root, self._root_path = root, path
         self._nodes = 1
+        self._full = False
         return root
+
+    def _tree_full(self, root: Node) -> bool:
+        """True once the tree really holds the maximum number of nodes (recounted when the estimate says so)."""
+        if not self._full:
+            self._nodes = _count_nodes(root)
+            self._full = self._nodes >= self._max_nodes
+        return self._full
 
     def _advance(self, move: int) -> None:
         """Step the kept tree to the child of the move just chosen."""

@@ -231,6 +231,9 @@ class GamePlayer:
                     return self.fault_record(task, seat_index, Termination(err.termination), f"could not start: {err}")
                 except YTourneyError as err:
                     return self.fault_record(task, seat_index, Termination.CRASH, f"could not start: {err}")
+                except Exception as err:  # noqa: BLE001 - a failing bot constructor is only that bot's loss
+                    return self.fault_record(task, seat_index, Termination.CRASH,
+                                             f"could not start: {type(err).__name__}: {err}")
                 if entry.spec.kind is BotKind.PLUGIN:
                     bot = _WatchedBot(bot, self.tracker, seat_index + 1)
                 seats.append(Seat(entry.name, bot, entry.own_budget))

@@ -682,12 +682,12 @@ class Runner:
         leader = _leader(scheduler)
         failures: collections.Counter[int] = collections.Counter()
         exhausted = False
-        # when results steer the schedule (a stop rule, adaptive handicaps), decide games as late as possible:
-        # at most two per worker in flight, however short the games are
+        # when results steer the schedule (a stop rule, adaptive handicaps, a player close to suspension), decide
+        # games as late as possible: at most two per worker in flight, however short the games are
         adaptive = self.stop_condition is not None or self.config.handicap.mode is HandicapMode.AUTO
         while self._signal is None:
             executor = self._executor
-            room = 1 if executor is None else self._room(executor, adaptive)
+            room = 1 if executor is None else self._room(executor, adaptive or scheduler.faulting)
             while not exhausted and room > 0:
                 item = scheduler.next_item()
                 if item is None:
@@ -700,7 +700,7 @@ class Runner:
                 if executor is None:
                     executor = self._executor = self.executor_factory(
                         TournamentContext.from_config(self.config), self.workers)
-                    room = self._room(executor, adaptive)
+                    room = self._room(executor, adaptive or scheduler.faulting)
                 executor.submit(item)
                 room -= 1
             if executor is None or executor.in_flight == 0:

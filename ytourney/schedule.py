@@ -259,6 +259,11 @@ class Scheduler:
         return len(self._in_flight)
 
     @property
+    def faulting(self) -> bool:
+        """True while a player not yet suspended is on a streak of faults (its next games decide a suspension)."""
+        return any(s.faults_in_a_row and not s.suspended for s in self._standing.values())
+
+    @property
     def suspensions(self) -> int:
         """How many players have been suspended so far in this run."""
         return self._suspensions

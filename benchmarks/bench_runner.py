@@ -75,7 +75,7 @@ def _burn(loops: int) -> float:
     return time.perf_counter() - begin
 
 
-def machine_speedup(workers: int, loops: int = 3_000_000) -> float:
+def machine_speedup(workers: int, loops: int = 10_000_000) -> float:
     """What this machine gives right now: the speedup of `workers` pure CPU burners run in parallel over one."""
     import multiprocess
 

@@ -232,11 +232,11 @@ class MctsBot(BaseBot):
     OPTIONS = {
         "playouts": BotOption(int, 0, f"simulations per move (0: use the time limit, else {DEFAULT_PLAYOUTS})"),
         "seconds": BotOption(float, 0.0, "seconds per move when no playout budget is set (0: the game's limit)"),
-        "c": BotOption(float, 0.3, "UCT exploration constant"),
+        "c": BotOption(float, 0.0, "UCT exploration constant (RAVE values and the virtual loss already explore)"),
         "rave": BotOption(float, 1000.0, "RAVE equivalence: visits at which tree and AMAF values weigh equally (0: off)"),
         "batch": BotOption(int, 0, f"random playouts per leaf (0: {DEFAULT_BATCH})"),
         "leaves": BotOption(int, 0, f"leaves scored together per numpy call, kept apart by virtual loss (0: {DEFAULT_LEAVES})"),
-        "bridge": BotOption(float, 0.0, "prior wins (in playouts) for answering an intrusion into a bridge"),
+        "bridge": BotOption(float, 64.0, "prior wins (in playouts) for answering an intrusion into a bridge"),
         "swap_margin": BotOption(float, 0.0, "swap when the first stone is worth more than 0.5 + this to Black"),
         "reuse": BotOption(bool, True, "keep the subtree of the actual moves between decisions"),
     }
@@ -246,11 +246,11 @@ class MctsBot(BaseBot):
         seed: int | None = None,
         playouts: int = 0,
         seconds: float = 0.0,
-        c: float = 0.3,
+        c: float = 0.0,
         rave: float = 1000.0,
         batch: int = 0,
         leaves: int = 0,
-        bridge: float = 0.0,
+        bridge: float = 64.0,
         swap_margin: float = 0.0,
         reuse: bool = True,
     ) -> None:

@@ -26,9 +26,8 @@ DEFAULT_PLAYOUTS = 10_000
 DECISIVE = 0.9
 # Tree memory cap: past it, leaves are still scored but no new nodes are made.
 MEMORY_BYTES = 256 * 2**20
-# Descents per round when the option `leaves` is 0.
+# Descents per round (option `leaves`) and random playouts per leaf (option `batch`), tuned on tri:11.
 DEFAULT_LEAVES = 8
-# Random playouts per leaf when the option `batch` is 0.
 DEFAULT_BATCH = 8
 
 
@@ -234,8 +233,8 @@ class MctsBot(BaseBot):
         "seconds": BotOption(float, 0.0, "seconds per move when no playout budget is set (0: the game's limit)"),
         "c": BotOption(float, 0.0, "UCT exploration constant (RAVE values and the virtual loss already explore)"),
         "rave": BotOption(float, 1000.0, "RAVE equivalence: visits at which tree and AMAF values weigh equally (0: off)"),
-        "batch": BotOption(int, 0, f"random playouts per leaf (0: {DEFAULT_BATCH})"),
-        "leaves": BotOption(int, 0, f"leaves scored together per numpy call, kept apart by virtual loss (0: {DEFAULT_LEAVES})"),
+        "batch": BotOption(int, DEFAULT_BATCH, "random playouts per leaf"),
+        "leaves": BotOption(int, DEFAULT_LEAVES, "descents per round, scored in one numpy call, kept apart by virtual loss"),
         "bridge": BotOption(float, 64.0, "prior wins (in playouts) for answering an intrusion into a bridge"),
         "swap_margin": BotOption(float, 0.0, "swap when the first stone is worth more than 0.5 + this to Black"),
         "reuse": BotOption(bool, True, "keep the subtree of the actual moves between decisions"),
@@ -248,8 +247,8 @@ class MctsBot(BaseBot):
         seconds: float = 0.0,
         c: float = 0.0,
         rave: float = 1000.0,
-        batch: int = 0,
-        leaves: int = 0,
+        batch: int = DEFAULT_BATCH,
+        leaves: int = DEFAULT_LEAVES,
         bridge: float = 64.0,
         swap_margin: float = 0.0,
         reuse: bool = True,
@@ -259,12 +258,14 @@ class MctsBot(BaseBot):
                               ("batch", batch), ("leaves", leaves), ("bridge", bridge)):
             if value < 0:
                 raise ValueError(f"option {option}={value!r} must be >= 0")
+        if batch < 1 or leaves < 1:
+            raise ValueError(f"options batch={batch!r} and leaves={leaves!r} must be >= 1")
         self.playouts = playouts
         self.seconds = seconds
         self.c = c
         self.rave = rave
-        self.batch = batch or DEFAULT_BATCH
-        self.leaves = leaves or DEFAULT_LEAVES
+        self.batch = batch
+        self.leaves = leaves
         self.bridge = bridge
         self.swap_margin = swap_margin
         self.reuse = reuse
@@ -430,7 +431,7 @@ class MctsBot(BaseBot):
         node.bias = bias
         masks = group_masks(state)
         own = completing_from_masks(board, cells, masks, mover)
-        if state.rules.misere:
+        if state.rules.misere:  # a stone completing one's own Y loses; bridges are no asset either
             if len(own):
                 bias[own] = -np.inf
                 if not np.isfinite(bias).any():

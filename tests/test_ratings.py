@@ -14,7 +14,9 @@ from ytourney.ratings import (
     Backend,
     LevelWorth,
     PlayerRating,
+    Ratings,
     RatingSettings,
+    _PairRater,
     league_order,
     make_env,
     rate_league,
@@ -221,3 +223,44 @@ def test_superiority_and_win_probability() -> None:
     assert superiority(a, b) == pytest.approx(expected)
     assert superiority(PlayerRating("x", 1, 0), PlayerRating("y", 1, 0)) == 0.5
     assert 0.5 < win_probability(a, b) < superiority(a, b)
+
+
+def test_fast_one_on_one_update_is_trueskill_bit_for_bit() -> None:
+    rng = random.Random(5)
+    failures = 0
+    for case in range(1500):
+        settings = RatingSettings(mu=rng.uniform(0, 50), sigma=rng.uniform(0.5, 20), beta=rng.uniform(0.5, 10),
+                                  tau=rng.choice([0.0, rng.uniform(0, 1)]))
+        env = make_env(settings)
+        scale = rng.choice([1, 10, 100])  # the largest upsets make the float backend give up
+        winner = trueskill.Rating(rng.uniform(-2, 2) * scale, rng.uniform(0.01, 15))
+        loser = trueskill.Rating(rng.uniform(-2, 2) * scale, rng.uniform(0.01, 15))
+        try:
+            (a,), (b,) = env.rate([(winner,), (loser,)], ranks=[0, 1])
+            expected: object = (a.pi, a.tau, b.pi, b.tau)
+        except FloatingPointError:
+            expected = FloatingPointError
+            failures += 1
+        try:
+            a, b = _PairRater(env).rate(winner, loser)
+            found: object = (a.pi, a.tau, b.pi, b.tau)
+        except FloatingPointError:
+            found = FloatingPointError
+        assert found == expected, (case, winner, loser)
+    assert failures > 0  # the error path was exercised too
+
+
+def test_a_replay_without_detail_keeps_no_games_and_gives_the_same_table_figures() -> None:
+    games = random_games(80, ["a", "b", "c", "d"], seed=4)
+    games += [game(81, "a", "b", handicap=2), game(82, "c", "d", termination=Termination.TIME)]
+    full = rate_records(games)
+    lean = rate_records(iter(replay_order(games)), ordered=True, detail=False)
+    assert lean.games == () and lean.history == {} and not lean.detailed and full.detailed
+    assert lean.players == full.players
+    assert lean.level_worth == full.level_worth
+    assert (lean.game_count, lean.handicap_games, lean.handicap_adjusted_games, lean.tournaments) == (
+        full.game_count, full.handicap_games, full.handicap_adjusted_games, full.tournaments) == (82, 1, 1, ("t",))
+    assert lean.player_results() == full.player_results()
+    assert lean.player_results()["d"].faults == {"time": 1}
+    rebuilt = Ratings(full.settings, full.players, full.history, full.games, full.level_worth)  # counted from games
+    assert rebuilt.player_results() == full.player_results() and rebuilt.game_count == 82

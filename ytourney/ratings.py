@@ -315,15 +315,76 @@ class RatedGame:
         return self.record.handicap > 0 and not self.handicap_adjusted
 
 
+@dataclass
+class PlayerResults:
+    """A player's results over a replay: games, wins, seats, swaps, faults and opponents (what a table shows)."""
+
+    games: int = 0
+    wins: int = 0
+    handicap_games: int = 0
+    first_games: int = 0
+    first_wins: int = 0
+    swap_chances: int = 0
+    swaps: int = 0
+    swap_wins: int = 0
+    faults: dict[str, int] = field(default_factory=dict)
+    opponents: dict[str, int] = field(default_factory=dict)
+
+
+def count_results(results: dict[str, PlayerResults], record: GameRecord) -> None:
+    """Add one game to the players' results (self-play counts for nobody; faults go to the loser)."""
+    if record.black == record.white:
+        return
+    winner, loser = record.winner_name, record.loser_name
+    handicap = record.handicap > 0
+    for name, opponent in ((winner, loser), (loser, winner)):
+        tally = results.get(name)
+        if tally is None:
+            tally = results[name] = PlayerResults()
+        tally.games += 1
+        tally.opponents[opponent] = tally.opponents.get(opponent, 0) + 1
+        tally.handicap_games += handicap
+    results[winner].wins += 1
+    if record.termination.is_fault:
+        faults = results[loser].faults
+        faults[record.termination.value] = faults.get(record.termination.value, 0) + 1
+    if not handicap:
+        first = results.get(record.first)
+        if first is not None:
+            first.first_games += 1
+            first.first_wins += winner == record.first
+        second = results.get(record.second)
+        if second is not None and record.rules.get("pie", True) and len(record.moves) >= 2:
+            second.swap_chances += 1
+            if record.moves[1].lower() == "swap":
+                second.swaps += 1
+                second.swap_wins += winner == record.second
+
+
+@dataclass(frozen=True)
+class ReplayCounts:
+    """What every replay counts, whether or not it keeps the games: games, backends, handicaps, tournaments."""
+
+    games: int = 0
+    mpmath: int = 0
+    skipped: int = 0
+    handicap: int = 0
+    handicap_adjusted: int = 0
+    tournaments: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class Ratings:
-    """The result of a replay: final ratings, each player's history, and every game as rated (replay order)."""
+    """The result of a replay: final ratings, each player's results, and (with detail) each player's history and
+    every game as rated, in replay order; without detail `history` and `games` are empty and memory stays flat."""
 
     settings: RatingSettings
     players: dict[str, PlayerRating]
     history: dict[str, tuple[HistoryPoint, ...]]
     games: tuple[RatedGame, ...]
     level_worth: tuple[LevelValue, ...] = ()
+    counts: ReplayCounts | None = None
+    results: dict[str, PlayerResults] | None = None
 
     def ranking(self) -> list[PlayerRating]:
         """Players by conservative rating, best first (ties: higher mu, then name)."""
@@ -331,23 +392,62 @@ class Ratings:
 
     @property
     def records(self) -> tuple[GameRecord, ...]:
-        """The rated games' records in replay order."""
+        """The rated games' records in replay order (empty when the replay kept no detail)."""
         return tuple(game.record for game in self.games)
+
+    @property
+    def detailed(self) -> bool:
+        """True when every rated game and each player's history were kept."""
+        return self.counts is None or len(self.games) == self.counts.games
+
+    @property
+    def game_count(self) -> int:
+        """Games replayed (rated or skipped)."""
+        return self.counts.games if self.counts is not None else len(self.games)
 
     @property
     def mpmath_games(self) -> int:
         """Games that needed the mpmath backend (extreme upsets)."""
+        if self.counts is not None:
+            return self.counts.mpmath
         return sum(game.backend is Backend.MPMATH for game in self.games)
 
     @property
     def skipped_games(self) -> int:
         """Games left unrated (self-play, or an upset no backend could compute)."""
+        if self.counts is not None:
+            return self.counts.skipped
         return sum(game.backend is Backend.SKIPPED for game in self.games)
 
     @property
     def handicap_games(self) -> int:
         """Games played with a handicap (level >= 1)."""
+        if self.counts is not None:
+            return self.counts.handicap
         return sum(game.record.handicap > 0 for game in self.games)
+
+    @property
+    def handicap_adjusted_games(self) -> int:
+        """Handicap games rated with a level's worth (not as plain wins and losses)."""
+        if self.counts is not None:
+            return self.counts.handicap_adjusted
+        return sum(game.handicap_adjusted for game in self.games)
+
+    @property
+    def tournaments(self) -> tuple[str, ...]:
+        """Names of the tournaments whose games were rated, in replay order of their first game."""
+        if self.counts is not None:
+            return self.counts.tournaments
+        return tuple(dict.fromkeys(g.record.tournament for g in self.games if g.record.tournament))
+
+    def player_results(self) -> dict[str, PlayerResults]:
+        """Each player's results (counted during the replay, or from the kept games)."""
+        if self.results is not None:
+            return self.results
+        results: dict[str, PlayerResults] = {}
+        for game in self.games:
+            count_results(results, game.record)
+        return results
 
 
 def replay_key(record: GameRecord) -> tuple[Any, ...]:
@@ -377,6 +477,7 @@ def rate_records(
     handicap_model: HandicapModel | None = None,
     initial: Mapping[str, trueskill.Rating | PlayerRating] | None = None,
     ordered: bool = False,
+    detail: bool = True,
 ) -> Ratings:
     """Rate games with TrueSkill, replayed in game-id order (`ordered=True` keeps the given order instead).
 
@@ -384,10 +485,13 @@ def rate_records(
     bonus from `handicap_model`; without one, with the learned worth of each level per board (LearnedLevelWorth),
     or, when the settings say `handicap: even`, as plain wins and losses, marked as such.
     `initial` seeds players' priors (e.g. ratings carried over from an earlier event).
+    With `ordered=True` the records are consumed as they come (a stream from the store is never held in memory);
+    `detail=False` keeps no per-game data (no `games`, no `history`): final ratings, counts and results only,
+    in memory that does not grow with the number of games.
     """
     config = RatingSettings.coerce(settings)
-    sequence = list(records) if ordered else replay_order(records)
-    replay = _Replay(config, handicap_model, initial or {})
+    sequence = records if ordered else replay_order(records)
+    replay = _Replay(config, handicap_model, initial or {}, detail=detail)
     for index, record in enumerate(sequence, start=1):
         replay.play(index, record)
     return replay.result()
@@ -399,10 +503,11 @@ def rate_league(
     *,
     handicap_model: HandicapModel | None = None,
     initial: Mapping[str, trueskill.Rating | PlayerRating] | None = None,
+    detail: bool = True,
 ) -> Ratings:
     """Rate several tournaments together: folder order, then game id within each folder; players match by name."""
     return rate_records(league_order(groups), settings, handicap_model=handicap_model, initial=initial,
-                        ordered=True)
+                        ordered=True, detail=detail)
 
 
 def superiority(a: PlayerRating, b: PlayerRating) -> float:
@@ -423,26 +528,129 @@ def _phi(z: float) -> float:
     return 0.5 * math.erfc(-z / math.sqrt(2.0))
 
 
+class _PairRater:
+    """`env.rate([(winner,), (loser,)], ranks=[0, 1])` for one-player teams, bit for bit, without the factor graph.
+
+    trueskill builds some 80 objects per game to pass messages through its factor graph (about 0.12 ms a game);
+    this runs the same message schedule (prior, performance, team performance, team difference and truncation
+    factors, looping until the truncation message moves by at most trueskill.DELTA) on plain floats, with the same
+    operations in the same order, so each rating is exactly the one trueskill computes (a test checks it bit by
+    bit). Float backend only; FloatingPointError is raised where trueskill raises it; a division by zero, which
+    trueskill treats its own way, is handed back to `env.rate`.
+    """
+
+    def __init__(self, env: trueskill.TrueSkill) -> None:
+        self.env = env
+        self.variance = env.beta ** 2
+        self.dynamic = env.tau
+        self.v_win = env.v_win
+        self.w_win = env.w_win
+        self.draw_margin = trueskill.calc_draw_margin(env.draw_probability, 2, env)
+
+    def rate(self, winner: trueskill.Rating, loser: trueskill.Rating) -> tuple[trueskill.Rating, trueskill.Rating]:
+        """The winner's and the loser's new ratings after one game (no draw)."""
+        try:
+            return self._rate(winner, loser)
+        except ZeroDivisionError:
+            (new_winner,), (new_loser,) = self.env.rate([(winner,), (loser,)], ranks=[0, 1])
+            return new_winner, new_loser
+
+    def _rate(self, winner: trueskill.Rating, loser: trueskill.Rating) -> tuple[trueskill.Rating, trueskill.Rating]:
+        sqrt, variance = math.sqrt, self.variance
+        # down: prior with the per-game drift, performance, team performance (a sum of one)
+        sides = []
+        for rating in (winner, loser):
+            sigma = sqrt(rating.sigma ** 2 + self.dynamic ** 2)
+            if sigma == 0:
+                raise ZeroDivisionError("sigma**2 should be greater than 0")
+            prior_pi = sigma ** -2
+            prior_tau = prior_pi * rating.mu
+            a = 1. / (1. + variance * prior_pi)
+            perf_pi, perf_tau = a * prior_pi, a * prior_tau
+            team_pi = 1. / (1 / perf_pi)
+            sides.append((prior_pi, prior_tau, perf_pi, perf_tau, team_pi, team_pi * (perf_tau / perf_pi)))
+        team0_pi, team0_tau = sides[0][4], sides[0][5]
+        team1_pi, team1_tau = sides[1][4], sides[1][5]
+        # the team difference and its truncation, until the truncation message settles
+        v_win, w_win, margin = self.v_win, self.w_win, self.draw_margin
+        diff_pi = diff_tau = 0.
+        sum_pi = sum_tau = 0.  # message of the difference factor to the difference
+        trunc_pi = trunc_tau = 0.  # message of the truncation factor to the difference
+        for _ in range(10):
+            mu = team0_tau / team0_pi + -1 * (team1_tau / team1_pi)
+            pi = 1. / (1 / team0_pi + 1 / team1_pi)
+            tau = pi * mu
+            diff_pi, diff_tau = (diff_pi - sum_pi) + pi, (diff_tau - sum_tau) + tau
+            sum_pi, sum_tau = pi, tau
+            div_pi, div_tau = diff_pi - trunc_pi, diff_tau - trunc_tau
+            sqrt_pi = sqrt(div_pi)
+            x, draw = div_tau / sqrt_pi, margin * sqrt_pi
+            v = v_win(x, draw)
+            w = w_win(x, draw)
+            denom = 1. - w
+            new_pi, new_tau = div_pi / denom, (div_tau + sqrt_pi * v) / denom
+            trunc_pi, trunc_tau = (new_pi + trunc_pi) - diff_pi, (new_tau + trunc_tau) - diff_tau
+            pi_delta = abs(diff_pi - new_pi)
+            delta = 0. if pi_delta == math.inf else max(abs(diff_tau - new_tau), sqrt(pi_delta))
+            diff_pi, diff_tau = new_pi, new_tau
+            if delta <= trueskill.DELTA:
+                break
+        # up: the difference back to each team (the winner's first), each team to its performance, then to its rating
+        div_pi, div_tau = diff_pi - sum_pi, diff_tau - sum_tau
+        mu = 1.0 * _mean(div_pi, div_tau) + 1.0 * _mean(team1_pi, team1_tau)
+        pi = 1. / (1.0 / div_pi + 1.0 / team1_pi)
+        up_pi, up_tau = pi, pi * mu
+        team0_pi, team0_tau = team0_pi + up_pi, team0_tau + up_tau
+        back_pi, back_tau = team0_pi - up_pi, team0_tau - up_tau
+        mu = 1.0 * _mean(back_pi, back_tau) + -1.0 * _mean(div_pi, div_tau)
+        pi = 1. / (1.0 / back_pi + 1.0 / div_pi)
+        team1_pi, team1_tau = team1_pi + pi, team1_tau + pi * mu
+        rated = []
+        for (prior_pi, prior_tau, perf_pi, perf_tau, sum_pi, sum_tau), (team_pi, team_tau) in zip(
+                sides, ((team0_pi, team0_tau), (team1_pi, team1_tau))):
+            div_pi, div_tau = team_pi - sum_pi, team_tau - sum_tau
+            pi = 1. / (1.0 / div_pi)
+            tau = pi * (1.0 * _mean(div_pi, div_tau))
+            msg_pi, msg_tau = (perf_pi + pi) - perf_pi, (perf_tau + tau) - perf_tau
+            a = 1. / (1. + variance * msg_pi)
+            pi, tau = prior_pi + a * msg_pi, prior_tau + a * msg_tau
+            rated.append(trueskill.Rating(float(_mean(pi, tau)), float(math.sqrt(1 / pi) if pi else math.inf)))
+        return rated[0], rated[1]
+
+
+def _mean(pi: float, tau: float) -> float:
+    """The mean of a Gaussian in precision form, as trueskill computes it (0 for an improper one)."""
+    return pi and tau / pi
+
+
 class _Replay:
-    """Mutable state of one replay: current ratings, histories and rated games."""
+    """Mutable state of one replay: current ratings, counts and results, and with detail histories and games."""
 
     def __init__(self, settings: RatingSettings, model: HandicapModel | None,
-                 initial: Mapping[str, trueskill.Rating | PlayerRating]) -> None:
+                 initial: Mapping[str, trueskill.Rating | PlayerRating], *, detail: bool = True) -> None:
         self.settings = settings
         self.env = make_env(settings)
+        self.pair = _PairRater(self.env)
         self.model = model
+        self.detail = detail
         self.learned = model is None and settings.handicap is HandicapRating.LEARN
         self.boards: dict[str, LearnedLevelWorth] = {}  # the default model, one per board
         self.current: dict[str, trueskill.Rating] = {
             name: trueskill.Rating(mu=float(r.mu), sigma=float(r.sigma)) for name, r in initial.items()
         }
+        self.played: dict[str, None] = {}  # players in order of their first game
         self.history: dict[str, list[HistoryPoint]] = {}
         self.games: list[RatedGame] = []
+        self.results: dict[str, PlayerResults] = {}
+        self.tournaments: dict[str, None] = {}
+        self.adjusted: dict[tuple[str, int], int] = {}  # (board or "" for the caller's model, level) -> games
+        self.count = self.mpmath = self.skipped = self.handicap = 0
 
     def rating(self, name: str) -> trueskill.Rating:
-        if name not in self.current:
-            self.current[name] = self.env.create_rating()
-            self.history.setdefault(name, [])
+        if name not in self.played:
+            self.played[name] = None
+            if name not in self.current:
+                self.current[name] = self.env.create_rating()
         return self.current[name]
 
     def play(self, index: int, record: GameRecord) -> None:
@@ -460,6 +668,10 @@ class _Replay:
         if model is not None and bonus is not None and bonus_after is not None:
             model.learn(record.handicap, bonus_after)
         self.current[winner], self.current[loser] = after
+        adjusted = bonus is not None and backend is not Backend.SKIPPED
+        self._count(record, backend, adjusted)
+        if not self.detail:
+            return
         for name, rating in ((winner, after[0]), (loser, after[1])):
             self.history.setdefault(name, []).append(
                 HistoryPoint(index, record.id, record.tournament, float(rating.mu), float(rating.sigma))
@@ -471,10 +683,25 @@ class _Replay:
             loser_before=_player(loser, lose_before),
             winner_after=_player(winner, after[0]),
             loser_after=_player(loser, after[1]),
-            handicap_adjusted=bonus is not None and backend is not Backend.SKIPPED,
+            handicap_adjusted=adjusted,
             backend=backend,
             note=note,
         ))
+
+    def _count(self, record: GameRecord, backend: Backend, adjusted: bool) -> None:
+        """Counts and per-player results of one game."""
+        self.count += 1
+        if backend is not Backend.FLOAT:
+            self.mpmath += backend is Backend.MPMATH
+            self.skipped += backend is Backend.SKIPPED
+        if record.handicap > 0:
+            self.handicap += 1
+            if adjusted:
+                key = (record.board if self.model is None else "", record.handicap)
+                self.adjusted[key] = self.adjusted.get(key, 0) + 1
+        if record.tournament and record.tournament not in self.tournaments:
+            self.tournaments[record.tournament] = None
+        count_results(self.results, record)
 
     def _model(self, record: GameRecord) -> HandicapModel | None:
         """The handicap model of a record: the caller's, else the learned worth of its board (if learning)."""
@@ -512,7 +739,10 @@ class _Replay:
                 bonus: trueskill.Rating | None, record: GameRecord
                 ) -> tuple[tuple[trueskill.Rating, trueskill.Rating], trueskill.Rating | None]:
         if bonus is None:
-            (new_winner,), (new_loser,) = env.rate([(winner,), (loser,)], ranks=[0, 1])
+            if env is self.env:
+                new_winner, new_loser = self.pair.rate(winner, loser)
+            else:
+                (new_winner,), (new_loser,) = env.rate([(winner,), (loser,)], ranks=[0, 1])
             return (_float_rating(new_winner), _float_rating(new_loser)), None
         weaker_won = record.winner_name == record.first
         scaled = trueskill.Rating(mu=float(bonus.mu) / BONUS_WEIGHT, sigma=float(bonus.sigma) / BONUS_WEIGHT)
@@ -529,23 +759,25 @@ class _Replay:
         return (_float_rating(new_winner), _float_rating(new_loser)), worth
 
     def result(self) -> Ratings:
-        players = {name: _player(name, rating) for name, rating in self.current.items() if name in self.history}
+        players = {name: _player(name, self.current[name]) for name in self.played}
         ranked = sorted(players.values(), key=lambda p: (-p.conservative, -p.mu, p.name))
+        counts = ReplayCounts(self.count, self.mpmath, self.skipped, self.handicap, sum(self.adjusted.values()),
+                              tuple(self.tournaments))
         return Ratings(
             settings=self.settings,
             players={p.name: p for p in ranked},
-            history={p.name: tuple(self.history[p.name]) for p in ranked},
+            history={p.name: tuple(self.history.get(p.name, ())) for p in ranked} if self.detail else {},
             games=tuple(self.games),
             level_worth=self._level_worth(),
+            counts=counts,
+            results={p.name: self.results.get(p.name) or PlayerResults() for p in ranked},
         )
 
     def _level_worth(self) -> tuple[LevelValue, ...]:
         """Final worth of every level up to the highest played, per board (or of the caller's model)."""
         played: dict[str, dict[int, int]] = {}
-        for game in self.games:
-            if game.handicap_adjusted:
-                counts = played.setdefault(game.record.board if self.model is None else "", {})
-                counts[game.record.handicap] = counts.get(game.record.handicap, 0) + 1
+        for (board, level), games in self.adjusted.items():
+            played.setdefault(board, {})[level] = games
         values = []
         for board in sorted(played):
             model = self.boards.get(board) if self.model is None else self.model

@@ -269,3 +269,17 @@ def test_commands_report_missing_and_foreign_folders(tmp_path: Path) -> None:
     assert code == 2 and "does not exist" in out
     code, out = invoke("ratings", str(tmp_path))
     assert code == 1 and "is not a results folder" in out and "Traceback" not in out
+
+
+def test_ratings_of_folders_are_streamed_and_match_the_detailed_replay(tmp_path: Path,
+                                                                     records: list[GameRecord]) -> None:
+    from ytourney.report import load_sources, rate_sources
+
+    sources = load_sources([make_results(tmp_path / "one", records[:5], name="one"),
+                            make_results(tmp_path / "two", records[5:], name="two")])
+    lean = rate_sources(sources, detail=False)
+    assert lean.games == () and all("records" not in vars(s) for s in sources)  # nothing was loaded and kept
+    full = rate_sources(sources)
+    assert len(full.games) == 8 and full.tournaments == lean.tournaments == ("one", "two")
+    for fmt in ("text", "csv", "json"):
+        assert format_table(build_table(lean), fmt) == format_table(build_table(full), fmt)

@@ -21,6 +21,7 @@ from ytourney.store import (
     load_info,
     load_players,
     load_records,
+    stream_records,
 )
 
 KEY = {"name": "t", "board": "tri:5", "schedule": {"games_per_pair": 2}, "players": [{"name": "a"}, {"name": "b"}]}
@@ -55,6 +56,21 @@ def test_round_trip_in_id_order(tmp_path: Path) -> None:
     assert load_config_text(tmp_path) == "name: t\n"
     assert load_info(tmp_path).planned_games == 4
     assert [p.name for p in load_players(tmp_path)] == ["a", "b"]
+
+
+def test_stream_reads_the_same_games_one_at_a_time(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        for game_id in (2, 1, 3):
+            store.add_game(record(game_id))
+        stream = stream_records(tmp_path)
+        assert next(stream) == record(1)  # a stream may run while the run writes
+        store.add_game(record(4))
+        assert [r.id for r in stream] == [2, 3]
+    assert list(stream_records(tmp_path)) == load_records(tmp_path)
+    lean = next(stream_records(tmp_path, times=False))
+    assert lean.moves == record(1).moves and lean.move_seconds == ()
+    results = next(stream_records(tmp_path, moves=False))
+    assert results.moves == () and results.winner_name == "b"
 
 
 def test_move_rows_view_lists_each_move(tmp_path: Path) -> None:

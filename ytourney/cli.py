@@ -186,7 +186,7 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     from ytourney.progress import Progress, QuietProgress
     from ytourney.runner import Runner, sprt_condition
     from ytourney.schedule import build_slots
-    from ytourney.store import db_path, load_records, stored_count
+    from ytourney.store import db_path, stored_count
 
     tournament = load_config(config)
     out = Path(out_dir) if out_dir else Path("results") / tournament.name
@@ -223,20 +223,24 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
             click.echo(f"ytourney: stopped early: {summary.stopped}", err=True)
         for name, reason in summary.suspended.items():
             click.echo(f"ytourney: {name} {reason}; its remaining games were forfeited", err=True)
-    records = load_records(out, times=False)  # the table needs no move times: half the memory
-    click.echo(_final_table(records, tournament, sprt_state()))
+    click.echo(_final_table(out, tournament, sprt_state()))
 
 
-def _final_table(records: list, tournament: Any, sprt_state: Any) -> str:
-    """The rating table of a finished run (TrueSkill from ytourney.report), else plain standings."""
+def _final_table(out: Any, tournament: Any, sprt_state: Any) -> str:
+    """The rating table of a finished run (TrueSkill from ytourney.report), else plain standings; the games are
+    streamed from the store in game-id order, so memory does not grow with the tournament."""
+    from ytourney.store import stream_records
+
     try:
         from ytourney.report import format_table, rating_table
     except ImportError:
         rating_table = None
-    if rating_table is not None and records:
-        return format_table(rating_table(records, tournament.ratings, sprt=sprt_state))
+    if rating_table is not None:
+        table = rating_table(stream_records(out, times=False), tournament.ratings, sprt=sprt_state, ordered=True)
+        if table.games:
+            return format_table(table)
     scores: dict[str, list[int]] = {name: [0, 0] for name in tournament.player_names}
-    for record in records:
+    for record in stream_records(out, moves=False):
         for name in (record.black, record.white):
             scores.setdefault(name, [0, 0])[1] += 1
         scores[record.winner_name][0] += 1
@@ -372,12 +376,13 @@ _RESULTS = click.Path(exists=True)
 _TABLE_FORMATS = ("text", "md", "csv", "json", "html")
 
 
-def _league(dirs: tuple[str, ...]) -> tuple[list, Any]:
-    """The sources of DIR… and their ratings (league order: folders as given, then game id)."""
+def _league(dirs: tuple[str, ...], detail: bool = True) -> tuple[list, Any]:
+    """The sources of DIR… and their ratings (league order: folders as given, then game id); without detail the
+    games are streamed from the stores and not kept."""
     from ytourney.report import load_sources, rate_sources, source_settings
 
     sources = load_sources(dirs)
-    return sources, rate_sources(sources, source_settings(sources[0]).ratings)
+    return sources, rate_sources(sources, source_settings(sources[0]).ratings, detail=detail)
 
 
 @main.command("ratings")
@@ -404,7 +409,7 @@ def ratings_command(dirs: tuple[str, ...], fmt: str) -> None:
         sprt_state_of,
     )
 
-    sources, ratings = _league(dirs)
+    sources, ratings = _league(dirs, detail=False)  # the table needs no per-game detail: memory stays flat
     sprt = sprt_state_of(sources[0]) if len(sources) == 1 else None
     title = "Ratings: " + " + ".join(s.name for s in sources)
     table = build_table(ratings, sprt=sprt, title=title)

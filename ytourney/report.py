@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import csv
 import enum
+import functools
 import io
+import itertools
 import json
 import math
 import os
-from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,10 +29,11 @@ from ytourney.ratings import (
     HandicapRating,
     LevelValue,
     PlayerRating,
+    PlayerResults,
     Ratings,
     RatingSettings,
-    rate_league,
     rate_records,
+    replay_order,
     superiority,
 )
 from ytourney.record import GameRecord, Termination
@@ -385,38 +388,18 @@ class RatingTable:
 
 
 def build_table(ratings: Ratings, *, sprt: Any = None, title: str = "Ratings") -> RatingTable:
-    """The rating table of a replay: standings with results, LOS, seat figures and faults; `sprt` an SprtState."""
+    """The rating table of a replay: standings with results, LOS, seat figures and faults; `sprt` an SprtState.
+
+    Works from the results and counts every replay keeps, so a replay without detail (a streamed store) gives the
+    same table as one that kept every game.
+    """
     ranking = ratings.ranking()
-    stats: dict[str, _Tally] = {p.name: _Tally() for p in ranking}
-    for game in ratings.games:
-        record = game.record
-        if record.black == record.white:
-            continue
-        winner, loser = record.winner_name, record.loser_name
-        for name, opponent in ((winner, loser), (loser, winner)):
-            tally = stats[name]
-            tally.games += 1
-            tally.opponent_mu_sum += ratings.players[opponent].mu
-            if record.handicap > 0:
-                tally.handicap_games += 1
-        stats[winner].wins += 1
-        if record.termination.is_fault:
-            stats[loser].faults[record.termination.value] += 1
-        if record.handicap == 0:
-            first = stats.get(record.first)
-            if first is not None:
-                first.first_games += 1
-                first.first_wins += winner == record.first
-            second = stats.get(record.second)
-            if second is not None and record.rules.get("pie", True) and len(record.moves) >= 2:
-                second.swap_chances += 1
-                if record.moves[1].lower() == "swap":
-                    second.swaps += 1
-                    second.swap_wins += winner == record.second
+    results = ratings.player_results()
     standings = []
     for rank, player in enumerate(ranking, start=1):
-        tally = stats[player.name]
+        tally = results.get(player.name) or PlayerResults()
         below = ranking[rank] if rank < len(ranking) else None
+        opponent_mu = sum(ratings.players[name].mu * games for name, games in tally.opponents.items())
         standings.append(Standing(
             rank=rank,
             name=player.name,
@@ -425,9 +408,9 @@ def build_table(ratings: Ratings, *, sprt: Any = None, title: str = "Ratings") -
             games=tally.games,
             wins=tally.wins,
             losses=tally.games - tally.wins,
-            opponent_mu=tally.opponent_mu_sum / tally.games if tally.games else None,
+            opponent_mu=opponent_mu / tally.games if tally.games else None,
             los_next=superiority(player, below) if below is not None else None,
-            faults={fault.value: tally.faults[fault.value] for fault in FAULTS},
+            faults={fault.value: tally.faults.get(fault.value, 0) for fault in FAULTS},
             first_games=tally.first_games,
             first_wins=tally.first_wins,
             swap_chances=tally.swap_chances,
@@ -435,40 +418,31 @@ def build_table(ratings: Ratings, *, sprt: Any = None, title: str = "Ratings") -
             swap_wins=tally.swap_wins,
             handicap_games=tally.handicap_games,
         ))
-    tournaments = tuple(dict.fromkeys(g.record.tournament for g in ratings.games if g.record.tournament))
     return RatingTable(
         standings=tuple(standings),
         settings=ratings.settings,
-        games=len(ratings.games),
+        games=ratings.game_count,
         handicap_games=ratings.handicap_games,
-        handicap_adjusted=any(g.handicap_adjusted for g in ratings.games),
+        handicap_adjusted=ratings.handicap_adjusted_games > 0,
         mpmath_games=ratings.mpmath_games,
         skipped_games=ratings.skipped_games,
-        tournaments=tournaments,
+        tournaments=ratings.tournaments,
         sprt=sprt,
         title=title,
         level_worth=ratings.level_worth,
     )
 
 
-@dataclass
-class _Tally:
-    games: int = 0
-    wins: int = 0
-    opponent_mu_sum: float = 0.0
-    handicap_games: int = 0
-    first_games: int = 0
-    first_wins: int = 0
-    swap_chances: int = 0
-    swaps: int = 0
-    swap_wins: int = 0
-    faults: Counter[str] = field(default_factory=Counter)
-
-
 def rating_table(records: Iterable[GameRecord], settings: RatingSettings | Mapping[str, Any] | object | None = None,
-                 *, handicap_model: HandicapModel | None = None, sprt: Any = None) -> RatingTable:
-    """Rate `records` (game-id order) and build their table in one call; what `ytourney run` prints at the end."""
-    return build_table(rate_records(records, settings, handicap_model=handicap_model), sprt=sprt)
+                 *, handicap_model: HandicapModel | None = None, sprt: Any = None,
+                 ordered: bool = False) -> RatingTable:
+    """Rate `records` (game-id order) and build their table in one call; what `ytourney run` prints at the end.
+
+    Nothing per game is kept; with `ordered=True` (records already in game-id order, e.g. streamed from a store)
+    they are not even held all at once.
+    """
+    ratings = rate_records(records, settings, handicap_model=handicap_model, ordered=ordered, detail=False)
+    return build_table(ratings, sprt=sprt)
 
 
 def format_table(table: RatingTable | Ratings | Table, fmt: TableFormat | str = TableFormat.TEXT) -> str:
@@ -812,16 +786,39 @@ def handicap_report(records: Sequence[GameRecord], section: Mapping[str, Any] | 
 
 @dataclass(frozen=True)
 class Source:
-    """The games of one results folder (or JSON-lines file), in game-id order."""
+    """The games of one results folder (or JSON-lines file), in game-id order.
+
+    A folder's games stay in its store until asked for: `iter_records` streams them one at a time (what the rating
+    table needs), `records` reads them all once and keeps them (crosstables, exports, the published site).
+    `loaded` holds the games of a file, read when the source is opened.
+    """
 
     path: Path
     name: str
-    records: tuple[GameRecord, ...]
+    loaded: tuple[GameRecord, ...] | None = None
     config_text: str = ""
+
+    @functools.cached_property
+    def records(self) -> tuple[GameRecord, ...]:
+        """Every game, in game-id order, read once."""
+        if self.loaded is not None:
+            return tuple(replay_order(self.loaded))
+        from ytourney import store
+
+        return tuple(store.load_records(self.path))
+
+    def iter_records(self, *, moves: bool = True, times: bool = True) -> Iterator[GameRecord]:
+        """The games in game-id order; a folder's are streamed from its store (times left out with `times=False`,
+        moves and times with `moves=False`) unless they were already read."""
+        if self.loaded is not None or "records" in self.__dict__:
+            return iter(self.records)
+        from ytourney import store
+
+        return store.stream_records(self.path, moves=moves, times=times)
 
 
 def load_source(path: str | os.PathLike[str]) -> Source:
-    """Games of a results folder (its tournament.db) or of a JSON-lines export file (`.jsonl`)."""
+    """Games of a results folder (its tournament.db, read when needed) or of a JSON-lines export file (`.jsonl`)."""
     location = Path(path)
     if location.is_file() and location.suffix.lower() in (".jsonl", ".json", ".ndjson"):
         return Source(location, location.stem, tuple(read_jsonl(location)))
@@ -829,13 +826,15 @@ def load_source(path: str | os.PathLike[str]) -> Source:
         raise ReportError(f"results folder {str(location)!r} does not exist")
     from ytourney import store
 
-    records = store.load_records(location)
+    if not store.db_path(location).is_file():
+        store.load_records(location)  # raises the store's "not a results folder" error
     try:
         info = store.load_info(location)
         name, config_text = info.name or location.name, info.config_text
     except YTourneyError:  # the config is optional context for the report; the games are what counts
-        name, config_text = (records[0].tournament if records else "") or location.name, ""
-    return Source(location, name, tuple(records), config_text)
+        first = next(store.stream_records(location, moves=False), None)
+        name, config_text = (first.tournament if first else "") or location.name, ""
+    return Source(location, name, None, config_text)
 
 
 def load_sources(paths: Iterable[str | os.PathLike[str]]) -> list[Source]:
@@ -910,7 +909,8 @@ def sprt_state_of(source: Source) -> Any:
         return None
     from ytourney.sprt import sprt_from_records
 
-    return sprt_from_records(source.records, settings.sprt, settings.players[0], settings.players[1])
+    return sprt_from_records(source.iter_records(moves=False), settings.sprt, settings.players[0],
+                             settings.players[1])
 
 
 def handicap_estimates(records: Sequence[GameRecord], section: Mapping[str, Any] | None = None) -> Any:
@@ -923,15 +923,24 @@ def handicap_estimates(records: Sequence[GameRecord], section: Mapping[str, Any]
 def handicap_section(sources: Sequence[Source], ratings: Ratings) -> HandicapReport | None:
     """The handicap report of a league when its games used handicaps or its first config says auto, else None."""
     section = source_settings(sources[0]).handicap if sources else None
-    if not any(r.handicap > 0 for r in ratings.records) and not (section and section.get("mode") == "auto"):
+    if not ratings.handicap_games and not (section and section.get("mode") == "auto"):
         return None
-    return handicap_report(ratings.records, section, ratings)
+    if ratings.detailed:
+        records: Sequence[GameRecord] = ratings.records
+    else:
+        records = [record for source in sources for record in source.iter_records(times=False)]
+    return handicap_report(records, section, ratings)
 
 
 def rate_sources(sources: Sequence[Source], settings: RatingSettings | Mapping[str, Any] | object | None = None,
-                 *, handicap_model: HandicapModel | None = None) -> Ratings:
-    """Rate several sources together as a league (source order, then game id)."""
-    return rate_league([s.records for s in sources], settings, handicap_model=handicap_model)
+                 *, handicap_model: HandicapModel | None = None, detail: bool = True) -> Ratings:
+    """Rate several sources together as a league (source order, then game id).
+
+    With `detail=False` the games are streamed from the stores and nothing per game is kept (what a rating table
+    needs): memory stays flat however many games the folders hold.
+    """
+    games = itertools.chain.from_iterable(s.records if detail else s.iter_records(times=False) for s in sources)
+    return rate_records(games, settings, handicap_model=handicap_model, ordered=True, detail=detail)
 
 
 __all__ = [

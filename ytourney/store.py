@@ -279,6 +279,10 @@ _SELECT_GAMES = (
     "SELECT " + ", ".join(f"games.{c}" for c in _GAME_COLUMNS) + ", moves.moves, moves.seconds"
     " FROM games LEFT JOIN moves ON moves.game_id = games.id"
 )
+_SELECT_MOVES = (
+    "SELECT " + ", ".join(f"games.{c}" for c in _GAME_COLUMNS) + ", moves.moves, NULL"
+    " FROM games LEFT JOIN moves ON moves.game_id = games.id"
+)
 _SELECT_RESULTS = "SELECT " + ", ".join(f"games.{c}" for c in _GAME_COLUMNS) + ", NULL, NULL FROM games"
 
 
@@ -286,7 +290,7 @@ def _iter_records(conn: sqlite3.Connection, tournament: str, *, order: str = "id
                   times: bool = True) -> Iterator[GameRecord]:
     """Stream every game in game-id order (or completion order with order='seq'); without moves it is cheap."""
     reader = _RowReader(tournament, moves=moves, times=times)
-    query = _SELECT_GAMES if moves else _SELECT_RESULTS
+    query = (_SELECT_GAMES if times else _SELECT_MOVES) if moves else _SELECT_RESULTS
     for row in conn.execute(f"{query} ORDER BY games.{order}"):
         yield reader.record(row)
 
@@ -342,6 +346,18 @@ def load_records(directory: str | os.PathLike[str], *, times: bool = True) -> li
     with _reader(directory) as conn:
         info = _info(conn)
         return _read_records(conn, info.name if info else "", times=times)
+
+
+def stream_records(directory: str | os.PathLike[str], *, moves: bool = True,
+                   times: bool = True) -> Iterator[GameRecord]:
+    """Every finished game of a results folder in game-id order, read one at a time: memory does not grow with the
+    number of games. Read-only and safe while a run is writing (the stream sees the games stored when it starts).
+
+    `moves=False` leaves moves and times empty; `times=False` leaves only `move_seconds` empty.
+    """
+    with _reader(directory) as conn:
+        info = _info(conn)
+        yield from _iter_records(conn, info.name if info else "", moves=moves, times=times)
 
 
 def load_config_text(directory: str | os.PathLike[str]) -> str:

@@ -233,12 +233,14 @@ def _json_seconds(seconds: Sequence[float]) -> str:
 
 
 class _RowReader:
-    """Turns rows into records, sharing equal strings (names, move tokens) between records to save memory."""
+    """Turns rows into records, sharing equal strings (names, and move tokens unless streaming) between records to
+    save memory when many records are kept."""
 
-    def __init__(self, tournament: str, *, moves: bool = True, times: bool = True) -> None:
+    def __init__(self, tournament: str, *, moves: bool = True, times: bool = True, share_moves: bool = True) -> None:
         self.tournament = tournament
         self.moves = moves
         self.times = times
+        self.share_moves = share_moves
         self._strings: dict[str, str] = {}
 
     def _shared(self, text: str) -> str:
@@ -246,31 +248,37 @@ class _RowReader:
 
     def record(self, row: Sequence[Any]) -> GameRecord:
         """The GameRecord of one `_SELECT_GAMES` row."""
-        data = dict(zip(_GAME_COLUMNS, row))
+        (game_id, _, round_number, board, pie, misere, handicap, first, second, black, white, winner, _, termination,
+         reason, seed, started, finished, opening_plies, _, extra, moves_text, seconds_text) = row
         shared = self._shared
-        moves = tuple(map(shared, json.loads(row[-2]))) if self.moves and row[-2] else ()
-        seconds = tuple(json.loads(row[-1])) if self.moves and self.times and row[-1] else ()
+        moves: tuple[str, ...] = ()
+        seconds: tuple[float, ...] = ()
+        if self.moves and moves_text:
+            played = json.loads(moves_text)
+            moves = tuple(map(shared, played)) if self.share_moves else tuple(played)
+            if self.times and seconds_text:
+                seconds = tuple(json.loads(seconds_text))
         return GameRecord(
-            id=data["id"],
+            id=game_id,
             tournament=self.tournament,
-            round=data["round"],
-            board=shared(data["board"]),
-            rules={"pie": bool(data["pie"]), "misere": bool(data["misere"])},
-            handicap=data["handicap"],
-            first=shared(data["first"]),
-            second=shared(data["second"]),
-            black=shared(data["black"]),
-            white=shared(data["white"]),
+            round=round_number,
+            board=shared(board),
+            rules={"pie": bool(pie), "misere": bool(misere)},
+            handicap=handicap,
+            first=shared(first),
+            second=shared(second),
+            black=shared(black),
+            white=shared(white),
             moves=moves,
-            winner=shared(data["winner"]),
-            termination=Termination(data["termination"]),
+            winner=shared(winner),
+            termination=Termination(termination),
             move_seconds=seconds,
-            seed=data["seed"],
-            started=data["started"],
-            finished=data["finished"],
-            reason=data["reason"],
-            opening_plies=data["opening_plies"],
-            extra=json.loads(data["extra"]) if data["extra"] and data["extra"] != "{}" else {},
+            seed=seed,
+            started=started,
+            finished=finished,
+            reason=reason,
+            opening_plies=opening_plies,
+            extra=json.loads(extra) if extra and extra != "{}" else {},
         )
 
 
@@ -287,9 +295,9 @@ _SELECT_RESULTS = "SELECT " + ", ".join(f"games.{c}" for c in _GAME_COLUMNS) + "
 
 
 def _iter_records(conn: sqlite3.Connection, tournament: str, *, order: str = "id", moves: bool = True,
-                  times: bool = True) -> Iterator[GameRecord]:
+                  times: bool = True, share_moves: bool = True) -> Iterator[GameRecord]:
     """Stream every game in game-id order (or completion order with order='seq'); without moves it is cheap."""
-    reader = _RowReader(tournament, moves=moves, times=times)
+    reader = _RowReader(tournament, moves=moves, times=times, share_moves=share_moves)
     query = (_SELECT_GAMES if times else _SELECT_MOVES) if moves else _SELECT_RESULTS
     for row in conn.execute(f"{query} ORDER BY games.{order}"):
         yield reader.record(row)
@@ -357,7 +365,7 @@ def stream_records(directory: str | os.PathLike[str], *, moves: bool = True,
     """
     with _reader(directory) as conn:
         info = _info(conn)
-        yield from _iter_records(conn, info.name if info else "", moves=moves, times=times)
+        yield from _iter_records(conn, info.name if info else "", moves=moves, times=times, share_moves=False)
 
 
 def load_config_text(directory: str | os.PathLike[str]) -> str:

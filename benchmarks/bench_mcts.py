@@ -18,12 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ytourney.board import Board, parse_board  # noqa: E402
-from ytourney.bots import create_bot, parse_bot_spec  # noqa: E402
-from ytourney.bots.base import BaseBot, Limit  # noqa: E402
-from ytourney.game import GameState, Rules  # noqa: E402
-from ytourney.match import Seat, TimeControl, play_game  # noqa: E402
-from ytourney.notation import SWAP  # noqa: E402
+from ytourney.board import Board, parse_board
+from ytourney.bots import create_bot, parse_bot_spec
+from ytourney.bots.base import BaseBot, Limit
+from ytourney.game import GameState, Rules
+from ytourney.match import Seat, TimeControl, play_game
+from ytourney.notation import SWAP
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -148,6 +148,7 @@ def main() -> None:
     their_seconds = 0.0
     our_moves = 0
     their_moves = 0
+    tracked_descents = 0
     spec = parse_bot_spec(args.bot)
     began = time.perf_counter()
     for game in range(args.games):
@@ -177,6 +178,7 @@ def main() -> None:
             their_moves += theirs.searches
             simulations = max(100, int(theirs.rate * args.seconds))
         our_moves += tracked.searches
+        tracked_descents += tracked.descents
         low, high = wilson(wins, game + 1)
         print(
             f"  after {game + 1:3d} games: mcts {wins}/{game + 1} = {wins / (game + 1):.1%} "
@@ -186,7 +188,10 @@ def main() -> None:
     low, high = wilson(wins, args.games)
     print(f"\nmcts win rate: {wins / args.games:.1%}  95% Wilson [{low:.1%}, {high:.1%}] over {args.games} games")
     if our_seconds:
-        print(f"mcts simulations/s: {our_sims / our_seconds:,.0f}  ({our_seconds / max(1, our_moves):.3f}s per move)")
+        print(
+            f"mcts simulations/s: {our_sims / our_seconds:,.0f} random playouts in "
+            f"{tracked_descents / our_seconds:,.0f} tree descents/s  ({our_seconds / max(1, our_moves):.3f}s per move)"
+        )
     if their_seconds:
         print(
             f"baseline simulations/s: {their_sims / their_seconds:,.0f}  "
@@ -198,14 +203,15 @@ def main() -> None:
 class _Tracked:
     """Wraps a ytourney bot to add up its searches' simulations and seconds."""
 
-    def __init__(self, bot) -> None:  # noqa: ANN001
+    def __init__(self, bot) -> None:
         self.bot = bot
         self.name = bot.name
         self.simulations = 0
         self.seconds = 0.0
         self.searches = 0
+        self.descents = 0
 
-    def new_game(self, board, rules, color) -> None:  # noqa: ANN001
+    def new_game(self, board, rules, color) -> None:
         self.bot.new_game(board, rules, color)
 
     def move(self, state: GameState, limit: Limit) -> int:
@@ -227,6 +233,7 @@ class _Tracked:
             self.simulations += result.simulations
             self.seconds += result.seconds
             self.searches += 1
+            self.descents += getattr(result, "descents", 0)
 
 
 if __name__ == "__main__":

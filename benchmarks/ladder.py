@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ytourney.bots import create_bot, parse_bot_spec  # noqa: E402
-from ytourney.game import Rules  # noqa: E402
-from ytourney.match import Seat, play_game  # noqa: E402
+from ytourney.bots import create_bot, parse_bot_spec
+from ytourney.game import Rules
+from ytourney.match import Seat, play_game
 
 DEFAULT_LADDER = ("random", "heuristic", "mcts:playouts=1000", "mcts:playouts=10000")
 
@@ -68,7 +68,7 @@ def main() -> None:
     for spec in bots:
         parse_bot_spec(spec)
     if args.pairs == "adjacent":
-        pairs = list(zip(bots, bots[1:]))
+        pairs = list(itertools.pairwise(bots))
     elif args.pairs == "gauntlet":
         pairs = [(bots[0], bot) for bot in bots[1:]]
     else:

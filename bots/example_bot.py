@@ -78,8 +78,8 @@ class ExampleBot(BaseBot):
         board = state.board
         before = {state.group_sides(nb) for nb in board.neighbors[cell] if state.cells[nb] == me}
         joined = len(before)  # distinct own groups (by side mask) this stone touches
-        gained = bin(self.sides_if_played(state, cell, me)).count("1") - max(
-            (bin(mask).count("1") for mask in before), default=0
+        gained = self.sides_if_played(state, cell, me).bit_count() - max(
+            (mask.bit_count() for mask in before), default=0
         )
         blocking = sum(1 for nb in board.neighbors[cell] if state.cells[nb] == me.other)
         centre = len(board.neighbors[cell]) - (2 if board.sides[cell] else 0)  # interior cells have more room

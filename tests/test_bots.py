@@ -12,7 +12,7 @@ import pytest
 from ytourney.board import parse_board
 from ytourney.bots import BUILTIN_BOTS, BaseBot, Limit, create_bot, parse_bot_spec
 from ytourney.bots.heuristic import HeuristicBot, completing_cells, first_stone_worth
-from ytourney.bots.mcts import MctsBot, RandomFill
+from ytourney.bots.mcts import MctsBot, RandomFill, bridge_saves
 from ytourney.errors import BotSpecError, PluginError
 from ytourney.game import Color, GameState, Rules
 from ytourney.match import Seat, play_game
@@ -225,7 +225,7 @@ def test_random_fill_agrees_with_the_reference_referee(spec: str) -> None:
 def test_random_fill_gives_the_handicap_mover_its_extra_stones() -> None:
     board = parse_board("tri:4")
     fill = RandomFill(board)
-    winners, boards = fill.run(np.zeros(10, dtype=np.int8), 1, 3, 50, np.random.default_rng(0))
+    _, boards = fill.run(np.zeros(10, dtype=np.int8), 1, 3, 50, np.random.default_rng(0))
     assert ((boards == 1).sum(axis=1) == 3 + 7 // 2).all()
 
 
@@ -361,3 +361,21 @@ def test_mcts_stops_growing_the_tree_at_its_memory_cap(monkeypatch: pytest.Monke
     assert state.is_legal(move)
     assert bot.last_search.nodes <= 1000
     assert bot.last_search.simulations >= 5_000
+
+
+def test_bridge_saves_name_the_other_cell_of_each_bridge() -> None:
+    board = parse_board("tri:5")
+    saves = bridge_saves(board)
+    c2 = board.index_of("c2")
+    named = {(board.names[a], board.names[y]) for a, b, y in saves[c2] if b >= 0}
+    assert ("c1", "d1") in named and ("b2", "b3") in named
+    c1 = board.index_of("c1")
+    edge = {(board.names[a], board.names[y]) for a, b, y in saves[c1] if b < 0}
+    assert edge == {("b2", "b1"), ("c2", "d1")}
+
+
+def test_mcts_answers_a_bridge_intrusion() -> None:
+    # Black's bridge c2-d3 on tri:7 (common cells c3 and d2); White intrudes at c3: Black keeps the link at d2.
+    state = position("tri:7", "c2 a7 d3 c3")
+    move = MctsBot(seed=3, playouts=2000).move(state, Limit())
+    assert state.board.names[move] == "d2"

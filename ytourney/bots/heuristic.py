@@ -9,6 +9,7 @@ table of random completions (kadon) still rates lone first stones for the pie ru
 from __future__ import annotations
 
 import functools
+from typing import ClassVar
 
 import numpy as np
 
@@ -219,7 +220,7 @@ class HeuristicBot(BaseBot):
     """Wins or blocks in one when it can, else plays the move with the best one-ply evaluation."""
 
     name = "heuristic"
-    OPTIONS = {
+    OPTIONS: ClassVar[dict[str, BotOption]] = {
         "temperature": BotOption(
             float, 0.0, "softmax temperature over win-probability percentages; 0 plays the best move"
         ),

@@ -11,12 +11,18 @@ import functools
 import math
 import time
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
 from ytourney.board import Board, BoardKind
 from ytourney.bots.base import BaseBot, Limit
-from ytourney.bots.heuristic import completing_from_masks, fair_openings, first_stone_worth, group_masks
+from ytourney.bots.heuristic import (
+    completing_from_masks,
+    fair_openings,
+    first_stone_worth,
+    group_masks,
+)
 from ytourney.bots.spec import BotOption
 from ytourney.game import EMPTY, Color, GameState, Rules
 from ytourney.notation import SWAP
@@ -189,7 +195,7 @@ class Node:
     so leaves scored once never pay for them.
     """
 
-    __slots__ = ("to_move", "bias", "n", "w", "amaf_n", "amaf_w", "visits", "children", "solved")
+    __slots__ = ("amaf_n", "amaf_w", "bias", "children", "n", "solved", "to_move", "visits", "w")
 
     def __init__(self, to_move: int, num_cells: int, solved: int = 0) -> None:
         self.to_move = to_move
@@ -206,13 +212,18 @@ class Node:
 
 @dataclass(frozen=True)
 class SearchResult:
-    """What one search found: the chosen cell, its value for the mover, and the work done."""
+    """What one search found: the chosen cell, its value for the mover, and the work done.
+
+    `simulations` counts random playouts (plus one per decided leaf); `descents` counts walks down the tree, each
+    ending in one leaf scored by a batch of playouts.
+    """
 
     move: int
     value: float
     simulations: int
     seconds: float
     nodes: int = 0
+    descents: int = 0
 
 
 @dataclass
@@ -228,7 +239,7 @@ class MctsBot(BaseBot):
     """UCT with RAVE: leaves are scored by batches of numpy random playouts whose filled boards feed AMAF."""
 
     name = "mcts"
-    OPTIONS = {
+    OPTIONS: ClassVar[dict[str, BotOption]] = {
         "playouts": BotOption(int, 0, f"simulations per move (0: use the time limit, else {DEFAULT_PLAYOUTS})"),
         "seconds": BotOption(float, 0.0, "seconds per move when no playout budget is set (0: the game's limit)"),
         "c": BotOption(float, 0.0, "UCT exploration constant (RAVE values and the virtual loss already explore)"),
@@ -322,6 +333,7 @@ class MctsBot(BaseBot):
         root = self._find_root(state)
         legal = root.legal()
         simulations = 0
+        descents_done = 0
         if root.solved or len(legal) <= 1:
             # Decided already: a win in one, a lost position (a threat is blocked anyway), or one legal cell.
             move = int(legal[0]) if len(legal) else state.empty_cells()[0]
@@ -331,10 +343,11 @@ class MctsBot(BaseBot):
                 left = budget - simulations
                 descents = self.leaves if left >= self.leaves * self.batch else max(1, math.ceil(left / self.batch))
                 simulations += self._round(state, root, descents)
+                descents_done += descents
                 if simulations >= budget or (deadline is not None and time.perf_counter() >= deadline):
                     break
             move, value = self._choose(root)
-        result = SearchResult(move, value, simulations, time.perf_counter() - started, self._nodes)
+        result = SearchResult(move, value, simulations, time.perf_counter() - started, self._nodes, descents_done)
         self.last_search = result
         return result
 

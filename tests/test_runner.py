@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from ytourney.bots import create_bot
 from ytourney.config import parse_config
 from ytourney.errors import ConfigMismatchError, RunnerError
+from ytourney.match import Seat, play_game
 from ytourney.record import Termination
 from ytourney.runner import (
     GamePlayer,
@@ -20,6 +22,7 @@ from ytourney.runner import (
     Runner,
     TournamentContext,
     check_player,
+    seat_seed,
     sprt_condition,
 )
 from ytourney.schedule import GameTask, build_slots
@@ -84,6 +87,24 @@ def test_games_do_not_depend_on_worker_count(tmp_path: Path) -> None:
     assert [(r.id, r.first, r.moves, r.winner) for r in one] == [(r.id, r.first, r.moves, r.winner) for r in two]
     Runner(cfg, tmp_path / "again", executor_factory=in_process).run()
     assert [r.moves for r in load_records(tmp_path / "again")] == [r.moves for r in one]
+
+
+def test_kept_bots_play_each_game_as_fresh_ones_seeded_from_the_slot(tmp_path: Path) -> None:
+    cfg = make(tmp_path, RANDOMS, games=6)
+    context = TournamentContext.from_config(cfg)
+    tasks = [GameTask(s.id, s.round, s.players, 0, s.seed) for s in build_slots(cfg)]
+    player = GamePlayer(context)
+    forward = {task.slot: player.play(task).moves for task in tasks}
+    assert len(player._kept) == 3  # the random bots were kept and reset for each game
+    backward = {task.slot: player.play(task).moves for task in reversed(tasks)}
+    replayed = {}
+    for task in tasks:  # a game replayed from its record's seed with new bots
+        seats = [Seat(context.players[p].name, create_bot(context.players[p].spec, seat_seed(task.seed, seat)))
+                 for seat, p in enumerate(task.seats)]
+        replayed[task.slot] = play_game(seats, context.board, context.rules, seed=task.seed).moves
+    assert forward == backward == replayed
+    player.close()
+    assert not player._kept
 
 
 def test_rerun_resumes_and_a_finished_run_plays_nothing(tmp_path: Path) -> None:

@@ -11,9 +11,11 @@ Executors play games; the runner never cares where. The interface (`Executor`):
 process: deterministic and easy to debug) implement it; a distributed backend plugs in the same way.
 
 Workers hold the tournament context (players, board, rules, clock) from the start and receive only small tasks.
-Built-in bots are created fresh for every game, seeded from the slot, so each game can be replayed from its
-seed whatever the worker count; plugins and GTP engines start once per worker and are reused, and a bot that
-lost a game by a fault is closed and restarted for its next game.
+Built-in bots play every game exactly as a bot created for it with the seat's seed (derived from the slot's
+seed), so each game can be replayed from its seed whatever the worker count: a built-in with a `reset(seed)`
+method (which must leave it as the constructor would) is kept per worker and reset before each game, others are
+created fresh for every game. Plugins and GTP engines start once per worker and are reused, and a bot that lost a
+game by a fault is closed and restarted for its next game.
 """
 
 from __future__ import annotations
@@ -213,7 +215,8 @@ class GamePlayer:
     def __init__(self, context: TournamentContext, tracker: SeatTracker | None = None) -> None:
         self.context = context
         self.tracker = tracker or SeatTracker()
-        self._cache: dict[int, Bot] = {}
+        self._cache: dict[int, Bot] = {}  # plugins and engines, started once
+        self._kept: dict[int, Bot] = {}  # built-in bots with reset(seed), reset to each game's seat seed
         self._factories: dict[int, Callable[[int], Bot]] = {}
 
     def play(self, task: GameTask) -> GameRecord:
@@ -262,13 +265,24 @@ class GamePlayer:
     def _bot(self, player_index: int, seed: int, fresh: list[Bot]) -> Bot:
         spec = self.context.players[player_index].spec
         if spec.kind is BotKind.BUILTIN:
+            bot = self._kept.get(player_index)
+            if bot is not None:
+                try:
+                    bot.reset(seed)  # type: ignore[attr-defined]
+                except BaseException:
+                    self._drop(player_index)
+                    raise
+                return bot
             factory = self._factories.get(player_index)
             if factory is None:
                 bot = create_bot(spec, seed)  # the first one goes the checked way; later ones skip the lookups
                 self._factories[player_index] = _builtin_factory(type(bot), spec, bot.name)
             else:
                 bot = factory(seed)
-            fresh.append(bot)
+            if callable(getattr(bot, "reset", None)):
+                self._kept[player_index] = bot
+            else:
+                fresh.append(bot)
             return bot
         bot = self._cache.get(player_index)
         if bot is None:
@@ -277,8 +291,8 @@ class GamePlayer:
         return bot
 
     def _drop(self, player_index: int) -> None:
-        """Close a cached bot after it faulted: its next game starts it afresh."""
-        bot = self._cache.pop(player_index, None)
+        """Close a cached or kept bot after it faulted: its next game starts it afresh."""
+        bot = self._cache.pop(player_index, None) or self._kept.pop(player_index, None)
         if bot is not None:
             with contextlib.suppress(Exception):
                 bot.close()
@@ -296,11 +310,12 @@ class GamePlayer:
         )
 
     def close(self) -> None:
-        """Close every cached plugin and engine."""
-        while self._cache:
-            _, bot = self._cache.popitem()
-            with contextlib.suppress(Exception):
-                bot.close()
+        """Close every cached plugin and engine and every kept built-in bot."""
+        for bots in (self._cache, self._kept):
+            while bots:
+                _, bot = bots.popitem()
+                with contextlib.suppress(Exception):
+                    bot.close()
 
 
 # --- executors --------------------------------------------------------------------------------------------
@@ -428,6 +443,7 @@ class ProcessExecutor:
         self._depth = 1
         self._chunk = 1
         self._game_seconds: float | None = None
+        self._submitted: list[GameTask] = []  # not yet dealt to a worker
         self._workers = [self._spawn(index) for index in range(workers)]
 
     def _spawn(self, index: int) -> _Worker:
@@ -452,15 +468,26 @@ class ProcessExecutor:
     @property
     def in_flight(self) -> int:
         """Tasks submitted and not yet reported."""
-        return sum(w.load for w in self._workers)
+        return len(self._submitted) + sum(w.load for w in self._workers)
 
     def submit(self, task: GameTask) -> None:
-        """Give a task to the least loaded worker; it is sent with the next `results` call."""
-        worker = min(self._workers, key=lambda w: w.load)
-        worker.buffer.append(task)
+        """Take a task; the next `results` call gives it to the least loaded worker and sends it."""
+        self._submitted.append(task)
+
+    def _deal(self) -> None:
+        """Give each submitted task, in order, to the worker with the fewest tasks at that moment."""
+        workers = self._workers
+        loads = [w.load for w in workers]
+        for task in self._submitted:
+            index = loads.index(min(loads))
+            workers[index].buffer.append(task)
+            loads[index] += 1
+        self._submitted.clear()
 
     def _flush(self) -> None:
         """Send each worker its buffered tasks in chunks; a partial chunk waits while the worker has a full one."""
+        if self._submitted:
+            self._deal()
         for worker in self._workers:
             while worker.buffer and (len(worker.buffer) >= self._chunk or len(worker.queue) < self._chunk):
                 chunk, worker.buffer = worker.buffer[: self._chunk], worker.buffer[self._chunk:]
@@ -529,6 +556,7 @@ class ProcessExecutor:
     def shutdown(self, abandon: bool = False) -> None:
         """Stop the workers: politely (they close their engines), or with abandon at once via SIGTERM."""
         workers, self._workers = self._workers, []
+        self._submitted.clear()
         for worker in workers:
             worker.queue.clear()
             worker.buffer.clear()

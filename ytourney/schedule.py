@@ -196,6 +196,7 @@ class Scheduler:
     stored: Iterable[GameRecord] = ()
     stop_condition: StopCondition | None = None
     planner: HandicapPlanner | None = None
+    _names: tuple[str, ...] = field(init=False)
     _pairs: list[tuple[int, int]] = field(init=False)
     _pending: array.array = field(init=False)
     _standing: dict[str, _Standing] = field(init=False)
@@ -208,6 +209,7 @@ class Scheduler:
 
     def __post_init__(self) -> None:
         names = self.config.player_names
+        self._names = names  # the config computes this tuple on every access; dispatch needs it per game
         self._pairs = self.slots.pairs
         self._standing = {name: _Standing() for name in names}
         self._head_to_head = {}
@@ -289,9 +291,9 @@ class Scheduler:
                 self._skipped_count += 1
                 continue
             slot = self.slots[slot_id - 1]
-            names = self.config.player_names
-            a, b = names[slot.players[0]], names[slot.players[1]]
-            if self._standing[a].suspended or self._standing[b].suspended:
+            a, b = self._names[slot.players[0]], self._names[slot.players[1]]
+            standing = self._standing
+            if standing[a].suspended or standing[b].suspended:
                 return self._forfeit(slot, a, b)
             self._in_flight.add(slot.id)
             return self._task(slot, a, b)
@@ -317,9 +319,11 @@ class Scheduler:
         elif mode is HandicapMode.AUTO and self.planner is not None:
             weaker_name, level = self.planner.next_game(a, b, random.Random(derive_seed(slot.seed, "dispatch")))
             if level:
-                weaker = self.config.player_names.index(weaker_name)
+                weaker = self._names.index(weaker_name)
                 seats = (weaker, slot.players[0] if weaker == slot.players[1] else slot.players[1])
-        opening, index = opening_for(self.config, slot) if level == 0 else ((), None)
+        if level or self.config.schedule.openings is None:
+            return GameTask(slot.id, slot.round, seats, level, slot.seed)
+        opening, index = opening_for(self.config, slot)
         return GameTask(slot.id, slot.round, seats, level, slot.seed, opening, index)
 
     def _weaker_fixed(self, players: tuple[int, int]) -> int:

@@ -20,6 +20,11 @@ class RandomBot(BaseBot):
         self.swap_rate = swap_rate
         self._rng = random.Random(seed)
 
+    def reset(self, seed: int | None) -> None:
+        """Start afresh exactly as `RandomBot(seed, swap_rate)` would: a tournament worker reuses one bot this way."""
+        self.seed = seed
+        self._rng.seed(seed)
+
     def move(self, state: GameState, limit: Limit) -> int:
         """A random empty cell."""
         return self._rng.choice(state.empty_cells())

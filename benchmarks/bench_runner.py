@@ -3,10 +3,14 @@
 Baseline (same run, same engine): `play_game` between two random bots in a loop, nothing stored.
 Tournament: `Runner` on a random-vs-random round-robin on tri:11 with 2 worker processes, each game its own
 SQLite transaction. The ratio is tournament games/s over loop games/s; 2.0 is perfect on 2 cores.
-Memory: the parent's peak RSS (VmHWM) in separate subprocess runs of 5,000 and 50,000 games.
+Memory, at 5,000 and 50,000 games (3 random players on tri:7, 2 workers), each in a fresh subprocess: the peak
+RSS (VmHWM) of a process that only runs the tournament (`Runner`), and the peak RSS of the whole
+`ytourney run CONFIG` command, final rating table included (ru_maxrss of its process tree: the largest process).
+Flat means the 50,000-game figure is within 20% of the 5,000-game one.
 
     python benchmarks/bench_runner.py                 # throughput (4,000 games, best of 3) and memory
     python benchmarks/bench_runner.py --games 10000 --no-memory
+    python benchmarks/bench_runner.py --memory        # memory only
 """
 
 from __future__ import annotations
@@ -87,9 +91,13 @@ def machine_speedup(workers: int, loops: int = 10_000_000) -> float:
     return workers * one / together
 
 
+MEMORY_PLAYERS = 3
+MEMORY_BOARD = "tri:7"
+
+
 def peak_rss_child(games: int) -> None:
     """(subprocess) run `games` games with 2 workers and print this process's peak RSS in MiB."""
-    config = tournament_config(games, board="tri:7", players=3)
+    config = tournament_config(games, board=MEMORY_BOARD, players=MEMORY_PLAYERS)
     with tempfile.TemporaryDirectory() as folder:
         begin = time.perf_counter()
         Runner(config, Path(folder) / "out", workers=2).run()
@@ -100,17 +108,37 @@ def peak_rss_child(games: int) -> None:
     print(f"{stored} {peak_kib / 1024:.1f} {seconds:.1f}")
 
 
+def peak_rss_cli_child(games: int) -> None:
+    """(subprocess) run `ytourney run` on a `games`-game config and print the peak RSS of its process tree in MiB
+    (this helper's children: the command and the workers it reaped), stored games and seconds."""
+    pairs = MEMORY_PLAYERS * (MEMORY_PLAYERS - 1) // 2
+    names = "".join(f"  - {{name: random-{i}, bot: random}}\n" for i in range(1, MEMORY_PLAYERS + 1))
+    with tempfile.TemporaryDirectory() as folder:
+        config = Path(folder) / "memory.yaml"
+        config.write_text(f"name: memory\nboard: {MEMORY_BOARD}\nseed: 1\n"
+                          f"schedule: {{games_per_pair: {games // pairs}}}\nplayers:\n{names}")
+        begin = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "ytourney", "run", str(config), "--out", str(Path(folder) / "out"),
+                        "--workers", "2", "--quiet"], check=True, stdout=subprocess.DEVNULL)
+        seconds = time.perf_counter() - begin
+        stored = stored_count(Path(folder) / "out")
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KiB on Linux
+    print(f"{stored} {peak_kib / 1024:.1f} {seconds:.1f}")
+
+
 def memory(counts: list[int]) -> None:
-    """Peak parent RSS of subprocess runs of each size."""
-    results = []
-    for games in counts:
-        out = subprocess.run([sys.executable, __file__, "--child-memory", str(games)], capture_output=True,
-                             text=True, check=True)
-        stored, peak, seconds = out.stdout.split()
-        results.append(float(peak))
-        print(f"memory: {int(stored):>6} games stored  parent peak RSS {float(peak):6.1f} MiB  ({seconds}s)")
-    growth = results[-1] / results[0] - 1
-    print(f"memory: peak RSS grows {100 * growth:+.1f}% from {counts[0]} to {counts[-1]} games (target within 20%)")
+    """Peak RSS of subprocess runs of each size: the run alone, then the whole CLI command."""
+    for what, flag in (("run (Runner only)", "--child-memory"), ("ytourney run CLI", "--child-cli-memory")):
+        results = []
+        for games in counts:
+            out = subprocess.run([sys.executable, __file__, flag, str(games)], capture_output=True, text=True,
+                                 check=True)
+            stored, peak, seconds = out.stdout.split()
+            results.append(float(peak))
+            print(f"memory: {what:<18} {int(stored):>6} games stored  peak RSS {float(peak):6.1f} MiB  ({seconds}s)")
+        growth = results[-1] / results[0] - 1
+        print(f"memory: {what:<18} peak RSS grows {100 * growth:+.1f}% from {counts[0]} to {counts[-1]} games "
+              "(target within 20%)")
 
 
 def main() -> None:
@@ -118,11 +146,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--no-memory", action="store_true")
+    parser.add_argument("--no-memory", action="store_true", help="throughput only")
+    parser.add_argument("--memory", action="store_true", help="memory only (run and CLI at 5,000 and 50,000 games)")
     parser.add_argument("--child-memory", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--child-cli-memory", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_memory:
         peak_rss_child(args.child_memory)
+        return
+    if args.child_cli_memory:
+        peak_rss_cli_child(args.child_cli_memory)
+        return
+    if args.memory:
+        memory([5000, 50000])
         return
     loops, tours, loop_cpu, tour_cpu, machine = [], [], [], [], []
     for _ in range(args.repeat):  # interleaved, so all three see the same machine load

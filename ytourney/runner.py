@@ -643,11 +643,13 @@ def stored_players(config: TournamentConfig) -> list[StoredPlayer]:
     return [StoredPlayer(p.name, p.spec_text, p.spec.kind.value) for p in config.players]
 
 
-def open_store(config: TournamentConfig, directory: str | os.PathLike[str]) -> ResultStore:
-    """Open (or create) the results store of `config` in `directory`, checking it belongs to this config."""
+def open_store(config: TournamentConfig, directory: str | os.PathLike[str], planned: int | None = None) -> ResultStore:
+    """Open (or create) the results store of `config` in `directory`, checking it belongs to this config;
+    `planned` is the number of planned games when the caller has built the slots already."""
     return ResultStore.open(
         directory, name=config.name, config_text=config.text, config_hash=config.digest(), config_key=config.key(),
-        planned_games=len(build_slots(config)), players=stored_players(config), config_path=config.path,
+        planned_games=len(build_slots(config)) if planned is None else planned, players=stored_players(config),
+        config_path=config.path,
     )
 
 
@@ -671,7 +673,7 @@ class Runner:
         config = self.config
         slots = build_slots(config)
         begin = time.perf_counter()
-        with open_store(config, self.directory) as store:
+        with open_store(config, self.directory, len(slots)) as store:
             already = store.count()
             # the scheduler learns standings, faults, handicaps and the stop rule from the stored results
             stored = store.iter_records(completion_order=True, moves=False)

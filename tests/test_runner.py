@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import collections
+import pickle
 import sqlite3
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,11 +24,13 @@ from ytourney.runner import (
     Runner,
     TournamentContext,
     check_player,
+    pack_result,
     seat_seed,
     sprt_condition,
+    unpack_result,
 )
 from ytourney.schedule import GameTask, build_slots
-from ytourney.store import load_records
+from ytourney.store import encode_moves, load_records
 
 REPO = Path(__file__).resolve().parent.parent
 FAKE = REPO / "tests" / "fake_engines" / "fake_gtp.py"
@@ -105,6 +109,21 @@ def test_kept_bots_play_each_game_as_fresh_ones_seeded_from_the_slot(tmp_path: P
     assert forward == backward == replayed
     player.close()
     assert not player._kept
+
+
+def test_results_travel_with_their_moves_encoded_for_the_store(tmp_path: Path) -> None:
+    cfg = make(tmp_path, RANDOMS, games=2)
+    context = TournamentContext.from_config(cfg)
+    slot = build_slots(cfg)[0]
+    record = GamePlayer(context).play(GameTask(slot.id, slot.round, slot.players, 0, slot.seed))
+    lean, moves = unpack_result(pickle.loads(pickle.dumps(pack_result(record))))
+    assert moves == encode_moves(record) and moves.count == len(record.moves) > 0
+    assert lean == replace(record, moves=(), move_seconds=())
+    odd = replace(record, move_seconds=record.move_seconds[:-1])  # the store refuses it, so it travels whole
+    assert unpack_result(pack_result(odd)) == (odd, None)
+    Runner(cfg, tmp_path / "out", workers=2).run()
+    stored = {r.id: r for r in load_records(tmp_path / "out")}
+    assert stored[slot.id].moves == record.moves and stored[slot.id].move_seconds
 
 
 def test_rerun_resumes_and_a_finished_run_plays_nothing(tmp_path: Path) -> None:

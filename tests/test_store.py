@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from ytourney.store import (
     ResultStore,
     StoredPlayer,
     config_differences,
+    encode_moves,
     load_config_text,
     load_info,
     load_players,
@@ -56,6 +58,15 @@ def test_round_trip_in_id_order(tmp_path: Path) -> None:
     assert load_config_text(tmp_path) == "name: t\n"
     assert load_info(tmp_path).planned_games == 4
     assert [p.name for p in load_players(tmp_path)] == ["a", "b"]
+
+
+def test_moves_encoded_elsewhere_are_stored_as_given(tmp_path: Path) -> None:
+    full = record(1, moves=("c1", "swap", "a1"))
+    with open_store(tmp_path) as store:
+        store.add_game(replace(full, moves=(), move_seconds=()), encode_moves(full))
+    assert load_records(tmp_path) == [full]
+    with pytest.raises(StoreError, match="3 moves but 2 move times"):
+        encode_moves(replace(full, move_seconds=(0.5, 0.5)))
 
 
 def test_stream_reads_the_same_games_one_at_a_time(tmp_path: Path) -> None:

@@ -11,6 +11,10 @@ Executors play games; the runner never cares where. The interface (`Executor`):
 process: deterministic and easy to debug) implement it; a distributed backend plugs in the same way.
 
 Workers hold the tournament context (players, board, rules, clock) from the start and receive only small tasks.
+They send each finished game back with its moves and move times already encoded for the store (`pack_result`):
+the runner writes that text as it is and hands the scheduler, the stop condition and the progress display the
+record without moves and times, the same form the scheduler replays from the store on resume. The runner's own
+work per game (one SQLite transaction, scheduling) is serial, so the less of it the better as workers are added.
 Built-in bots play every game exactly as a bot created for it with the seat's seed (derived from the slot's
 seed), so each game can be replayed from its seed whatever the worker count: a built-in with a `reset(seed)`
 method (which must leave it as the constructor would) is kept per worker and reset before each game, others are
@@ -47,7 +51,7 @@ from ytourney.handicap import HandicapMode
 from ytourney.match import Seat, TimeControl, play_game
 from ytourney.record import GameRecord, Termination, utc_now
 from ytourney.schedule import GameTask, Scheduler, StopCondition, build_slots
-from ytourney.store import ResultStore, StoredPlayer
+from ytourney.store import EncodedMoves, ResultStore, StoredPlayer, encode_moves
 
 SHORT_GAME_SECONDS = 1.0
 """Games shorter than this on average get a second chunk queued per worker, so workers never wait for the parent."""
@@ -93,12 +97,17 @@ class TournamentContext:
 
 @dataclass(frozen=True)
 class GameOutcome:
-    """What an executor reports for a task: its record, or why it has none (the worker died)."""
+    """What an executor reports for a task: its record, or why it has none (the worker died).
+
+    `moves` holds the game's moves and times encoded for the store when the executor's worker encoded them; the
+    record then carries none (the runner never needs them, the store gets them as they are).
+    """
 
     task: GameTask
     record: GameRecord | None = None
     failure: str = ""
     blameless: bool = False
+    moves: EncodedMoves | None = None
 
 
 class Executor(Protocol):
@@ -128,6 +137,35 @@ class Executor(Protocol):
 def seat_seed(game_seed: int, seat: int) -> int:
     """The seed of the bot in `seat` (0 or 1) of a game: cheap, distinct per seat, fixed by the game's seed."""
     return (game_seed * 2 + seat + 1) * 0x9E3779B1 & 0x7FFFFFFF
+
+
+def pack_result(record: GameRecord) -> tuple[Any, ...]:
+    """A played game as a worker sends it: the record's fields, with its moves and times encoded for the store
+    instead of as tuples (the worker does that work, the runner only writes the text); a record whose moves and
+    times disagree travels whole, for the store to refuse."""
+    try:
+        encoded = encode_moves(record)
+    except YTourneyError:
+        return (record,)
+    return (record.tournament, record.round, record.board, record.rules, record.handicap, record.first,
+            record.second, record.black, record.white, record.winner, record.termination.value, record.seed,
+            record.started, record.finished, record.id, record.reason, record.opening_plies, record.extra or None,
+            encoded.moves, encoded.seconds, encoded.count)
+
+
+def unpack_result(packed: tuple[Any, ...]) -> tuple[GameRecord, EncodedMoves | None]:
+    """The record (moves and times left empty) and the encoded moves of a `pack_result` tuple."""
+    if len(packed) == 1:
+        return packed[0], None
+    (tournament, round_number, board, rules, handicap, first, second, black, white, winner, termination, seed,
+     started, finished, game_id, reason, opening_plies, extra, moves, seconds, count) = packed
+    record = GameRecord(
+        tournament=tournament, round=round_number, board=board, rules=rules, handicap=handicap, first=first,
+        second=second, black=black, white=white, moves=(), winner=winner, termination=Termination(termination),
+        move_seconds=(), seed=seed, started=started, finished=finished, id=game_id, reason=reason,
+        opening_plies=opening_plies, extra=extra or {},
+    )
+    return record, EncodedMoves(moves, seconds, count)
 
 
 class SeatTracker:
@@ -394,9 +432,9 @@ def _worker_main(index: int, context: TournamentContext, conn: Any, tracker_cell
                 break
             tasks = pickle.loads(message)
             begin = time.perf_counter()
-            records = [player.play(task) for task in tasks]
+            results = [pack_result(player.play(task)) for task in tasks]
             busy = time.perf_counter() - begin
-            conn.send_bytes(pickle.dumps((records, busy), protocol=pickle.HIGHEST_PROTOCOL))
+            conn.send_bytes(pickle.dumps((results, busy), protocol=pickle.HIGHEST_PROTOCOL))
     except (_WorkerStop, EOFError, OSError, KeyboardInterrupt):
         pass
     finally:
@@ -518,11 +556,12 @@ class ProcessExecutor:
     def _drain(self, worker: _Worker, outcomes: list[GameOutcome]) -> None:
         try:
             while worker.queue and worker.conn.poll():
-                records, busy = pickle.loads(worker.conn.recv_bytes())
-                for record in records:
-                    outcomes.append(GameOutcome(worker.queue.popleft(), record))
-                if records:
-                    self._learn(busy / len(records))
+                results, busy = pickle.loads(worker.conn.recv_bytes())
+                for packed in results:
+                    record, moves = unpack_result(packed)
+                    outcomes.append(GameOutcome(worker.queue.popleft(), record, moves=moves))
+                if results:
+                    self._learn(busy / len(results))
         except (EOFError, OSError):
             return
 
@@ -585,7 +624,7 @@ class ProgressSink(Protocol):
         """The run starts with `stored` of `planned` games already in the store."""
 
     def game(self, record: GameRecord, leader: Callable[[], str]) -> None:
-        """A game was stored."""
+        """A game was stored (its record may leave moves and move times out: they went straight to the store)."""
 
     def tick(self, leader: Callable[[], str]) -> None:
         """Time passes (redraw if due)."""
@@ -739,7 +778,7 @@ class Runner:
                 continue
             for outcome in executor.results(POLL_SECONDS):
                 if outcome.record is not None:
-                    self._store(outcome.record, scheduler, store, leader)
+                    self._store(outcome.record, scheduler, store, leader, outcome.moves)
                     counts["played"] += 1
                     continue
                 if not outcome.blameless:
@@ -760,8 +799,9 @@ class Runner:
             capacity = min(capacity, ADAPTIVE_IN_FLIGHT * self.workers)
         return capacity - executor.in_flight
 
-    def _store(self, record: GameRecord, scheduler: Scheduler, store: ResultStore, leader: Callable[[], str]) -> None:
-        store.add_game(record)
+    def _store(self, record: GameRecord, scheduler: Scheduler, store: ResultStore, leader: Callable[[], str],
+               moves: EncodedMoves | None = None) -> None:
+        store.add_game(record, moves)
         before = scheduler.suspensions
         scheduler.record(record)
         if self.progress is not None:

@@ -34,7 +34,8 @@ from ytourney.handicap import HandicapMode, HandicapPlanner, round_level
 from ytourney.record import GameRecord, Termination, utc_now
 
 StopCondition = Callable[[GameRecord], bool]
-"""Told each result (stored ones first, in completion order); returns True once no more games should start."""
+"""Told each result (stored ones first, in completion order); returns True once no more games should start.
+The records carry the results; their moves and move times may be left out (they are in the store)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -232,6 +232,23 @@ def _json_seconds(seconds: Sequence[float]) -> str:
     return template % tuple(seconds)
 
 
+@dataclass(frozen=True)
+class EncodedMoves:
+    """A game's moves and move times in the store's form (JSON arrays) and how many there are: encoded where the
+    game was played, so the process writing the store only writes them."""
+
+    moves: str
+    seconds: str
+    count: int
+
+
+def encode_moves(record: GameRecord) -> EncodedMoves:
+    """The stored form of a record's moves and move times; StoreError when their counts differ."""
+    if len(record.move_seconds) != len(record.moves):
+        raise StoreError(f"game {record.id} has {len(record.moves)} moves but {len(record.move_seconds)} move times")
+    return EncodedMoves(_json_moves(record.moves), _json_seconds(record.move_seconds), len(record.moves))
+
+
 class _RowReader:
     """Turns rows into records, sharing equal strings (names, and move tokens unless streaming) between records to
     save memory when many records are kept."""
@@ -524,20 +541,22 @@ class ResultStore:
 
     # --- writes -----------------------------------------------------------------------------------
 
-    def add_game(self, record: GameRecord) -> GameRecord:
-        """Store one finished game and its moves in one transaction; `record.id` is its slot id (UNIQUE)."""
+    def add_game(self, record: GameRecord, moves: EncodedMoves | None = None) -> GameRecord:
+        """Store one finished game and its moves in one transaction; `record.id` is its slot id (UNIQUE).
+
+        `moves` are the game's moves and times already encoded (`encode_moves`, done by the worker that played
+        it); the record's own moves and times are then not read (they may be left empty).
+        """
         if record.id is None:
             raise StoreError("a game record needs its slot id before it is stored")
-        if len(record.move_seconds) != len(record.moves):
-            raise StoreError(
-                f"game {record.id} has {len(record.moves)} moves but {len(record.move_seconds)} move times"
-            )
+        encoded = moves if moves is not None else encode_moves(record)
         game_id = record.id
+        rules = record.rules
         row = (
-            game_id, self._next_seq, record.round, record.board, int(bool(record.rules.get("pie", True))),
-            int(bool(record.rules.get("misere", False))), record.handicap, record.first, record.second,
+            game_id, self._next_seq, record.round, record.board, int(bool(rules.get("pie", True))),
+            int(bool(rules.get("misere", False))), record.handicap, record.first, record.second,
             record.black, record.white, record.winner, record.winner_name, record.termination.value,
-            record.reason, record.seed, record.started, record.finished, record.opening_plies, len(record.moves),
+            record.reason, record.seed, record.started, record.finished, record.opening_plies, encoded.count,
             json.dumps(record.extra, sort_keys=True) if record.extra else "{}",
         )
         conn = self._conn
@@ -545,10 +564,8 @@ class ResultStore:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 conn.execute(_INSERT_GAME, row)
-                conn.execute(
-                    "INSERT INTO moves (game_id, moves, seconds) VALUES (?, ?, ?)",
-                    (game_id, _json_moves(record.moves), _json_seconds(record.move_seconds)),
-                )
+                conn.execute("INSERT INTO moves (game_id, moves, seconds) VALUES (?, ?, ?)",
+                             (game_id, encoded.moves, encoded.seconds))
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")

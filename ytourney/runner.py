@@ -330,7 +330,9 @@ class GamePlayer:
 
     def _drop(self, player_index: int) -> None:
         """Close a cached or kept bot after it faulted: its next game starts it afresh."""
-        bot = self._cache.pop(player_index, None) or self._kept.pop(player_index, None)
+        bot = self._cache.pop(player_index, None)
+        if bot is None:
+            bot = self._kept.pop(player_index, None)
         if bot is not None:
             with contextlib.suppress(Exception):
                 bot.close()

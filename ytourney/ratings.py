@@ -528,101 +528,6 @@ def _phi(z: float) -> float:
     return 0.5 * math.erfc(-z / math.sqrt(2.0))
 
 
-class _PairRater:
-    """`env.rate([(winner,), (loser,)], ranks=[0, 1])` for one-player teams, bit for bit, without the factor graph.
-
-    trueskill builds some 80 objects per game to pass messages through its factor graph (about 0.12 ms a game);
-    this runs the same message schedule (prior, performance, team performance, team difference and truncation
-    factors, looping until the truncation message moves by at most trueskill.DELTA) on plain floats, with the same
-    operations in the same order, so each rating is exactly the one trueskill computes (a test checks it bit by
-    bit). Float backend only; FloatingPointError is raised where trueskill raises it; a division by zero, which
-    trueskill treats its own way, is handed back to `env.rate`.
-    """
-
-    def __init__(self, env: trueskill.TrueSkill) -> None:
-        self.env = env
-        self.variance = env.beta ** 2
-        self.dynamic = env.tau
-        self.v_win = env.v_win
-        self.w_win = env.w_win
-        self.draw_margin = trueskill.calc_draw_margin(env.draw_probability, 2, env)
-
-    def rate(self, winner: trueskill.Rating, loser: trueskill.Rating) -> tuple[trueskill.Rating, trueskill.Rating]:
-        """The winner's and the loser's new ratings after one game (no draw)."""
-        try:
-            return self._rate(winner, loser)
-        except ZeroDivisionError:
-            (new_winner,), (new_loser,) = self.env.rate([(winner,), (loser,)], ranks=[0, 1])
-            return new_winner, new_loser
-
-    def _rate(self, winner: trueskill.Rating, loser: trueskill.Rating) -> tuple[trueskill.Rating, trueskill.Rating]:
-        sqrt, variance = math.sqrt, self.variance
-        # down: prior with the per-game drift, performance, team performance (a sum of one)
-        sides = []
-        for rating in (winner, loser):
-            sigma = sqrt(rating.sigma ** 2 + self.dynamic ** 2)
-            if sigma == 0:
-                raise ZeroDivisionError("sigma**2 should be greater than 0")
-            prior_pi = sigma ** -2
-            prior_tau = prior_pi * rating.mu
-            a = 1. / (1. + variance * prior_pi)
-            perf_pi, perf_tau = a * prior_pi, a * prior_tau
-            team_pi = 1. / (1 / perf_pi)
-            sides.append((prior_pi, prior_tau, perf_pi, perf_tau, team_pi, team_pi * (perf_tau / perf_pi)))
-        team0_pi, team0_tau = sides[0][4], sides[0][5]
-        team1_pi, team1_tau = sides[1][4], sides[1][5]
-        # the team difference and its truncation, until the truncation message settles
-        v_win, w_win, margin = self.v_win, self.w_win, self.draw_margin
-        diff_pi = diff_tau = 0.
-        sum_pi = sum_tau = 0.  # message of the difference factor to the difference
-        trunc_pi = trunc_tau = 0.  # message of the truncation factor to the difference
-        for _ in range(10):
-            mu = team0_tau / team0_pi + -1 * (team1_tau / team1_pi)
-            pi = 1. / (1 / team0_pi + 1 / team1_pi)
-            tau = pi * mu
-            diff_pi, diff_tau = (diff_pi - sum_pi) + pi, (diff_tau - sum_tau) + tau
-            sum_pi, sum_tau = pi, tau
-            div_pi, div_tau = diff_pi - trunc_pi, diff_tau - trunc_tau
-            sqrt_pi = sqrt(div_pi)
-            x, draw = div_tau / sqrt_pi, margin * sqrt_pi
-            v = v_win(x, draw)
-            w = w_win(x, draw)
-            denom = 1. - w
-            new_pi, new_tau = div_pi / denom, (div_tau + sqrt_pi * v) / denom
-            trunc_pi, trunc_tau = (new_pi + trunc_pi) - diff_pi, (new_tau + trunc_tau) - diff_tau
-            pi_delta = abs(diff_pi - new_pi)
-            delta = 0. if pi_delta == math.inf else max(abs(diff_tau - new_tau), sqrt(pi_delta))
-            diff_pi, diff_tau = new_pi, new_tau
-            if delta <= trueskill.DELTA:
-                break
-        # up: the difference back to each team (the winner's first), each team to its performance, then to its rating
-        div_pi, div_tau = diff_pi - sum_pi, diff_tau - sum_tau
-        mu = 1.0 * _mean(div_pi, div_tau) + 1.0 * _mean(team1_pi, team1_tau)
-        pi = 1. / (1.0 / div_pi + 1.0 / team1_pi)
-        up_pi, up_tau = pi, pi * mu
-        team0_pi, team0_tau = team0_pi + up_pi, team0_tau + up_tau
-        back_pi, back_tau = team0_pi - up_pi, team0_tau - up_tau
-        mu = 1.0 * _mean(back_pi, back_tau) + -1.0 * _mean(div_pi, div_tau)
-        pi = 1. / (1.0 / back_pi + 1.0 / div_pi)
-        team1_pi, team1_tau = team1_pi + pi, team1_tau + pi * mu
-        rated = []
-        for (prior_pi, prior_tau, perf_pi, perf_tau, sum_pi, sum_tau), (team_pi, team_tau) in zip(
-                sides, ((team0_pi, team0_tau), (team1_pi, team1_tau))):
-            div_pi, div_tau = team_pi - sum_pi, team_tau - sum_tau
-            pi = 1. / (1.0 / div_pi)
-            tau = pi * (1.0 * _mean(div_pi, div_tau))
-            msg_pi, msg_tau = (perf_pi + pi) - perf_pi, (perf_tau + tau) - perf_tau
-            a = 1. / (1. + variance * msg_pi)
-            pi, tau = prior_pi + a * msg_pi, prior_tau + a * msg_tau
-            rated.append(trueskill.Rating(float(_mean(pi, tau)), float(math.sqrt(1 / pi) if pi else math.inf)))
-        return rated[0], rated[1]
-
-
-def _mean(pi: float, tau: float) -> float:
-    """The mean of a Gaussian in precision form, as trueskill computes it (0 for an improper one)."""
-    return pi and tau / pi
-
-
 class _Replay:
     """Mutable state of one replay: current ratings, counts and results, and with detail histories and games."""
 
@@ -630,7 +535,6 @@ class _Replay:
                  initial: Mapping[str, trueskill.Rating | PlayerRating], *, detail: bool = True) -> None:
         self.settings = settings
         self.env = make_env(settings)
-        self.pair = _PairRater(self.env)
         self.model = model
         self.detail = detail
         self.learned = model is None and settings.handicap is HandicapRating.LEARN
@@ -739,10 +643,7 @@ class _Replay:
                 bonus: trueskill.Rating | None, record: GameRecord
                 ) -> tuple[tuple[trueskill.Rating, trueskill.Rating], trueskill.Rating | None]:
         if bonus is None:
-            if env is self.env:
-                new_winner, new_loser = self.pair.rate(winner, loser)
-            else:
-                (new_winner,), (new_loser,) = env.rate([(winner,), (loser,)], ranks=[0, 1])
+            (new_winner,), (new_loser,) = env.rate([(winner,), (loser,)], ranks=[0, 1])
             return (_float_rating(new_winner), _float_rating(new_loser)), None
         weaker_won = record.winner_name == record.first
         scaled = trueskill.Rating(mu=float(bonus.mu) / BONUS_WEIGHT, sigma=float(bonus.sigma) / BONUS_WEIGHT)

@@ -26,7 +26,7 @@ import numpy as np
 from ytourney.board import SIDE_A, SIDE_B, SIDE_C, Board, BoardKind, parse_board
 from ytourney.errors import YTourneyError
 from ytourney.game import EMPTY, Color, GameState
-from ytourney.reduction import reduce_rows
+from ytourney.reduction import reduce_rows, row_ints
 
 __all__ = [
     "Position",
@@ -193,14 +193,7 @@ def y_owner_planes(board: Board | str, planes: np.ndarray) -> np.ndarray:
     step = 8 * words
     data = np.ascontiguousarray(planes, dtype="<u8").tobytes()
     if board.kind is BoardKind.TRI:
-        size = board.size
-        rows = []
-        start = 0
-        for y in range(size):
-            stop = start + (size - y) * step
-            rows.append(int.from_bytes(data[start:stop], "little"))
-            start = stop
-        top = reduce_rows(size, rows, 64 * words)
+        top = reduce_rows(board.size, row_ints(board.size, data, step), 64 * words)
     else:
         black = [int.from_bytes(data[i * step : (i + 1) * step], "little") for i in range(board.num_cells)]
         top = _flood_y(board, black, 64 * words)

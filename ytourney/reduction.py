@@ -93,13 +93,7 @@ def reduce_planes(board: Board | str, planes: np.ndarray) -> np.ndarray:
     step = planes.shape[1] * dtype.itemsize  # bytes per cell
     data = np.ascontiguousarray(planes, dtype=little).tobytes()
     size = board.size
-    rows = []
-    start = 0
-    for y in range(size):
-        stop = start + (size - y) * step
-        rows.append(int.from_bytes(data[start:stop], "little"))
-        start = stop
-    top = reduce_rows(size, rows, 8 * step)
+    top = reduce_rows(size, row_ints(size, data, step), 8 * step)
     return np.frombuffer(top.to_bytes(step, "little"), dtype=little).astype(dtype)
 
 
@@ -122,3 +116,14 @@ def reduce_winners(board: Board | str, boards: np.ndarray) -> np.ndarray:
     top = reduce_planes(board, planes)
     black = np.unpackbits(top.view(np.uint8), bitorder="little")[:n]
     return (2 - black).astype(np.uint8)
+
+
+def row_ints(size: int, data: bytes, step: int) -> list[int]:
+    """One little-endian Python int per row of tri:size from packed planes of `step` bytes per cell."""
+    rows = []
+    start = 0
+    for y in range(size):
+        stop = start + (size - y) * step
+        rows.append(int.from_bytes(data[start:stop], "little"))
+        start = stop
+    return rows

@@ -32,7 +32,7 @@ def test_play_kadon_prints_a_finished_game() -> None:
 def test_play_is_reproducible_for_a_seed() -> None:
     first = invoke("play", "random", "random", "--seed", "11", "--json")[1]
     second = invoke("play", "random", "random", "--seed", "11", "--json")[1]
-    strip = lambda text: {k: v for k, v in json.loads(text).items() if k not in ("move_seconds", "started", "finished")}  # noqa: E731
+    strip = lambda text: {k: v for k, v in json.loads(text).items() if k not in ("move_seconds", "started", "finished")}
     assert strip(first) == strip(second)
 
 

@@ -56,7 +56,7 @@ def fake(*args: str, **settings: object) -> GtpSettings:
     return GtpSettings(command=(sys.executable, FAKE, *args), **values)  # type: ignore[arg-type]
 
 
-def replay(record) -> GameState:  # noqa: ANN001 - a GameRecord
+def replay(record) -> GameState:
     """The final position of a record, checked move by move by the rules."""
     board = parse_board(record.board)
     state = GameState(board, Rules(**record.rules), record.handicap)

@@ -29,7 +29,7 @@ class SpyBot(BaseBot):
         self.games: list[tuple[str, Rules, Color]] = []
         self.closed = False
 
-    def new_game(self, board, rules, color) -> None:  # noqa: ANN001 - protocol signature
+    def new_game(self, board, rules, color) -> None:
         super().new_game(board, rules, color)
         self.games.append((board.spec, rules, color))
 

@@ -138,7 +138,7 @@ def test_game_clock_counts_down_and_is_passed_to_bots() -> None:
 
 def test_new_game_failure_is_a_crash() -> None:
     class Broken(ScriptedBot):
-        def new_game(self, board, rules, color):  # noqa: ANN001
+        def new_game(self, board, rules, color):
             raise OSError("cannot start")
 
     record = play_game([random_seat("ok", 1), Seat("broken", Broken())], "tri:5")
@@ -154,7 +154,7 @@ def test_opening_is_played_before_the_bots() -> None:
 
 def test_bots_cannot_corrupt_the_referee_state() -> None:
     class Vandal(ScriptedBot):
-        def move(self, state, limit):  # noqa: ANN001
+        def move(self, state, limit):
             cell = super().move(state, limit)
             state.cells[:] = [1] * len(state.cells)
             return cell

@@ -6,7 +6,15 @@ import pytest
 
 from ytourney.board import parse_board
 from ytourney.errors import NotationError
-from ytourney.notation import SWAP, cell_name, format_moves, move_name, parse_cell, parse_move, parse_moves
+from ytourney.notation import (
+    SWAP,
+    cell_name,
+    format_moves,
+    move_name,
+    parse_cell,
+    parse_move,
+    parse_moves,
+)
 
 ALL_SPECS = [f"tri:{n}" for n in range(2, 27)] + ["kadon"]
 

@@ -96,7 +96,7 @@ def parse_board(spec: str) -> Board:
     return _build_board(spec.strip().lower())
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _build_board(spec: str) -> Board:
     if spec == "kadon":
         return _kadon_board()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numbers
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ytourney.board import Board, parse_board
 from ytourney.bots.base import Bot, Limit
@@ -14,6 +14,8 @@ from ytourney.errors import PlayerFault, YTourneyError
 from ytourney.game import Color, GameState, Rules
 from ytourney.notation import SWAP, move_name
 from ytourney.record import GameRecord, Termination, utc_now
+
+T = TypeVar("T")
 
 # Built-in bots on a game clock spend about this share of their remaining time on a move.
 CLOCK_SHARE = 1 / 20
@@ -172,7 +174,7 @@ class _Referee:
             return fault
         return None
 
-    def _decide(self, seat_index: int, ask):  # noqa: ANN001, ANN202 - internal callable plumbing
+    def _decide(self, seat_index: int, ask: Callable[[Limit], T]) -> tuple[T, float]:
         remaining = self.remaining[seat_index]
         limit = OWN_BUDGET if self.seats[seat_index].own_budget else self.clock.limit(remaining, self.playouts)
         begin = time.perf_counter()
@@ -185,12 +187,12 @@ class _Referee:
             self.remaining[seat_index] = remaining - spent + self.clock.increment
         return answer, spent
 
-    def _guarded(self, seat_index: int, call):  # noqa: ANN001, ANN202
+    def _guarded(self, seat_index: int, call: Callable[[], T]) -> T:
         try:
             return call()
         except PlayerFault as err:
             raise _Fault(seat_index, Termination(err.termination), str(err)) from err
-        except Exception as err:  # noqa: BLE001 - any error inside a bot is that bot's loss, never the referee's
+        except Exception as err:
             raise _Fault(seat_index, Termination.CRASH, f"{type(err).__name__}: {err}") from err
 
     def _checked(self, seat_index: int, move: object) -> int:

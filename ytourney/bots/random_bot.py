@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 from ytourney.bots.base import BaseBot, Limit
 from ytourney.bots.spec import BotOption
@@ -13,7 +14,7 @@ class RandomBot(BaseBot):
     """Plays a uniformly random empty cell; swaps with probability `swap_rate`."""
 
     name = "random"
-    OPTIONS = {"swap_rate": BotOption(float, 0.5, "probability of answering the first stone with swap")}
+    OPTIONS: ClassVar[dict[str, BotOption]] = {"swap_rate": BotOption(float, 0.5, "probability of answering the first stone with swap")}
 
     def __init__(self, seed: int | None = None, swap_rate: float = 0.5) -> None:
         super().__init__(seed)

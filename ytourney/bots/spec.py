@@ -140,7 +140,7 @@ def load_plugin_class(path: str, class_name: str) -> type:
         except SyntaxError as err:
             del sys.modules[module_name]
             raise PluginError(f"plugin file {path!r} has a syntax error at line {err.lineno}: {err.msg}") from err
-        except Exception as err:  # noqa: BLE001 - any import-time failure of user code is reported, not raised
+        except Exception as err:
             del sys.modules[module_name]
             raise PluginError(f"plugin file {path!r} failed to import: {type(err).__name__}: {err}") from err
     cls = getattr(module, class_name, None)
@@ -171,7 +171,7 @@ def _instantiate(cls: type, seed: int | None, options: dict[str, Any], where: st
         kwargs["seed"] = seed
     try:
         bot = cls(**kwargs)
-    except Exception as err:  # noqa: BLE001 - a failing user constructor is reported with its cause
+    except Exception as err:
         raise PluginError(f"{where} could not be created: {type(err).__name__}: {err}") from err
     if not getattr(bot, "name", None):
         bot.name = cls.__name__
@@ -185,6 +185,8 @@ def create_bot(spec: BotSpec, seed: int | None = None) -> Bot:
     if spec.kind is BotKind.PLUGIN:
         cls = load_plugin_class(spec.path or "", spec.name)
         return _instantiate(cls, seed, dict(spec.options), f"plugin class {spec.name!r} in {spec.path!r}")
-    from ytourney.engine import GtpBot  # imported here: engines are only needed when a GTP player is seated
+    from ytourney.engine import (
+        GtpBot,  # imported here: engines are only needed when a GTP player is seated
+    )
 
     return GtpBot(spec.gtp, seed=seed)

@@ -10,7 +10,6 @@ Prints the win rate of `mcts` with a 95% Wilson interval and both sides' simulat
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import sys
 import time
@@ -18,22 +17,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from intervals import wilson
+
 from ytourney.board import Board, parse_board
 from ytourney.bots import create_bot, parse_bot_spec
 from ytourney.bots.base import BaseBot, Limit
 from ytourney.game import GameState, Rules
 from ytourney.match import Seat, TimeControl, play_game
 from ytourney.notation import SWAP
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a win rate."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 class SpielBot(BaseBot):

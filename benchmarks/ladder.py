@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -19,21 +18,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from intervals import wilson
+
 from ytourney.bots import create_bot, parse_bot_spec
 from ytourney.game import Rules
 from ytourney.match import Seat, play_game
 
 DEFAULT_LADDER = ("random", "heuristic", "mcts:playouts=1000", "mcts:playouts=10000")
-
-
-def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a win rate."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def play_one(job: tuple[str, str, str, Rules, int, bool]) -> tuple[str, str, bool, float]:

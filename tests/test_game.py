@@ -11,10 +11,11 @@ import sys
 
 import numpy as np
 import pytest
+from bfs_referee import bfs_has_y
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ytourney.board import ALL_SIDES, Board, parse_board
+from ytourney.board import Board, parse_board
 from ytourney.errors import (
     GameOverError,
     IllegalMoveError,
@@ -57,27 +58,6 @@ def replay(state_class: type, board: Board | str, moves: list[int], rules: Rules
     for move in moves:
         state.play(move)
     return state
-
-
-def bfs_has_y(board: Board, cells: list[int], color: int) -> bool:
-    """Independent referee: does `color` own a group touching all three sides?"""
-    seen: set[int] = set()
-    for start in range(board.num_cells):
-        if cells[start] != color or start in seen:
-            continue
-        mask = 0
-        stack = [start]
-        seen.add(start)
-        while stack:
-            cell = stack.pop()
-            mask |= board.sides[cell]
-            for nb in board.neighbors[cell]:
-                if cells[nb] == color and nb not in seen:
-                    seen.add(nb)
-                    stack.append(nb)
-        if mask == ALL_SIDES:
-            return True
-    return False
 
 
 @settings(max_examples=300, deadline=None)

@@ -6,14 +6,14 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections import deque
 
 import numpy as np
 import pytest
+from bfs_referee import bfs_owner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ytourney.board import ALL_SIDES, Board, parse_board
+from ytourney.board import parse_board
 from ytourney.errors import YTourneyError
 from ytourney.game import Color, GameState, Rules
 from ytourney.playouts import (
@@ -28,30 +28,6 @@ from ytourney.playouts import (
     y_owners,
 )
 from ytourney.reduction import reduce_winners
-
-
-def bfs_owner(board: Board, cells: list[int]) -> int:
-    """Y owner of a full board by plain breadth-first search, checking that exactly one colour has a Y."""
-    has_y = []
-    for color in (1, 2):
-        seen: set[int] = set()
-        found = False
-        for start in range(board.num_cells):
-            if cells[start] != color or start in seen:
-                continue
-            seen.add(start)
-            queue, sides = deque([start]), 0
-            while queue:
-                cell = queue.popleft()
-                sides |= board.sides[cell]
-                for nb in board.neighbors[cell]:
-                    if cells[nb] == color and nb not in seen:
-                        seen.add(nb)
-                        queue.append(nb)
-            found = found or sides == ALL_SIDES
-        has_y.append(found)
-    assert has_y[0] != has_y[1], "a full board must have exactly one Y"
-    return 1 if has_y[0] else 2
 
 
 def random_position(spec: str, stones: int, handicap: int, seed: int) -> GameState:

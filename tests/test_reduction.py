@@ -3,48 +3,20 @@
 from __future__ import annotations
 
 import random
-from collections import deque
 
 import numpy as np
 import pytest
+from bfs_referee import bfs_owner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ytourney.board import ALL_SIDES, Board, parse_board
+from ytourney.board import parse_board
 from ytourney.errors import YTourneyError
 from ytourney.game import Color, GameState, Rules
 from ytourney.playouts import y_owners
 from ytourney.reduction import reduce_planes, reduce_winner, reduce_winners
 
 TRI_SIZES = range(2, 27)
-
-
-def bfs_has_y(board: Board, cells: list[int], color: int) -> bool:
-    """True when some group of `color` touches all three sides (plain breadth-first search)."""
-    seen: set[int] = set()
-    for start in range(board.num_cells):
-        if cells[start] != color or start in seen:
-            continue
-        seen.add(start)
-        queue = deque([start])
-        sides = 0
-        while queue:
-            cell = queue.popleft()
-            sides |= board.sides[cell]
-            for nb in board.neighbors[cell]:
-                if cells[nb] == color and nb not in seen:
-                    seen.add(nb)
-                    queue.append(nb)
-        if sides == ALL_SIDES:
-            return True
-    return False
-
-
-def bfs_owner(board: Board, cells: list[int]) -> int:
-    """Y owner of a full board by BFS, checking that exactly one colour has a Y."""
-    black, white = bfs_has_y(board, cells, 1), bfs_has_y(board, cells, 2)
-    assert black != white, "a full board must have exactly one Y"
-    return 1 if black else 2
 
 
 def test_random_games_union_find_bfs_and_reduction_agree() -> None:

@@ -19,12 +19,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from intervals import wilson
 
-from ytourney.board import Board, parse_board
-from ytourney.bots import create_bot, parse_bot_spec
-from ytourney.bots.base import BaseBot, Limit
-from ytourney.game import GameState, Rules
-from ytourney.match import Seat, TimeControl, play_game
-from ytourney.notation import SWAP
+from ytourney.game.board import Board, parse_board
+from ytourney.players import create_bot, parse_bot_spec
+from ytourney.players.base import BaseBot, Limit
+from ytourney.game.state import GameState, Rules
+from ytourney.tournament.match import Seat, TimeControl, play_game
+from ytourney.game.notation import SWAP
 
 
 class SpielBot(BaseBot):

@@ -30,18 +30,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ytourney.bots.base import BaseBot, Limit
-from ytourney.config import parse_config
-from ytourney.game import GameState
-from ytourney.runner import (
+from ytourney.players.base import BaseBot, Limit
+from ytourney.tournament.config import parse_config
+from ytourney.game.state import GameState
+from ytourney.tournament.runner import (
     GameOutcome,
     GamePlayer,
     Runner,
     TournamentContext,
     default_executor,
 )
-from ytourney.schedule import GameTask
-from ytourney.store import stored_count
+from ytourney.tournament.schedule import GameTask
+from ytourney.tournament.store import stored_count
 
 HERE = Path(__file__).resolve()
 FAKE_ENGINE = HERE.parents[1] / "tests" / "fake_engines" / "fake_gtp.py"
@@ -130,7 +130,7 @@ class RayTaskExecutor:
     def __init__(self, context: TournamentContext, workers: int) -> None:
         import ray
 
-        from ytourney.ray_executor import CHUNK_SECONDS, MAX_CHUNK
+        from ytourney.tournament.ray_executor import CHUNK_SECONDS, MAX_CHUNK
 
         self._ray = ray
         self._remote = ray.remote(num_cpus=1, max_retries=0)(play_chunk)
@@ -182,7 +182,7 @@ class RayTaskExecutor:
 
 
 def ray_actors(context: TournamentContext, workers: int) -> Any:
-    from ytourney.ray_executor import RayExecutor
+    from ytourney.tournament.ray_executor import RayExecutor
 
     return RayExecutor(context, workers)
 

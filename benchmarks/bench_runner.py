@@ -26,11 +26,11 @@ import textwrap
 import time
 from pathlib import Path
 
-from ytourney.bots import create_bot, parse_bot_spec
-from ytourney.config import parse_config
-from ytourney.match import Seat, play_game
-from ytourney.runner import Runner
-from ytourney.store import stored_count
+from ytourney.players import create_bot, parse_bot_spec
+from ytourney.tournament.config import parse_config
+from ytourney.tournament.match import Seat, play_game
+from ytourney.tournament.runner import Runner
+from ytourney.tournament.store import stored_count
 
 
 def tournament_config(games: int, board: str = "tri:11", players: int = 2):

@@ -20,9 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from intervals import wilson
 
-from ytourney.bots import create_bot, parse_bot_spec
-from ytourney.game import Rules
-from ytourney.match import Seat, play_game
+from ytourney.players import create_bot, parse_bot_spec
+from ytourney.game.state import Rules
+from ytourney.tournament.match import Seat, play_game
 
 DEFAULT_LADDER = ("random", "heuristic", "mcts:playouts=1000", "mcts:playouts=10000")
 

@@ -7,7 +7,7 @@ Use it anywhere a bot spec is accepted:
       - {name: my-bot, bot: "bots/example_bot.py:ExampleBot"}
 
 A plugin is any class with the four bot methods (new_game, move, swap, close). Subclassing
-ytourney.bots.BaseBot gives you new_game/swap/close for free, so only `move` is required. The referee
+ytourney.players.BaseBot gives you new_game/swap/close for free, so only `move` is required. The referee
 hands you a copy of the game state: read it freely (state.cells, state.to_move, state.legal_moves(),
 state.group_sides(cell), state.board.neighbors ...), and return a flat cell index. A move that is not
 legal, or an exception, loses the game for your bot: it never stops the tournament.
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import random
 
-from ytourney.board import ALL_SIDES
-from ytourney.bots import BaseBot, Limit
-from ytourney.game import EMPTY, Color, GameState
+from ytourney.game.board import ALL_SIDES
+from ytourney.players import BaseBot, Limit
+from ytourney.game.state import EMPTY, Color, GameState
 
 
 class ExampleBot(BaseBot):

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from ytourney import __version__
 from ytourney.cli import main
-from ytourney.game import GameState, Rules
-from ytourney.notation import parse_moves
+from ytourney.game.state import GameState, Rules
+from ytourney.game.notation import parse_moves
 
 
 def invoke(*args: str) -> tuple[int, str]:

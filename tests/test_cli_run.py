@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from ytourney.cli import main
-from ytourney.store import load_records, stored_count
+from ytourney.tournament.store import load_records, stored_count
 
 REPO = Path(__file__).resolve().parent.parent
 FAKE = REPO / "tests" / "fake_engines" / "fake_gtp.py"
@@ -189,8 +189,8 @@ def test_ctrl_c_exits_130_with_the_resume_hint_and_keeps_the_store(tmp_path: Pat
     records = load_records(out)
     assert len({r.id for r in records}) == len(records) == stored
     # the lock was released: a new run may open the folder at once
-    from ytourney.config import load_config
-    from ytourney.runner import open_store
+    from ytourney.tournament.config import load_config
+    from ytourney.tournament.runner import open_store
 
     open_store(load_config(config), out).close()
 
@@ -231,8 +231,8 @@ def test_no_stale_lock_after_kill(tmp_path: Path) -> None:
     finally:
         os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=30)
-    from ytourney.config import load_config
-    from ytourney.runner import open_store
+    from ytourney.tournament.config import load_config
+    from ytourney.tournament.runner import open_store
 
     open_store(load_config(config), out).close()
 

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ytourney import __version__
-from ytourney.board import ACCEPTED_SPECS
+from ytourney.game.board import ACCEPTED_SPECS
 from ytourney.errors import YTourneyError
 
 
@@ -56,12 +56,12 @@ def play(black: str, white: str, board_spec: str, pie: bool, misere: bool, handi
     Example:
       ytourney play random mcts:playouts=500 --board kadon --seed 3
     """
-    from ytourney.board import parse_board
-    from ytourney.bots import create_bot, parse_bot_spec
-    from ytourney.diagram import board_text
-    from ytourney.game import GameState, Rules
-    from ytourney.match import Seat, TimeControl, play_game
-    from ytourney.notation import parse_moves
+    from ytourney.game.board import parse_board
+    from ytourney.players import create_bot, parse_bot_spec
+    from ytourney.game.diagram import board_text
+    from ytourney.game.state import GameState, Rules
+    from ytourney.tournament.match import Seat, TimeControl, play_game
+    from ytourney.game.notation import parse_moves
 
     board = parse_board(board_spec)
     specs = [parse_bot_spec(black), parse_bot_spec(white)]
@@ -109,7 +109,7 @@ def bots() -> None:
     Example:
       ytourney bots
     """
-    from ytourney.bots import BUILTIN_BOTS, builtin_class, builtin_options
+    from ytourney.players import BUILTIN_BOTS, builtin_class, builtin_options
 
     for name in sorted(BUILTIN_BOTS):
         cls = builtin_class(name)
@@ -138,9 +138,9 @@ def gtp(bot: str, board_spec: str, seed: int | None) -> None:
     """
     import sys
 
-    from ytourney.board import parse_board
-    from ytourney.bots import create_bot, parse_bot_spec
-    from ytourney.gtp_server import GtpServer
+    from ytourney.game.board import parse_board
+    from ytourney.players import create_bot, parse_bot_spec
+    from ytourney.players.gtp.server import GtpServer
 
     board = parse_board(board_spec)
     player = create_bot(parse_bot_spec(bot), seed)
@@ -181,12 +181,12 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     import sys
     from pathlib import Path
 
-    from ytourney.config import load_config
+    from ytourney.tournament.config import load_config
     from ytourney.errors import RunInterrupted
-    from ytourney.progress import Progress, QuietProgress
-    from ytourney.runner import Runner, sprt_condition
-    from ytourney.schedule import build_slots
-    from ytourney.store import db_path, stored_count
+    from ytourney.tournament.progress import Progress, QuietProgress
+    from ytourney.tournament.runner import Runner, sprt_condition
+    from ytourney.tournament.schedule import build_slots
+    from ytourney.tournament.store import db_path, stored_count
 
     tournament = load_config(config)
     out = Path(out_dir) if out_dir else Path("results") / tournament.name
@@ -227,12 +227,12 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
 
 
 def _final_table(out: Any, tournament: Any, sprt_state: Any) -> str:
-    """The rating table of a finished run (TrueSkill from ytourney.report), else plain standings; the games are
+    """The rating table of a finished run (TrueSkill from ytourney.publish.report), else plain standings; the games are
     streamed from the store in game-id order, so memory does not grow with the tournament."""
-    from ytourney.store import stream_records
+    from ytourney.tournament.store import stream_records
 
     try:
-        from ytourney.report import format_table, rating_table
+        from ytourney.publish.report import format_table, rating_table
     except ImportError:
         rating_table = None
     if rating_table is not None:
@@ -259,10 +259,10 @@ def _executor_factory(backend: str, address: str | None, workers: int | None) ->
     if address is not None and backend != "ray":
         raise click.UsageError("--address needs --backend ray")
     if backend == "local":
-        from ytourney.runner import default_executor
+        from ytourney.tournament.runner import default_executor
 
         return default_executor, workers
-    from ytourney.ray_executor import cluster_cpus, executor_factory
+    from ytourney.tournament.ray_executor import cluster_cpus, executor_factory
 
     factory = executor_factory(backend, address=address)
     return factory, (cluster_cpus(address) if address and workers is None else workers)
@@ -270,7 +270,7 @@ def _executor_factory(backend: str, address: str | None, workers: int | None) ->
 
 def _check_ray_nodes(tournament: Any, address: str | None, start: bool) -> int:
     """Check every alive Ray node can build every player; print one line per node and what it lacks."""
-    from ytourney.ray_executor import check_cluster, describe_checks
+    from ytourney.tournament.ray_executor import check_cluster, describe_checks
 
     checks = check_cluster(tournament, address=address, start=start)
     click.echo(f"  ray nodes  {len(checks)} alive at {address or 'a local Ray instance'}")
@@ -303,12 +303,12 @@ def validate(config: str, no_start: bool, backend: str, address: str | None) -> 
         raise click.UsageError("--address needs --backend ray")
     from pathlib import Path
 
-    from ytourney.board import parse_board
-    from ytourney.config import load_config
+    from ytourney.game.board import parse_board
+    from ytourney.tournament.config import load_config
     from ytourney.errors import YTourneyError
-    from ytourney.runner import check_player
-    from ytourney.schedule import build_slots, pairings
-    from ytourney.store import config_differences, db_path, load_info, stored_count
+    from ytourney.tournament.runner import check_player
+    from ytourney.tournament.schedule import build_slots, pairings
+    from ytourney.tournament.store import config_differences, db_path, load_info, stored_count
 
     tournament = load_config(config)
     board = parse_board(tournament.board)
@@ -379,7 +379,7 @@ _TABLE_FORMATS = ("text", "md", "csv", "json", "html")
 def _league(dirs: tuple[str, ...], detail: bool = True) -> tuple[list, Any]:
     """The sources of DIR… and their ratings (league order: folders as given, then game id); without detail the
     games are streamed from the stores and not kept."""
-    from ytourney.report import load_sources, rate_sources, source_settings
+    from ytourney.publish.report import load_sources, rate_sources, source_settings
 
     sources = load_sources(dirs)
     return sources, rate_sources(sources, source_settings(sources[0]).ratings, detail=detail)
@@ -402,7 +402,7 @@ def ratings_command(dirs: tuple[str, ...], fmt: str) -> None:
     Example:
       ytourney ratings results/demo results/demo-2 --format md
     """
-    from ytourney.report import (
+    from ytourney.publish.report import (
         build_table,
         format_table,
         handicap_section,
@@ -435,7 +435,7 @@ def crosstable_command(dirs: tuple[str, ...], fmt: str) -> None:
     Example:
       ytourney crosstable results/demo --format md
     """
-    from ytourney.report import build_crosstable, format_crosstable
+    from ytourney.publish.report import build_crosstable, format_crosstable
 
     sources, ratings = _league(dirs)
     order = [player.name for player in ratings.ranking()]
@@ -461,9 +461,9 @@ def export_command(dirs: tuple[str, ...], fmt: str, out: str | None) -> None:
       ytourney export results/demo --format pgn --out demo.pgn
       ytourney export results/demo --format sgf --out sgf/
     """
-    from ytourney.export import export_records
-    from ytourney.ratings import league_order
-    from ytourney.report import load_sources
+    from ytourney.publish.export import export_records
+    from ytourney.stats.ratings import league_order
+    from ytourney.publish.report import load_sources
 
     records = league_order(source.records for source in load_sources(dirs))
     result = export_records(records, fmt, out)
@@ -491,8 +491,8 @@ def publish_command(dirs: tuple[str, ...], out: str, title: str | None) -> None:
     Example:
       ytourney publish results/demo --out site/
     """
-    from ytourney.report import handicap_section, sprt_state_of
-    from ytourney.site import publish_site
+    from ytourney.publish.report import handicap_section, sprt_state_of
+    from ytourney.publish.site import publish_site
 
     sources, ratings = _league(dirs)
     report = handicap_section(sources, ratings)
@@ -504,8 +504,8 @@ def publish_command(dirs: tuple[str, ...], out: str, title: str | None) -> None:
 
 def _echo_tables(tables: list[Any], fmt: str, title: str) -> None:
     """Print several tables: one after another in text and Markdown, on one standalone page in html."""
-    from ytourney.report import render_table
-    from ytourney.site import render_page
+    from ytourney.publish.report import render_table
+    from ytourney.publish.site import render_page
 
     if fmt == "html":
         click.echo(render_page("table_page.html", title=title, tables=tables).rstrip("\n"))
@@ -537,7 +537,7 @@ def handicap_command(dirs: tuple[str, ...], fmt: str, only_levels: bool) -> None
       ytourney handicap results/handicap
       ytourney handicap results/handicap --format csv > fair.csv
     """
-    from ytourney.report import handicap_report, render_table, source_settings
+    from ytourney.publish.report import handicap_report, render_table, source_settings
 
     sources, ratings = _league(dirs)
     report = handicap_report(ratings.records, source_settings(sources[0]).handicap, ratings)

@@ -1,0 +1,207 @@
+"""The GTP server around our bots: framing, every command, bad input, the pie, handicap and time, the CLI."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+
+from ytourney import __version__
+from ytourney.players import BaseBot, Limit
+from ytourney.game.state import Color, GameState, Rules
+from ytourney.players.gtp.server import COMMANDS, GtpServer
+
+SERVE = "import sys; from ytourney.cli import main; sys.exit(main())"
+
+
+class SpyBot(BaseBot):
+    """Plays the first empty cell (or a scripted one), swaps when told to, and remembers what it was given."""
+
+    name = "spy"
+
+    def __init__(self, swap: bool = False, moves: list[int] = ()) -> None:
+        super().__init__()
+        self.wants_swap = swap
+        self.moves = list(moves)
+        self.limits: list[Limit] = []
+        self.games: list[tuple[str, Rules, Color]] = []
+        self.closed = False
+
+    def new_game(self, board, rules, color) -> None:
+        super().new_game(board, rules, color)
+        self.games.append((board.spec, rules, color))
+
+    def move(self, state: GameState, limit: Limit) -> int:
+        self.limits.append(limit)
+        return self.moves.pop(0) if self.moves else state.empty_cells()[0]
+
+    def swap(self, state: GameState, limit: Limit) -> bool:
+        return self.wants_swap
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def ask(server: GtpServer, *lines: str) -> list[str]:
+    """The framed responses to `lines`, with the blank line ending each stripped off."""
+    answers = []
+    for line in lines:
+        response = server.handle(line)
+        assert response is not None and response.endswith("\n\n")
+        answers.append(response[:-2])
+    return answers
+
+
+def test_framing_ids_comments_and_unknown_commands() -> None:
+    server = GtpServer(SpyBot(), "tri:5")
+    assert server.handle("") is None and server.handle("   # only a comment") is None
+    assert ask(server, "protocol_version", "7 name", "8\tversion # trailing comment") == [
+        "= 2", "=7 ytourney-spy", f"=8 {__version__}"
+    ]
+    assert ask(server, "12 frobnicate", "13", "KNOWN_COMMAND genmove", "known_command foo") == [
+        "?12 unknown command", "?13 missing command", "= true", "= false"
+    ]
+    assert ask(server, "list_commands")[0].split("\n") == ["= protocol_version", *COMMANDS[1:]]
+    assert server.handle("quit") == "=\n\n" and server.finished
+
+
+def test_board_setup_and_play_validation() -> None:
+    server = GtpServer(SpyBot(), "tri:5")
+    assert ask(server, "boardsize 30", "boardsize x", "boardsize") == [
+        "? unacceptable size", "? unacceptable size", "? syntax error; expected: boardsize N (or boardsize kadon)"
+    ]
+    assert ask(server, "boardsize 4", "komi 6.5", "play b a1", "play b z9", "play w a1", "play w b1") == [
+        "=", "=", "=", "? invalid vertex 'z9' on tri:4", "? illegal move: cell 'a1' is already occupied by black", "="
+    ]
+    assert ask(server, "play w a2", "play x a2", "play w", "komi lots") == [
+        "? white is not to move; black is",
+        "? invalid color 'x'; expected b, w, black or white",
+        "? syntax error; expected: play COLOR VERTEX",
+        "? komi 'lots' is not a number",
+    ]
+    assert server.state.board.spec == "tri:4" and len(server.state.moves) == 2
+    assert ask(server, "clear_board") == ["="] and not server.state.moves
+
+
+def test_play_and_genmove_carry_a_game_to_its_end() -> None:
+    bot = SpyBot()
+    server = GtpServer(bot, "tri:3", Rules(pie=False))
+    assert ask(server, "clear_board", "play b a1", "genmove w") == ["=", "=", "= b1"]
+    assert bot.games == [("tri:3", Rules(pie=False), Color.WHITE)]
+    assert ask(server, "play b a2", "genmove w", "play b a3") == ["=", "= c1", "="]
+    assert server.state.is_over and server.state.winner is Color.BLACK
+    assert ask(server, "genmove w", "play w b2") == ["? game is over: black has won"] * 2
+    board = ask(server, "showboard")[0]
+    assert board.startswith("= \n") and "X" in board and "black has won" in board
+
+
+def test_rejects_out_of_turn_commands() -> None:
+    server = GtpServer(SpyBot(), "tri:5")
+    assert ask(server, "genmove w", "play w a1") == ["? white is not to move; black is"] * 2
+
+
+def test_genmove_answers_swap_when_the_bot_takes_the_pie() -> None:
+    bot = SpyBot(swap=True)
+    server = GtpServer(bot, "tri:5")
+    assert ask(server, "play b c2", "genmove w") == ["=", "= swap"]
+    assert server.state.swapped and server.state.to_move is Color.WHITE
+    assert ask(server, "genmove w") == ["= a1"]  # stones keep their colour: White moves after the swap
+
+
+def test_play_swap_is_accepted_only_where_the_rules_allow_it() -> None:
+    server = GtpServer(SpyBot(), "tri:5")
+    assert ask(server, "play w swap", "play b c2", "play b swap", "play w swap", "play w swap") == [
+        "? white is not to move; black is",
+        "=",
+        "? black is not to move; white is",
+        "=",
+        "? illegal move: swap is only allowed as the second action of the game",
+    ]
+
+
+def test_rules_extension_turns_the_pie_off_and_misere_on() -> None:
+    bot = SpyBot(swap=True)
+    server = GtpServer(bot, "tri:5")
+    assert ask(server, "ytourney-rules pie=off misere=on", "play b c2", "genmove w") == ["=", "=", "= a1"]
+    assert bot.games[-1][1] == Rules(pie=False, misere=True)
+    assert ask(server, "ytourney-rules pie=maybe") == [
+        "? bad rule 'pie=maybe'; expected pie=on|off, misere=on|off, genmove_swap=on|off"
+    ]
+    # A controller that decides the pie itself keeps the pie (play w swap is accepted) but no genmove swaps.
+    assert ask(server, "ytourney-rules pie=on misere=off genmove_swap=off", "clear_board", "play b c2", "genmove w",
+               "clear_board", "play b c2", "play w swap") == ["=", "=", "=", "= a1", "=", "=", "="]
+
+
+def test_consecutive_black_stones_make_a_handicap_turn() -> None:
+    bot = SpyBot()
+    server = GtpServer(bot, "tri:5")
+    assert ask(server, "play b c2", "play b c3", "genmove b", "genmove w") == ["=", "=", "= a1", "= b1"]
+    assert server.state.handicap == 3 and not server.state.pie_active
+    assert ask(server, "genmove b", "play b a2") == ["= c1", "? black is not to move; white is"]
+
+
+def test_time_commands_become_the_bots_limit() -> None:
+    bot = SpyBot()
+    server = GtpServer(bot, "tri:6")
+    ask(server, "time_settings 0 2 1", "genmove b")
+    assert bot.limits[-1] == Limit(seconds=pytest.approx(1.6))
+    ask(server, "time_settings 60 0 0", "time_left w 30 0", "genmove w")
+    assert bot.limits[-1].remaining == 30 and bot.limits[-1].seconds == pytest.approx(1.5)
+    ask(server, "kgs-time_settings fischer 60 2", "time_left b 10 0", "genmove b")
+    assert bot.limits[-1].increment == 2 and bot.limits[-1].seconds == pytest.approx(0.5 + 1.6)
+    ask(server, "kgs-time_settings none", "genmove w")
+    assert bot.limits[-1] == Limit()
+    assert ask(server, "time_settings 1 2", "time_left b -3 0", "kgs-time_settings hourglass 3") == [
+        "? syntax error; expected: time_settings MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES",
+        "? time '-3' must be >= 0",
+        "? unknown time system 'hourglass'",
+    ]
+
+
+def test_bot_failures_are_reported_and_the_server_stays_up() -> None:
+    class Broken(SpyBot):
+        def move(self, state: GameState, limit: Limit) -> int:
+            raise RuntimeError("out of memory")
+
+    server = GtpServer(Broken(), "tri:4")
+    assert ask(server, "genmove b") == ["? bot failed: RuntimeError: out of memory"]
+    server = GtpServer(SpyBot(moves=[0, 0]), "tri:4")
+    assert ask(server, "genmove b", "genmove w", "name") == ["= a1", "? bot answered illegal move 0", "= ytourney-spy"]
+
+
+def test_kadon_board_by_boardsize() -> None:
+    server = GtpServer(SpyBot(), "tri:5")
+    assert ask(server, "boardsize kadon", "play b E5", "genmove w") == ["=", "=", "= A1"]
+
+
+def test_serve_runs_until_quit_and_closes_the_bot() -> None:
+    bot = SpyBot()
+    out = io.StringIO()
+    GtpServer(bot, "tri:4").serve(io.StringIO("boardsize 4\n\n1 genmove b\nquit\nname\n"), out)
+    assert out.getvalue() == "=\n\n=1 a1\n\n=\n\n"
+    assert bot.closed
+
+
+def test_serve_stops_quietly_when_the_controller_goes_away() -> None:
+    class Gone(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    bot = SpyBot()
+    GtpServer(bot, "tri:4").serve(io.StringIO("name\nname\n"), Gone())
+    assert bot.closed
+
+
+def test_cli_serves_a_builtin_bot_over_stdin_and_stdout() -> None:
+    script = "boardsize 5\nplay b c2\ngenmove w\nshowboard\nquit\n"
+    done = subprocess.run([sys.executable, "-c", SERVE, "gtp", "random", "--seed", "1", "--board", "tri:7"],
+                          input=script, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    answers = done.stdout.split("\n\n")
+    assert answers[:2] == ["=", "="] and answers[2].startswith("= ")
+    assert "tri:5, 2 moves" in answers[3] and answers[4] == "="
+    bad = subprocess.run([sys.executable, "-c", SERVE, "gtp", "nosuchbot"], capture_output=True, text=True,
+                         timeout=60)
+    assert bad.returncode != 0 and "unknown bot 'nosuchbot'" in bad.stderr and bad.stdout == ""

@@ -1,0 +1,1 @@
+"""The built-in bots, graded in strength: random < heuristic < mcts."""

@@ -1,0 +1,1 @@
+"""Publishing results: tables in every format, crosstables, exports and the static site."""

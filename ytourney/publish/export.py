@@ -1,0 +1,345 @@
+"""Game records for other tools: JSON lines, PGN (for BayesElo / Ordo) and SGF.
+
+PGN: the seven tag roster, then ytourney's own tags. [White] and [Black] are the players who owned those colours
+at the end (after any swap), so [Result] "1-0" means the White owner won; note that in Y Black places the first
+stone, so a rating tool's "white advantage" is the second mover's. [Termination] uses the PGN standard words
+(normal, time forfeit, rules infraction, abandoned) and [YTermination] keeps ytourney's exact reason. The movetext
+numbers every action of the record ("1. e5 2. swap 3. c3 ..."), so the numbers match the published game pages;
+a fault ending adds a {comment} before the result.
+
+SGF (FF[4]): Y has no registered GM number, so files say GM[Y] (readers that only know registered games will
+refuse them rather than misread them as Go). SZ[N] is the side of a `tri:N` board (no SZ on kadon); YB[spec]
+always names the board. Moves are B[cell]/W[cell] in ytourney's notation (`c4` on tri, `E5` on kadon), with the
+stone colour as placed (handicap stones are consecutive B nodes). The pie answer is the node property SW[] on a
+node of its own; after it PB (the swapper) owns the first stone. Root properties: PB/PW final owners, YF the player
+who placed the first stone, HA the handicap level, RU the rules, RE as B+/W+ (connection), B+T/W+T (time) or
+B+F/W+F (other faults), YT the termination, GN the game id, EV the tournament, RO the round, DT the date.
+
+JSON lines: one `GameRecord.to_dict()` object per line, every record field included.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ytourney import __version__
+from ytourney.game.board import BoardKind, parse_board
+from ytourney.errors import ReportError, YTourneyError
+from ytourney.game.state import Color, GameState, Rules
+from ytourney.game.notation import SWAP, parse_move
+from ytourney.game.record import GameRecord, Termination
+
+PGN_LINE_WIDTH = 79
+PGN_TERMINATION = {
+    Termination.CONNECTION: "normal",
+    Termination.TIME: "time forfeit",
+    Termination.ILLEGAL: "rules infraction",
+    Termination.PROTOCOL: "rules infraction",
+    Termination.CRASH: "abandoned",
+    Termination.FORFEIT: "abandoned",
+}
+"""ytourney terminations in the PGN standard's Termination words."""
+PGN_TAG = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$')
+"""One tag pair line."""
+
+
+class ExportFormat(str, enum.Enum):
+    """Formats of `ytourney export`."""
+
+    JSONL = "jsonl"
+    PGN = "pgn"
+    SGF = "sgf"
+
+    @classmethod
+    def parse(cls, value: ExportFormat | str) -> ExportFormat:
+        """The format named by `value`."""
+        if isinstance(value, ExportFormat):
+            return value
+        try:
+            return cls(str(value).strip().lower())
+        except ValueError:
+            raise ReportError(f"unknown export format {value!r}; expected one of jsonl, pgn, sgf") from None
+
+
+# --- JSON lines -------------------------------------------------------------------------------------------------
+
+
+def to_jsonl(records: Iterable[GameRecord]) -> str:
+    """One JSON object per line with every field of each record."""
+    return "".join(json.dumps(record.to_dict(), ensure_ascii=False) + "\n" for record in records)
+
+
+# --- PGN --------------------------------------------------------------------------------------------------------
+
+
+def _pgn_escape(value: object) -> str:
+    text = " ".join(str(value).split())  # tag values are one line
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _pgn_date(timestamp: str) -> str:
+    match = re.match(r"(\d{4})-(\d{2})-(\d{2})", timestamp or "")
+    return ".".join(match.groups()) if match else "????.??.??"
+
+
+def _pgn_time(timestamp: str) -> str | None:
+    match = re.match(r"\d{4}-\d{2}-\d{2}T(\d{2}:\d{2}:\d{2})", timestamp or "")
+    return match.group(1) if match else None
+
+
+def pgn_result(record: GameRecord) -> str:
+    """'1-0' when the White owner won, '0-1' when the Black owner won."""
+    return "1-0" if record.winner == "white" else "0-1"
+
+
+def pgn_tags(record: GameRecord, site: str = "ytourney") -> list[tuple[str, str]]:
+    """The tag pairs of one game: the seven tag roster first, then ytourney's tags."""
+    rules = ",".join(key for key, on in sorted(record.rules.items()) if on) or "none"
+    tags = [
+        ("Event", record.tournament or "?"),
+        ("Site", site),
+        ("Date", _pgn_date(record.started)),
+        ("Round", str(record.round)),
+        ("White", record.white),
+        ("Black", record.black),
+        ("Result", pgn_result(record)),
+        ("Termination", PGN_TERMINATION[record.termination]),
+        ("YTermination", record.termination.value),
+        ("Board", record.board),
+        ("Rules", rules),
+        ("Handicap", str(record.handicap)),
+        ("First", record.first),
+        ("PlyCount", str(len(record.moves))),
+    ]
+    time_of_day = _pgn_time(record.started)
+    if time_of_day:
+        tags.append(("Time", time_of_day))
+    if record.id is not None:
+        tags.append(("GameId", str(record.id)))
+    if record.seed is not None:
+        tags.append(("Seed", str(record.seed)))
+    if record.opening_plies:
+        tags.append(("OpeningPlies", str(record.opening_plies)))
+    if record.reason:
+        tags.append(("Reason", record.reason))
+    return tags
+
+
+def game_to_pgn(record: GameRecord, site: str = "ytourney") -> str:
+    """One game as PGN text (tag pairs, a blank line, movetext ending in the result, a blank line)."""
+    lines = [f'[{name} "{_pgn_escape(value)}"]' for name, value in pgn_tags(record, site)]
+    tokens = [f"{number}. {move}" for number, move in enumerate(record.moves, start=1)]
+    if record.termination.is_fault:
+        detail = f": {record.reason}" if record.reason else ""
+        comment = f"{record.loser_name} loses by {record.termination.value}{detail}"
+        tokens.extend(("{" + " ".join(comment.replace("{", "(").replace("}", ")").split()) + "}").split(" "))
+    tokens.append(pgn_result(record))
+    movetext: list[str] = []
+    line = ""
+    for unit in tokens:  # a move number stays with its move; comments wrap word by word
+        if line and len(line) + 1 + len(unit) > PGN_LINE_WIDTH:
+            movetext.append(line)
+            line = unit
+        else:
+            line = f"{line} {unit}" if line else unit
+    movetext.append(line)
+    return "\n".join(lines) + "\n\n" + "\n".join(movetext) + "\n\n"
+
+
+def to_pgn(records: Iterable[GameRecord], site: str = "ytourney") -> str:
+    """Every game as one PGN database."""
+    return "".join(game_to_pgn(record, site) for record in records)
+
+
+@dataclass(frozen=True)
+class PgnGame:
+    """One game read back from PGN: its tags, move tokens, comments and result."""
+
+    tags: dict[str, str]
+    moves: tuple[str, ...]
+    result: str
+    comments: tuple[str, ...] = field(default_factory=tuple)
+
+
+_PGN_TOKEN = re.compile(r'\{[^}]*\}|\d+\.(?:\.\.)?|1-0|0-1|1/2-1/2|\*|[^\s{}]+')
+
+
+def parse_pgn(text: str) -> list[PgnGame]:
+    """Read a PGN database written by `to_pgn` (or any PGN with tag pairs and plain-token movetext)."""
+    games: list[PgnGame] = []
+    tags: dict[str, str] = {}
+    movetext: list[str] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            if movetext:
+                raise ReportError(f"PGN line {number}: tag pair after the movetext without a result: {stripped!r}")
+            match = PGN_TAG.match(stripped)
+            if match is None:
+                raise ReportError(f"PGN line {number}: malformed tag pair {stripped!r}")
+            tags[match.group(1)] = re.sub(r"\\(.)", r"\1", match.group(2))
+            continue
+        if not stripped:
+            continue
+        movetext.append(stripped)
+        tokens = _PGN_TOKEN.findall(" ".join(movetext))
+        if tokens and tokens[-1] in ("1-0", "0-1", "1/2-1/2", "*"):
+            moves = tuple(t for t in tokens[:-1] if not t.startswith("{") and not re.fullmatch(r"\d+\.(\.\.)?", t))
+            comments = tuple(t[1:-1].strip() for t in tokens if t.startswith("{"))
+            games.append(PgnGame(tags, moves, tokens[-1], comments))
+            tags, movetext = {}, []
+    if tags or movetext:
+        raise ReportError("PGN ends inside a game (no result token after the last movetext)")
+    return games
+
+
+# --- SGF --------------------------------------------------------------------------------------------------------
+
+
+def _sgf_escape(value: object) -> str:
+    return str(value).replace("\\", "\\\\").replace("]", "\\]")
+
+
+def sgf_result(record: GameRecord) -> str:
+    """RE value: B+ / W+ for a completed Y, with T for time and F for other faults."""
+    colour = "W" if record.winner == "white" else "B"
+    if record.termination is Termination.CONNECTION:
+        return f"{colour}+"
+    if record.termination is Termination.TIME:
+        return f"{colour}+T"
+    return f"{colour}+F"
+
+
+def stone_colours(record: GameRecord) -> list[str | None]:
+    """'B'/'W' for each action of the record as placed (None for the swap), replayed by the rules."""
+    board = parse_board(record.board)
+    rules = Rules(pie=record.rules.get("pie", True), misere=record.rules.get("misere", False))
+    state = GameState(board, rules, record.handicap)
+    colours: list[str | None] = []
+    try:
+        for token in record.moves:
+            move = parse_move(board, token)
+            colour = state.to_move
+            state.play(move)
+            colours.append(None if move == SWAP else ("B" if colour is Color.BLACK else "W"))
+    except YTourneyError:
+        # a damaged record: fall back to plain alternation (handicap stones first) for the rest
+        placed = sum(c is not None for c in colours)
+        for token in record.moves[len(colours):]:
+            if token.lower() == "swap":
+                colours.append(None)
+                continue
+            black_turn = placed < max(1, record.handicap) or (placed - max(1, record.handicap)) % 2 == 1
+            colours.append("B" if black_turn else "W")
+            placed += 1
+    return colours
+
+
+def game_to_sgf(record: GameRecord) -> str:
+    """One game as an SGF (FF[4]) game tree; see the module docstring for the encoding."""
+    board = parse_board(record.board)
+    rules = [key for key, on in sorted(record.rules.items()) if on]
+    root = [("FF", "4"), ("GM", "Y"), ("CA", "UTF-8"), ("AP", f"ytourney:{__version__}")]
+    if board.kind is BoardKind.TRI:
+        root.append(("SZ", str(board.size)))
+    root += [("YB", record.board), ("RU", " ".join(["Y", *rules])), ("PB", record.black), ("PW", record.white),
+             ("YF", record.first), ("HA", str(record.handicap)), ("RE", sgf_result(record)),
+             ("YT", record.termination.value)]
+    if record.started[:10]:
+        root.append(("DT", record.started[:10]))
+    if record.tournament:
+        root.append(("EV", record.tournament))
+    root.append(("RO", str(record.round)))
+    if record.id is not None:
+        root.append(("GN", str(record.id)))
+    if record.seed is not None:
+        root.append(("YS", str(record.seed)))
+    if record.reason:
+        root.append(("C", f"{record.loser_name} loses by {record.termination.value}: {record.reason}"))
+    nodes = [";" + "".join(f"{key}[{_sgf_escape(value)}]" for key, value in root)]
+    for token, colour in zip(record.moves, stone_colours(record)):
+        if colour is None:
+            nodes.append(";SW[]")
+        else:
+            nodes.append(f";{colour}[{_sgf_escape(token)}]")
+    lines, line = [], "("
+    for node in nodes:
+        if len(line) + len(node) > PGN_LINE_WIDTH and line != "(":
+            lines.append(line)
+            line = node
+        else:
+            line += node
+    lines.append(line + ")")
+    return "\n".join(lines) + "\n"
+
+
+def _slug(text: str) -> str:
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.")
+    return slug[:60] or "games"
+
+
+def sgf_filename(record: GameRecord, index: int) -> str:
+    """File name of a game's SGF: tournament and game id (or replay index when the record has no id)."""
+    number = record.id if record.id is not None else index
+    return f"{_slug(record.tournament)}-{number:05d}.sgf"
+
+
+def to_sgf_collection(records: Iterable[GameRecord]) -> str:
+    """Every game as one SGF collection (game trees one after another)."""
+    return "".join(game_to_sgf(record) for record in records)
+
+
+# --- writing ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    """What an export produced: the text (when written to stdout) or the files written."""
+
+    games: int
+    text: str | None = None
+    paths: tuple[Path, ...] = ()
+
+
+def export_records(records: Sequence[GameRecord], fmt: ExportFormat | str, out: str | Path | None = None
+                   ) -> ExportResult:
+    """Export records: to text when `out` is None, else to a file (or, for sgf and a folder, one file per game).
+
+    For sgf, an `out` ending in `.sgf` receives one collection; any other `out` is a folder of per-game files.
+    For jsonl and pgn, an existing folder receives `games.jsonl` / `games.pgn`.
+    """
+    fmt = ExportFormat.parse(fmt)
+    if out is None:
+        text = {ExportFormat.JSONL: to_jsonl, ExportFormat.PGN: to_pgn,
+                ExportFormat.SGF: to_sgf_collection}[fmt](records)
+        return ExportResult(len(records), text=text)
+    target = Path(out)
+    try:
+        if fmt is ExportFormat.SGF and target.suffix.lower() != ".sgf":
+            target.mkdir(parents=True, exist_ok=True)
+            paths: list[Path] = []
+            used: set[str] = set()
+            for index, record in enumerate(records, start=1):
+                name = sgf_filename(record, index)
+                stem, suffix = name[:-4], 1
+                while name in used:
+                    suffix += 1
+                    name = f"{stem}-{suffix}.sgf"
+                used.add(name)
+                path = target / name
+                path.write_text(game_to_sgf(record), encoding="utf-8")
+                paths.append(path)
+            return ExportResult(len(records), paths=tuple(paths))
+        if target.is_dir():
+            target = target / f"games.{fmt.value}"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        writer = {ExportFormat.JSONL: to_jsonl, ExportFormat.PGN: to_pgn, ExportFormat.SGF: to_sgf_collection}[fmt]
+        target.write_text(writer(records), encoding="utf-8")
+    except OSError as err:
+        raise ReportError(f"cannot write export to {str(target)!r}: {err.strerror or err}") from err
+    return ExportResult(len(records), paths=(target,))

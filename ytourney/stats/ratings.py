@@ -1,0 +1,701 @@
+"""TrueSkill ratings replayed from game records in a fixed order, so results never depend on how games finished.
+
+Order of replay: `rate_records` sorts games by id (records without an id come after, by a content key), so the
+same games give the same ratings whatever the worker count or completion order. A league (`rate_league`, the
+`ytourney ratings DIR1 DIR2` command) replays the first folder's games in id order, then the second folder's, and
+so on; players are matched across folders by name.
+
+Every environment is an explicit `trueskill.TrueSkill(mu, sigma, beta, tau, draw_probability=0)` (Y has no draws);
+the module never touches trueskill's global environment. When an extreme upset makes the float backend give up
+(trueskill raises FloatingPointError), the game is rated again with the mpmath backend at rising precision.
+
+Handicap games (level >= 1: the weaker player is Black, moves first without pie, and places `level` stones) are
+rated by default with a learned worth per level (`LearnedLevelWorth`, one per board): the weaker player plays as a
+team with a virtual team-mate whose skill is what the level is worth. That team-mate is scaled (weight
+`BONUS_WEIGHT`, skill and deviation divided by it) so it adds its skill and its uncertainty to the team but no
+performance noise of its own; its posterior after each game is the level's new worth, kept non-decreasing in the
+level by weighted isotonic regression, with level 0 worth exactly 0. So a bot that wins only with three stones is
+rated below one that wins even games. `ratings: {handicap: even}` rates handicap games as plain wins instead.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+import trueskill
+
+from ytourney.errors import RatingsError
+from ytourney.game.record import GameRecord
+
+DEFAULT_MU = 25.0
+DEFAULT_SIGMA = DEFAULT_MU / 3
+DEFAULT_BETA = DEFAULT_MU / 6
+DEFAULT_TAU = DEFAULT_MU / 300
+CONSERVATIVE_SIGMAS = 3.0
+"""The sort key of every table is the conservative rating mu - 3 sigma."""
+MPMATH_PRECISIONS = (50, 400)
+"""Decimal digits tried, in order, when the float backend fails on an extreme upset."""
+
+_NUMBER_KEYS = ("mu", "sigma", "beta", "tau")
+_SETTING_KEYS = (*_NUMBER_KEYS, "handicap")
+
+
+class HandicapRating(str, enum.Enum):
+    """How handicap games are rated: with each level's learned worth (default), or as plain wins and losses."""
+
+    LEARN = "learn"
+    EVEN = "even"
+
+
+@dataclass(frozen=True)
+class RatingSettings:
+    """TrueSkill parameters (prior mean and deviation, performance spread beta, per-game drift tau) and handicaps."""
+
+    mu: float = DEFAULT_MU
+    sigma: float = DEFAULT_SIGMA
+    beta: float = DEFAULT_BETA
+    tau: float = DEFAULT_TAU
+    handicap: HandicapRating = HandicapRating.LEARN
+
+    def __post_init__(self) -> None:
+        handicap = self.handicap
+        if not isinstance(handicap, HandicapRating):
+            word = handicap.strip().lower() if isinstance(handicap, str) else handicap
+            try:
+                handicap = HandicapRating(word)
+            except ValueError:
+                names = ", ".join(h.value for h in HandicapRating)
+                raise RatingsError(f"ratings handicap must be one of {names}, got {self.handicap!r}") from None
+            object.__setattr__(self, "handicap", handicap)
+        for key in _NUMBER_KEYS:
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise RatingsError(f"ratings {key} must be a finite number, got {value!r}")
+            object.__setattr__(self, key, float(value))
+        for key in ("sigma", "beta"):
+            if getattr(self, key) <= 0:
+                raise RatingsError(f"ratings {key} must be positive, got {getattr(self, key)!r}")
+        if self.tau < 0:
+            raise RatingsError(f"ratings tau must be zero or positive, got {self.tau!r}")
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any] | None, path: str = "ratings") -> RatingSettings:
+        """Settings from a config's `ratings:` mapping; missing keys take the defaults, unknown keys are errors."""
+        if data is None:
+            return cls()
+        if not isinstance(data, Mapping):
+            raise RatingsError(f"{path} must be a mapping with keys {', '.join(_SETTING_KEYS)}, got {data!r}")
+        unknown = sorted(str(key) for key in data if key not in _SETTING_KEYS)
+        if unknown:
+            raise RatingsError(
+                f"unknown key {path}.{unknown[0]!s}; expected some of {', '.join(_SETTING_KEYS)}"
+            )
+        return cls(**{key: data[key] for key in _SETTING_KEYS if key in data})
+
+    @classmethod
+    def coerce(cls, settings: RatingSettings | Mapping[str, Any] | object | None) -> RatingSettings:
+        """Settings from None (defaults), a mapping, or any object with mu/sigma/beta/tau attributes."""
+        if settings is None or isinstance(settings, RatingSettings):
+            return settings or cls()
+        if isinstance(settings, Mapping):
+            return cls.from_mapping(settings)
+        if all(hasattr(settings, key) for key in _NUMBER_KEYS):
+            return cls(**{key: getattr(settings, key) for key in _SETTING_KEYS if hasattr(settings, key)})
+        raise RatingsError(f"cannot read rating settings from {settings!r}; expected mu, sigma, beta and tau")
+
+    def to_dict(self) -> dict[str, float | str]:
+        """JSON form."""
+        data: dict[str, float | str] = {key: getattr(self, key) for key in _NUMBER_KEYS}
+        data["handicap"] = self.handicap.value
+        return data
+
+
+def make_env(settings: RatingSettings | None = None, backend: str | None = None) -> trueskill.TrueSkill:
+    """A private TrueSkill environment with these settings and no draws (never the global one)."""
+    s = settings or RatingSettings()
+    return trueskill.TrueSkill(mu=s.mu, sigma=s.sigma, beta=s.beta, tau=s.tau, draw_probability=0.0,
+                               backend=backend)
+
+
+@runtime_checkable
+class HandicapModel(Protocol):
+    """Plug-in that turns a handicap level into skill added to the weaker (first, Black) player's side.
+
+    `bonus(level)` returns the skill a level is worth as a trueskill Rating, or None to rate the game as even.
+    After the game the bonus's posterior is handed to `learn`, so a model can learn what each level is worth.
+    """
+
+    def bonus(self, level: int) -> trueskill.Rating | None:
+        """Skill added to the weaker player's side at this level, or None to rate the game as even."""
+
+    def learn(self, level: int, posterior: trueskill.Rating) -> None:
+        """The bonus's posterior after one game at this level."""
+
+
+@dataclass
+class LevelWorth:
+    """A simple HandicapModel: level k starts worth k * per_level skill points with deviation sigma, learned."""
+
+    per_level: float
+    sigma: float = 1.0
+    learning: bool = True
+    worth: dict[int, trueskill.Rating] = field(default_factory=dict)
+
+    def bonus(self, level: int) -> trueskill.Rating | None:
+        """The current worth of `level` (None at level 0)."""
+        if level <= 0:
+            return None
+        return self.worth.get(level) or trueskill.Rating(mu=level * self.per_level, sigma=self.sigma)
+
+    def learn(self, level: int, posterior: trueskill.Rating) -> None:
+        """Keep the posterior worth of `level` when learning is on."""
+        if self.learning:
+            self.worth[level] = posterior
+
+
+BONUS_WEIGHT = 0.01
+"""Partial-play weight of the scaled virtual team-mate that carries a level's worth (its skill and deviation are
+divided by it): the team gains the worth and its uncertainty, and only BONUS_WEIGHT**2 * beta**2 of noise."""
+
+
+class LearnedLevelWorth:
+    """The default HandicapModel: each level's worth in skill points, learned from the games, non-decreasing.
+
+    Level L starts at Normal(L * per_level, sigma^2) (by default one beta per level, with the players' prior
+    deviation). After every game the level's posterior replaces its worth, then the worths of levels 1..top are
+    made non-decreasing by pool-adjacent-violators weighted by their precisions and floored at 0, the worth of
+    level 0 (an even game). Deviations are kept per level.
+    """
+
+    def __init__(self, per_level: float = DEFAULT_BETA, sigma: float = DEFAULT_SIGMA) -> None:
+        """Prior: level L worth L * per_level skill points with deviation sigma."""
+        for name, value in (("per_level", per_level), ("sigma", sigma)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise RatingsError(f"handicap worth {name} must be a finite number, got {value!r}")
+        if per_level < 0:
+            raise RatingsError(f"handicap worth per_level must be zero or positive, got {per_level!r}")
+        if sigma <= 0:
+            raise RatingsError(f"handicap worth sigma must be positive, got {sigma!r}")
+        self.per_level = float(per_level)
+        self.sigma = float(sigma)
+        self.worth: dict[int, trueskill.Rating] = {}
+        self.games: dict[int, int] = {}
+
+    @classmethod
+    def for_settings(cls, settings: RatingSettings) -> LearnedLevelWorth:
+        """The default prior for these TrueSkill settings: one beta per level, deviation sigma."""
+        return cls(per_level=settings.beta, sigma=settings.sigma)
+
+    def prior(self, level: int) -> trueskill.Rating:
+        """The worth of a level before any game at it."""
+        return trueskill.Rating(mu=level * self.per_level, sigma=self.sigma)
+
+    def bonus(self, level: int) -> trueskill.Rating | None:
+        """The current worth of `level` (None at level 0: an even game); above the levels learned, at least theirs."""
+        if level <= 0:
+            return None
+        if level in self.worth:
+            return self.worth[level]
+        prior = self.prior(level)
+        below = max((float(rating.mu) for k, rating in self.worth.items() if k < level), default=0.0)
+        return trueskill.Rating(mu=max(float(prior.mu), below), sigma=float(prior.sigma))
+
+    def learn(self, level: int, posterior: trueskill.Rating) -> None:
+        """Take the posterior worth of `level`, then restore monotonicity over levels 1..top."""
+        if level <= 0:
+            return
+        self.games[level] = self.games.get(level, 0) + 1
+        top = max(max(self.worth, default=0), level)
+        for other in range(1, top + 1):
+            if other not in self.worth:
+                self.worth[other] = self.bonus(other)
+        self.worth[level] = trueskill.Rating(mu=float(posterior.mu), sigma=float(posterior.sigma))
+        levels = list(range(1, top + 1))
+        means = isotonic([float(self.worth[k].mu) for k in levels],
+                         [1.0 / float(self.worth[k].sigma) ** 2 for k in levels], floor=0.0)
+        for k, mean in zip(levels, means):
+            self.worth[k] = trueskill.Rating(mu=mean, sigma=float(self.worth[k].sigma))
+
+    def table(self) -> dict[int, tuple[float, float, int]]:
+        """level -> (worth mu, sigma, games at the level), levels 0..top (level 0 is exactly 0)."""
+        top = max(self.worth, default=0)
+        rows = {0: (0.0, 0.0, self.games.get(0, 0))}
+        for level in range(1, top + 1):
+            rating = self.bonus(level)
+            rows[level] = (float(rating.mu), float(rating.sigma), self.games.get(level, 0))
+        return rows
+
+
+def isotonic(values: list[float], weights: list[float], *, floor: float | None = None) -> list[float]:
+    """Weighted least-squares non-decreasing fit (pool adjacent violators), optionally floored."""
+    blocks: list[list[float]] = []  # [weighted mean, total weight, count]
+    for value, weight in zip(values, weights):
+        blocks.append([value, weight, 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            mean, total, count = blocks.pop()
+            previous = blocks[-1]
+            joined = previous[1] + total
+            previous[0] = (previous[0] * previous[1] + mean * total) / joined
+            previous[1] = joined
+            previous[2] += count
+    fitted = [mean for mean, _, count in blocks for _ in range(int(count))]
+    return [max(v, floor) for v in fitted] if floor is not None else fitted
+
+
+@dataclass(frozen=True)
+class LevelValue:
+    """What a handicap level was worth at the end of a replay (skill points), on one board."""
+
+    board: str
+    level: int
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    """A player's posterior skill: mean mu and deviation sigma."""
+
+    name: str
+    mu: float
+    sigma: float
+
+    @property
+    def conservative(self) -> float:
+        """The conservative rating mu - 3 sigma used to rank players."""
+        return self.mu - CONSERVATIVE_SIGMAS * self.sigma
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    """A player's rating right after one of their games (`game` counts games in replay order from 1)."""
+
+    game: int
+    game_id: int | None
+    tournament: str
+    mu: float
+    sigma: float
+
+    @property
+    def conservative(self) -> float:
+        """mu - 3 sigma at this point."""
+        return self.mu - CONSERVATIVE_SIGMAS * self.sigma
+
+
+class Backend(enum.Enum):
+    """How a game was rated: the float backend, the mpmath retry, or not at all."""
+
+    FLOAT = "float"
+    MPMATH = "mpmath"
+    SKIPPED = "skipped"
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """One game as the ratings saw it: the record, ratings before and after, handicap handling, backend."""
+
+    index: int
+    record: GameRecord
+    winner_before: PlayerRating
+    loser_before: PlayerRating
+    winner_after: PlayerRating
+    loser_after: PlayerRating
+    handicap_adjusted: bool
+    backend: Backend
+    note: str = ""
+
+    @property
+    def handicap_as_even(self) -> bool:
+        """True for a handicap game rated as a plain win/loss (no handicap model, or the model gave no bonus)."""
+        return self.record.handicap > 0 and not self.handicap_adjusted
+
+
+@dataclass
+class PlayerResults:
+    """A player's results over a replay: games, wins, seats, swaps, faults and opponents (what a table shows)."""
+
+    games: int = 0
+    wins: int = 0
+    handicap_games: int = 0
+    first_games: int = 0
+    first_wins: int = 0
+    swap_chances: int = 0
+    swaps: int = 0
+    swap_wins: int = 0
+    faults: dict[str, int] = field(default_factory=dict)
+    opponents: dict[str, int] = field(default_factory=dict)
+
+
+def count_results(results: dict[str, PlayerResults], record: GameRecord) -> None:
+    """Add one game to the players' results (self-play counts for nobody; faults go to the loser)."""
+    if record.black == record.white:
+        return
+    winner, loser = record.winner_name, record.loser_name
+    handicap = record.handicap > 0
+    for name, opponent in ((winner, loser), (loser, winner)):
+        tally = results.get(name)
+        if tally is None:
+            tally = results[name] = PlayerResults()
+        tally.games += 1
+        tally.opponents[opponent] = tally.opponents.get(opponent, 0) + 1
+        tally.handicap_games += handicap
+    results[winner].wins += 1
+    if record.termination.is_fault:
+        faults = results[loser].faults
+        faults[record.termination.value] = faults.get(record.termination.value, 0) + 1
+    if not handicap:
+        first = results.get(record.first)
+        if first is not None:
+            first.first_games += 1
+            first.first_wins += winner == record.first
+        second = results.get(record.second)
+        if second is not None and record.rules.get("pie", True) and len(record.moves) >= 2:
+            second.swap_chances += 1
+            if record.moves[1].lower() == "swap":
+                second.swaps += 1
+                second.swap_wins += winner == record.second
+
+
+@dataclass(frozen=True)
+class ReplayCounts:
+    """What every replay counts, whether or not it keeps the games: games, backends, handicaps, tournaments."""
+
+    games: int = 0
+    mpmath: int = 0
+    skipped: int = 0
+    handicap: int = 0
+    handicap_adjusted: int = 0
+    tournaments: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """The result of a replay: final ratings, each player's results, and (with detail) each player's history and
+    every game as rated, in replay order; without detail `history` and `games` are empty and memory stays flat."""
+
+    settings: RatingSettings
+    players: dict[str, PlayerRating]
+    history: dict[str, tuple[HistoryPoint, ...]]
+    games: tuple[RatedGame, ...]
+    level_worth: tuple[LevelValue, ...] = ()
+    counts: ReplayCounts | None = None
+    results: dict[str, PlayerResults] | None = None
+
+    def ranking(self) -> list[PlayerRating]:
+        """Players by conservative rating, best first (ties: higher mu, then name)."""
+        return sorted(self.players.values(), key=lambda p: (-p.conservative, -p.mu, p.name))
+
+    @property
+    def records(self) -> tuple[GameRecord, ...]:
+        """The rated games' records in replay order (empty when the replay kept no detail)."""
+        return tuple(game.record for game in self.games)
+
+    @property
+    def detailed(self) -> bool:
+        """True when every rated game and each player's history were kept."""
+        return self.counts is None or len(self.games) == self.counts.games
+
+    @property
+    def game_count(self) -> int:
+        """Games replayed (rated or skipped)."""
+        return self.counts.games if self.counts is not None else len(self.games)
+
+    @property
+    def mpmath_games(self) -> int:
+        """Games that needed the mpmath backend (extreme upsets)."""
+        if self.counts is not None:
+            return self.counts.mpmath
+        return sum(game.backend is Backend.MPMATH for game in self.games)
+
+    @property
+    def skipped_games(self) -> int:
+        """Games left unrated (self-play, or an upset no backend could compute)."""
+        if self.counts is not None:
+            return self.counts.skipped
+        return sum(game.backend is Backend.SKIPPED for game in self.games)
+
+    @property
+    def handicap_games(self) -> int:
+        """Games played with a handicap (level >= 1)."""
+        if self.counts is not None:
+            return self.counts.handicap
+        return sum(game.record.handicap > 0 for game in self.games)
+
+    @property
+    def handicap_adjusted_games(self) -> int:
+        """Handicap games rated with a level's worth (not as plain wins and losses)."""
+        if self.counts is not None:
+            return self.counts.handicap_adjusted
+        return sum(game.handicap_adjusted for game in self.games)
+
+    @property
+    def tournaments(self) -> tuple[str, ...]:
+        """Names of the tournaments whose games were rated, in replay order of their first game."""
+        if self.counts is not None:
+            return self.counts.tournaments
+        return tuple(dict.fromkeys(g.record.tournament for g in self.games if g.record.tournament))
+
+    def player_results(self) -> dict[str, PlayerResults]:
+        """Each player's results (counted during the replay, or from the kept games)."""
+        if self.results is not None:
+            return self.results
+        results: dict[str, PlayerResults] = {}
+        for game in self.games:
+            count_results(results, game.record)
+        return results
+
+
+def replay_key(record: GameRecord) -> tuple[Any, ...]:
+    """Sort key of the replay: game id first; records without an id after them, by their content."""
+    content = (record.tournament, record.started, record.finished, record.round, record.first, record.second,
+               record.moves, record.seed if record.seed is not None else -1, record.winner, record.termination.value)
+    return (record.id is None, record.id if record.id is not None else 0, content)
+
+
+def replay_order(records: Iterable[GameRecord]) -> list[GameRecord]:
+    """Records in replay order (game id, then content for records without an id)."""
+    return sorted(records, key=replay_key)
+
+
+def league_order(groups: Iterable[Iterable[GameRecord]]) -> list[GameRecord]:
+    """Records of several tournaments in league order: group by group as given, each group in replay order."""
+    ordered: list[GameRecord] = []
+    for group in groups:
+        ordered.extend(replay_order(group))
+    return ordered
+
+
+def rate_records(
+    records: Iterable[GameRecord],
+    settings: RatingSettings | Mapping[str, Any] | object | None = None,
+    *,
+    handicap_model: HandicapModel | None = None,
+    initial: Mapping[str, trueskill.Rating | PlayerRating] | None = None,
+    ordered: bool = False,
+    detail: bool = True,
+) -> Ratings:
+    """Rate games with TrueSkill, replayed in game-id order (`ordered=True` keeps the given order instead).
+
+    Handicap games (level >= 1, `first` is the weaker player): the weaker player plays as a team with the level's
+    bonus from `handicap_model`; without one, with the learned worth of each level per board (LearnedLevelWorth),
+    or, when the settings say `handicap: even`, as plain wins and losses, marked as such.
+    `initial` seeds players' priors (e.g. ratings carried over from an earlier event).
+    With `ordered=True` the records are consumed as they come (a stream from the store is never held in memory);
+    `detail=False` keeps no per-game data (no `games`, no `history`): final ratings, counts and results only,
+    in memory that does not grow with the number of games.
+    """
+    config = RatingSettings.coerce(settings)
+    sequence = records if ordered else replay_order(records)
+    replay = _Replay(config, handicap_model, initial or {}, detail=detail)
+    for index, record in enumerate(sequence, start=1):
+        replay.play(index, record)
+    return replay.result()
+
+
+def rate_league(
+    groups: Iterable[Iterable[GameRecord]],
+    settings: RatingSettings | Mapping[str, Any] | object | None = None,
+    *,
+    handicap_model: HandicapModel | None = None,
+    initial: Mapping[str, trueskill.Rating | PlayerRating] | None = None,
+    detail: bool = True,
+) -> Ratings:
+    """Rate several tournaments together: folder order, then game id within each folder; players match by name."""
+    return rate_records(league_order(groups), settings, handicap_model=handicap_model, initial=initial,
+                        ordered=True, detail=detail)
+
+
+def superiority(a: PlayerRating, b: PlayerRating) -> float:
+    """Likelihood of superiority P(skill_a > skill_b) from the two posteriors: Phi((mu_a - mu_b) / sqrt(sa² + sb²))."""
+    spread = math.hypot(a.sigma, b.sigma)
+    if spread == 0:
+        return 0.5 if a.mu == b.mu else float(a.mu > b.mu)
+    return _phi((a.mu - b.mu) / spread)
+
+
+def win_probability(a: PlayerRating, b: PlayerRating, settings: RatingSettings | None = None) -> float:
+    """TrueSkill's predicted probability that a beats b in one game."""
+    beta = (settings or RatingSettings()).beta
+    return _phi((a.mu - b.mu) / math.sqrt(2 * beta * beta + a.sigma ** 2 + b.sigma ** 2))
+
+
+def _phi(z: float) -> float:
+    return 0.5 * math.erfc(-z / math.sqrt(2.0))
+
+
+class _Replay:
+    """Mutable state of one replay: current ratings, counts and results, and with detail histories and games."""
+
+    def __init__(self, settings: RatingSettings, model: HandicapModel | None,
+                 initial: Mapping[str, trueskill.Rating | PlayerRating], *, detail: bool = True) -> None:
+        self.settings = settings
+        self.env = make_env(settings)
+        self.model = model
+        self.detail = detail
+        self.learned = model is None and settings.handicap is HandicapRating.LEARN
+        self.boards: dict[str, LearnedLevelWorth] = {}  # the default model, one per board
+        self.current: dict[str, trueskill.Rating] = {
+            name: trueskill.Rating(mu=float(r.mu), sigma=float(r.sigma)) for name, r in initial.items()
+        }
+        self.played: dict[str, None] = {}  # players in order of their first game
+        self.history: dict[str, list[HistoryPoint]] = {}
+        self.games: list[RatedGame] = []
+        self.results: dict[str, PlayerResults] = {}
+        self.tournaments: dict[str, None] = {}
+        self.adjusted: dict[tuple[str, int], int] = {}  # (board or "" for the caller's model, level) -> games
+        self.count = self.mpmath = self.skipped = self.handicap = 0
+
+    def rating(self, name: str) -> trueskill.Rating:
+        if name not in self.played:
+            self.played[name] = None
+            if name not in self.current:
+                self.current[name] = self.env.create_rating()
+        return self.current[name]
+
+    def play(self, index: int, record: GameRecord) -> None:
+        winner, loser = record.winner_name, record.loser_name
+        win_before, lose_before = self.rating(winner), self.rating(loser)
+        bonus = None
+        model = self._model(record)
+        if record.handicap > 0 and model is not None and winner != loser:
+            bonus = model.bonus(record.handicap)
+        if winner == loser:
+            backend, after, note = Backend.SKIPPED, (win_before, lose_before), "self-play is not rated"
+            bonus_after = None
+        else:
+            backend, after, bonus_after, note = self._rate(win_before, lose_before, bonus, record)
+        if model is not None and bonus is not None and bonus_after is not None:
+            model.learn(record.handicap, bonus_after)
+        self.current[winner], self.current[loser] = after
+        adjusted = bonus is not None and backend is not Backend.SKIPPED
+        self._count(record, backend, adjusted)
+        if not self.detail:
+            return
+        for name, rating in ((winner, after[0]), (loser, after[1])):
+            self.history.setdefault(name, []).append(
+                HistoryPoint(index, record.id, record.tournament, float(rating.mu), float(rating.sigma))
+            )
+        self.games.append(RatedGame(
+            index=index,
+            record=record,
+            winner_before=_player(winner, win_before),
+            loser_before=_player(loser, lose_before),
+            winner_after=_player(winner, after[0]),
+            loser_after=_player(loser, after[1]),
+            handicap_adjusted=adjusted,
+            backend=backend,
+            note=note,
+        ))
+
+    def _count(self, record: GameRecord, backend: Backend, adjusted: bool) -> None:
+        """Counts and per-player results of one game."""
+        self.count += 1
+        if backend is not Backend.FLOAT:
+            self.mpmath += backend is Backend.MPMATH
+            self.skipped += backend is Backend.SKIPPED
+        if record.handicap > 0:
+            self.handicap += 1
+            if adjusted:
+                key = (record.board if self.model is None else "", record.handicap)
+                self.adjusted[key] = self.adjusted.get(key, 0) + 1
+        if record.tournament and record.tournament not in self.tournaments:
+            self.tournaments[record.tournament] = None
+        count_results(self.results, record)
+
+    def _model(self, record: GameRecord) -> HandicapModel | None:
+        """The handicap model of a record: the caller's, else the learned worth of its board (if learning)."""
+        if self.model is not None or not self.learned or record.handicap <= 0:
+            return self.model
+        if record.board not in self.boards:
+            self.boards[record.board] = LearnedLevelWorth.for_settings(self.settings)
+        return self.boards[record.board]
+
+    def _rate(self, winner: trueskill.Rating, loser: trueskill.Rating, bonus: trueskill.Rating | None,
+              record: GameRecord) -> tuple[Backend, tuple[trueskill.Rating, trueskill.Rating],
+                                           trueskill.Rating | None, str]:
+        try:
+            after, bonus_after = self._update(self.env, winner, loser, bonus, record)
+            return Backend.FLOAT, after, bonus_after, ""
+        except FloatingPointError:
+            pass
+        import mpmath  # only extreme upsets need it
+
+        env = make_env(self.settings, backend="mpmath")
+        for digits in MPMATH_PRECISIONS:
+            try:
+                with mpmath.workdps(digits):
+                    after, bonus_after = self._update(env, winner, loser, bonus, record)
+                return Backend.MPMATH, after, bonus_after, f"extreme upset rated with mpmath ({digits} digits)"
+            except (FloatingPointError, ValueError, ZeroDivisionError):
+                continue
+        # No backend could compute the update: keep the ratings, only the per-game drift tau applies.
+        tau = self.settings.tau
+        drifted = tuple(trueskill.Rating(mu=float(r.mu), sigma=math.hypot(float(r.sigma), tau))
+                        for r in (winner, loser))
+        return Backend.SKIPPED, drifted, None, "upset too extreme for any backend; ratings left unchanged"
+
+    def _update(self, env: trueskill.TrueSkill, winner: trueskill.Rating, loser: trueskill.Rating,
+                bonus: trueskill.Rating | None, record: GameRecord
+                ) -> tuple[tuple[trueskill.Rating, trueskill.Rating], trueskill.Rating | None]:
+        if bonus is None:
+            (new_winner,), (new_loser,) = env.rate([(winner,), (loser,)], ranks=[0, 1])
+            return (_float_rating(new_winner), _float_rating(new_loser)), None
+        weaker_won = record.winner_name == record.first
+        scaled = trueskill.Rating(mu=float(bonus.mu) / BONUS_WEIGHT, sigma=float(bonus.sigma) / BONUS_WEIGHT)
+        if weaker_won:
+            teams, weights = [(winner, scaled), (loser,)], [(1.0, BONUS_WEIGHT), (1.0,)]
+        else:
+            teams, weights = [(winner,), (loser, scaled)], [(1.0,), (1.0, BONUS_WEIGHT)]
+        rated = env.rate(teams, ranks=[0, 1], weights=weights)
+        if weaker_won:
+            (new_winner, new_bonus), (new_loser,) = rated
+        else:
+            (new_winner,), (new_loser, new_bonus) = rated
+        worth = trueskill.Rating(mu=float(new_bonus.mu) * BONUS_WEIGHT, sigma=float(new_bonus.sigma) * BONUS_WEIGHT)
+        return (_float_rating(new_winner), _float_rating(new_loser)), worth
+
+    def result(self) -> Ratings:
+        players = {name: _player(name, self.current[name]) for name in self.played}
+        ranked = sorted(players.values(), key=lambda p: (-p.conservative, -p.mu, p.name))
+        counts = ReplayCounts(self.count, self.mpmath, self.skipped, self.handicap, sum(self.adjusted.values()),
+                              tuple(self.tournaments))
+        return Ratings(
+            settings=self.settings,
+            players={p.name: p for p in ranked},
+            history={p.name: tuple(self.history.get(p.name, ())) for p in ranked} if self.detail else {},
+            games=tuple(self.games),
+            level_worth=self._level_worth(),
+            counts=counts,
+            results={p.name: self.results.get(p.name) or PlayerResults() for p in ranked},
+        )
+
+    def _level_worth(self) -> tuple[LevelValue, ...]:
+        """Final worth of every level up to the highest played, per board (or of the caller's model)."""
+        played: dict[str, dict[int, int]] = {}
+        for (board, level), games in self.adjusted.items():
+            played.setdefault(board, {})[level] = games
+        values = []
+        for board in sorted(played):
+            model = self.boards.get(board) if self.model is None else self.model
+            if model is None:
+                continue
+            counts = played[board]
+            values.append(LevelValue(board, 0, 0.0, 0.0, 0))
+            for level in range(1, max(counts) + 1):
+                bonus = model.bonus(level)
+                if bonus is not None:
+                    values.append(LevelValue(board, level, float(bonus.mu), float(bonus.sigma), counts.get(level, 0)))
+        return tuple(values)
+
+
+def _float_rating(rating: trueskill.Rating) -> trueskill.Rating:
+    return trueskill.Rating(mu=float(rating.mu), sigma=float(rating.sigma))
+
+
+def _player(name: str, rating: trueskill.Rating) -> PlayerRating:
+    return PlayerRating(name, float(rating.mu), float(rating.sigma))

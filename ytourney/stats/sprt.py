@@ -1,0 +1,222 @@
+"""Wald's sequential probability ratio test for a two-player match with win/loss results (Y has no draws).
+
+H0: the tested player wins with probability p0; H1: with probability p1 (p0 < p1). After w wins and l losses the
+log-likelihood ratio is LLR = w ln(p1/p0) + l ln((1-p1)/(1-p0)). The test continues while
+ln(beta/(1-alpha)) < LLR < ln((1-beta)/alpha), accepts H1 at the upper bound and H0 at the lower one; the first
+crossing decides (later results still count in the totals but never change the decision).
+
+The scheduler calls the pure `sprt_step(state, win)` after each result (or keeps a mutable `Sprt`) and stops the
+match once `state.decision` is not CONTINUE; reports rebuild the state with `sprt_from_records`.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ytourney.errors import SprtError
+from ytourney.game.record import GameRecord
+
+_KEYS = ("p0", "p1", "alpha", "beta")
+
+
+class SprtDecision(enum.Enum):
+    """State of the test: still running, or which hypothesis it accepted."""
+
+    CONTINUE = "continue"
+    ACCEPT_H0 = "H0"
+    ACCEPT_H1 = "H1"
+
+
+@dataclass(frozen=True)
+class SprtSettings:
+    """The hypotheses (win probabilities p0 < p1 of the tested player) and the error rates alpha, beta."""
+
+    p0: float
+    p1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        for key in _KEYS:
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise SprtError(f"sprt {key} must be a number, got {value!r}")
+            if not 0 < value < 1:
+                raise SprtError(f"sprt {key} must lie strictly between 0 and 1, got {value!r}")
+            object.__setattr__(self, key, float(value))
+        if self.p0 >= self.p1:
+            raise SprtError(f"sprt p0 must be smaller than p1, got p0={self.p0!r} and p1={self.p1!r}")
+        if self.alpha + self.beta >= 1:
+            raise SprtError(f"sprt alpha + beta must be below 1, got {self.alpha!r} + {self.beta!r}")
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], path: str = "schedule.sprt") -> SprtSettings:
+        """Settings from a config mapping {p0, p1, alpha, beta}; unknown or missing keys name the key path."""
+        if not isinstance(data, Mapping):
+            raise SprtError(f"{path} must be a mapping with keys p0, p1, alpha, beta, got {data!r}")
+        unknown = sorted(str(key) for key in data if key not in _KEYS)
+        if unknown:
+            raise SprtError(f"unknown key {path}.{unknown[0]}; expected p0, p1, alpha, beta")
+        for key in ("p0", "p1"):
+            if key not in data:
+                raise SprtError(f"{path}.{key} is missing; expected a win probability such as 0.45")
+        return cls(**{key: data[key] for key in _KEYS if key in data})
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """(lower, upper) LLR bounds: ln(beta / (1 - alpha)) and ln((1 - beta) / alpha)."""
+        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
+
+    @property
+    def win_step(self) -> float:
+        """LLR added by a win: ln(p1 / p0)."""
+        return math.log(self.p1 / self.p0)
+
+    @property
+    def loss_step(self) -> float:
+        """LLR added by a loss: ln((1 - p1) / (1 - p0)), negative."""
+        return math.log((1 - self.p1) / (1 - self.p0))
+
+    def llr(self, wins: int, losses: int) -> float:
+        """The log-likelihood ratio of H1 against H0 after these results."""
+        return wins * self.win_step + losses * self.loss_step
+
+    def judge(self, llr: float) -> SprtDecision:
+        """The decision an LLR value calls for, ignoring earlier crossings."""
+        lower, upper = self.bounds
+        if llr >= upper:
+            return SprtDecision.ACCEPT_H1
+        if llr <= lower:
+            return SprtDecision.ACCEPT_H0
+        return SprtDecision.CONTINUE
+
+    def to_dict(self) -> dict[str, float]:
+        """JSON form."""
+        return {key: getattr(self, key) for key in _KEYS}
+
+
+@dataclass(frozen=True)
+class SprtState:
+    """The test after some results: counts, LLR, decision and the game count at which it was reached."""
+
+    settings: SprtSettings
+    wins: int = 0
+    losses: int = 0
+    decision: SprtDecision = SprtDecision.CONTINUE
+    decided_after: int | None = None
+    decided_llr: float | None = None
+    player: str = ""
+    opponent: str = ""
+
+    @property
+    def games(self) -> int:
+        """Results counted so far."""
+        return self.wins + self.losses
+
+    @property
+    def llr(self) -> float:
+        """Current log-likelihood ratio."""
+        return self.settings.llr(self.wins, self.losses)
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """(lower, upper) LLR bounds."""
+        return self.settings.bounds
+
+    @property
+    def finished(self) -> bool:
+        """True once a hypothesis is accepted: the scheduler stops the match."""
+        return self.decision is not SprtDecision.CONTINUE
+
+    def summary(self) -> str:
+        """One line for tables: the test, the counts, the LLR against its bounds, and the decision."""
+        s = self.settings
+        lower, upper = self.bounds
+        who = f"{self.player} vs {self.opponent}" if self.player else "match"
+        rate = f" ({100 * self.wins / self.games:.1f}%)" if self.games else ""
+        head = (f"SPRT {who} (p0 {s.p0:g}, p1 {s.p1:g}, alpha {s.alpha:g}, beta {s.beta:g}): "
+                f"{self.wins} wins {self.losses} losses{rate}, LLR {self.llr:.2f} in [{lower:.2f}, {upper:.2f}]")
+        subject = self.player or "the tested player"
+        if not self.finished:
+            return f"{head}: continue (no decision yet)"
+        crossed = ""
+        if self.games > (self.decided_after or 0) and self.decided_llr is not None:
+            crossed = f", LLR {self.decided_llr:.2f} then; later games counted but not tested"
+        if self.decision is SprtDecision.ACCEPT_H1:
+            return f"{head}: H1 accepted after {self.decided_after} games{crossed} ({subject} wins >= {s.p1:g})"
+        return f"{head}: H0 accepted after {self.decided_after} games{crossed} ({subject} wins <= {s.p0:g})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        lower, upper = self.bounds
+        return {**self.settings.to_dict(), "player": self.player, "opponent": self.opponent, "wins": self.wins,
+                "losses": self.losses, "llr": self.llr, "lower": lower, "upper": upper,
+                "decision": self.decision.value, "decided_after": self.decided_after,
+                "decided_llr": self.decided_llr}
+
+
+def sprt_step(state: SprtState, win: bool) -> SprtState:
+    """The state after one more result of the tested player (pure; the first crossing decides for good)."""
+    wins, losses = state.wins + bool(win), state.losses + (not win)
+    if state.finished:
+        return replace(state, wins=wins, losses=losses)
+    llr = state.settings.llr(wins, losses)
+    decision = state.settings.judge(llr)
+    if decision is SprtDecision.CONTINUE:
+        return replace(state, wins=wins, losses=losses)
+    return replace(state, wins=wins, losses=losses, decision=decision, decided_after=wins + losses, decided_llr=llr)
+
+
+class Sprt:
+    """A running SPRT: `update(win)` after each game, then read `llr`, `bounds` and `decision`."""
+
+    def __init__(self, p0: float, p1: float, alpha: float = 0.05, beta: float = 0.05, *, player: str = "",
+                 opponent: str = "") -> None:
+        self.state = SprtState(SprtSettings(p0, p1, alpha, beta), player=player, opponent=opponent)
+
+    @classmethod
+    def from_settings(cls, settings: SprtSettings, *, player: str = "", opponent: str = "") -> Sprt:
+        """A test with these settings."""
+        return cls(settings.p0, settings.p1, settings.alpha, settings.beta, player=player, opponent=opponent)
+
+    def update(self, win: bool) -> SprtDecision:
+        """Count one result of the tested player and return the decision."""
+        self.state = sprt_step(self.state, win)
+        return self.state.decision
+
+    @property
+    def llr(self) -> float:
+        """Current log-likelihood ratio."""
+        return self.state.llr
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """(lower, upper) LLR bounds."""
+        return self.state.bounds
+
+    @property
+    def decision(self) -> SprtDecision:
+        """CONTINUE, ACCEPT_H0 or ACCEPT_H1."""
+        return self.state.decision
+
+
+def sprt_from_records(records: Iterable[GameRecord], settings: SprtSettings, player: str,
+                      opponent: str | None = None) -> SprtState:
+    """The test replayed over a match's records in game-id order; `player` is the tested (H1: stronger) side."""
+    from ytourney.stats.ratings import replay_order
+
+    state = SprtState(settings, player=player, opponent=opponent or "")
+    for record in replay_order(records):
+        if player not in (record.black, record.white):
+            continue
+        other = record.white if record.black == player else record.black
+        if opponent is not None and other != opponent:
+            continue
+        if not state.opponent:
+            state = replace(state, opponent=other)
+        state = sprt_step(state, record.winner_name == player)
+    return state

@@ -1,0 +1,405 @@
+"""Pairings and pull-based dispatch: a fixed list of game slots, with each game's parameters decided when it starts.
+
+The slot list is a pure function of the config: ids 1..N in order, rounds, pairs, seats and seeds all come from
+the seed, so a resumed run plays exactly the slots not yet stored. Round r holds games 2r-1 and 2r of every pair
+(seats reversed between them, so in even games each player places the first stone equally often); pairs are
+shuffled within a round by the seed. Raising `games_per_pair` only appends rounds.
+
+What a game looks like is decided at dispatch by `Scheduler.next_item`, from the results so far (never waiting
+for results to dispatch, like fastchess):
+- handicap `none`: an even game; seat 0 (the first stone) as the slot says.
+- handicap `fixed`: every game gets the level (a fraction L + f is played as L + 1 with probability f). The weaker
+  player, who takes Black and moves first, is the one with fewer wins in the pair's games so far; on a tie the
+  one with the lower overall score so far; on a tie again the one listed later in the config.
+- handicap `auto`: the handicap planner picks the weaker player and the level from the pair's results so far
+  (games decided on the board; faults and forfeits are left out of the estimate).
+A player that faults `fault_limit` times in a row is suspended; its remaining games become forfeits, recorded at
+once without playing. A `stop_condition` (e.g. an SPRT) is asked after every result and ends dispatching once true.
+"""
+
+from __future__ import annotations
+
+import array
+import itertools
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import overload
+
+from ytourney.game.board import parse_board
+from ytourney.tournament.config import OpeningOrder, ScheduleFormat, TournamentConfig, derive_seed
+from ytourney.errors import YTourneyError
+from ytourney.game.state import GameState, Rules
+from ytourney.stats.handicap import HandicapMode, HandicapPlanner, round_level
+from ytourney.game.record import GameRecord, Termination, utc_now
+
+StopCondition = Callable[[GameRecord], bool]
+"""Told each result (stored ones first, in completion order); returns True once no more games should start.
+The records carry the results; their moves and move times may be left out (they are in the store)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameSlot:
+    """One planned game: store id, round, the pair (player indices) and who takes the first stone if even."""
+
+    id: int
+    round: int
+    pair: int
+    players: tuple[int, int]
+    seed: int
+    opening_group: int
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """Everything a worker needs to play one game, besides the tournament context it already holds."""
+
+    slot: int
+    round: int
+    seats: tuple[int, int]
+    handicap: int
+    seed: int
+    opening: tuple[int, ...] = ()
+    opening_index: int | None = None
+
+
+def pairings(config: TournamentConfig) -> list[tuple[int, int]]:
+    """Player-index pairs in config order: every pair (round-robin), challenger vs the rest (gauntlet), or one."""
+    count = len(config.players)
+    fmt = config.schedule.format
+    if fmt is ScheduleFormat.GAUNTLET:
+        challenger = config.player_names.index(config.schedule.challenger or "")
+        return [(challenger, other) for other in range(count) if other != challenger]
+    if fmt is ScheduleFormat.MATCH:
+        return [(0, 1)]
+    return list(itertools.combinations(range(count), 2))
+
+
+class SlotPlan(Sequence[GameSlot]):
+    """The fixed, seeded list of every planned game, kept in a few bytes per slot; slots are built on access."""
+
+    def __init__(self, config: TournamentConfig) -> None:
+        self.seed = config.seed
+        self.pairs = pairings(config)
+        self._pair = array.array("I")
+        self._first_is_a = array.array("b")
+        self._round = array.array("I")
+        self._group = array.array("I")
+        games = config.schedule.games_per_pair
+        group = 0
+        order = list(range(len(self.pairs)))
+        for round_number in range(1, (games + 1) // 2 + 1):
+            if len(order) > 1:
+                random.Random(derive_seed(config.seed, "round", round_number)).shuffle(order)
+            for pair_index in order:
+                a_first = (round_number + pair_index) % 2 == 1
+                for game in range(2):
+                    if 2 * (round_number - 1) + game >= games:
+                        break
+                    self._pair.append(pair_index)
+                    self._first_is_a.append(a_first if game == 0 else not a_first)
+                    self._round.append(round_number)
+                    self._group.append(group)
+                group += 1
+        # game seeds: one seeded stream in slot order, so more games per pair only append seeds
+        stream = random.Random(derive_seed(config.seed, "games"))
+        self._seeds = array.array("I", (stream.getrandbits(31) for _ in range(len(self._pair))))
+
+    def __len__(self) -> int:
+        return len(self._pair)
+
+    @overload
+    def __getitem__(self, index: int) -> GameSlot: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[GameSlot]: ...
+
+    def __getitem__(self, index: int | slice) -> GameSlot | list[GameSlot]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(f"slot index {index} out of range (0..{len(self) - 1})")
+        a, b = self.pairs[self._pair[index]]
+        players = (a, b) if self._first_is_a[index] else (b, a)
+        return GameSlot(index + 1, self._round[index], self._pair[index], players, self._seeds[index],
+                        self._group[index])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, SlotPlan):
+            return (self.seed, self.pairs, self._pair, self._first_is_a) == (
+                other.seed, other.pairs, other._pair, other._first_is_a)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def pair_of(self, slot_id: int) -> int:
+        """Pair index of a slot, without building it."""
+        return self._pair[slot_id - 1]
+
+
+def build_slots(config: TournamentConfig) -> SlotPlan:
+    """The fixed, seeded list of every planned game (round r: games 2r-1 and 2r of each pair, seats reversed)."""
+    return SlotPlan(config)
+
+
+def opening_for(config: TournamentConfig, slot: GameSlot) -> tuple[tuple[int, ...], int | None]:
+    """The opening moves of a slot (shared by the two games of a pair-round) and the line's index in the file."""
+    settings = config.schedule.openings
+    if settings is None:
+        return (), None
+    rng = random.Random(derive_seed(config.seed, "opening", slot.opening_group))
+    if settings.lines:
+        if settings.order is OpeningOrder.RANDOM:
+            index = rng.randrange(len(settings.lines))
+        else:
+            index = slot.opening_group % len(settings.lines)
+        return settings.lines[index], index
+    return random_opening(config.board, config.rules, settings.random_plies, rng), None
+
+
+def random_opening(board_spec: str, rules: Rules, plies: int, rng: random.Random) -> tuple[int, ...]:
+    """`plies` random stones that do not end the game."""
+    board = parse_board(board_spec)
+    for _ in range(100):
+        state = GameState(board, rules)
+        moves = []
+        for _ in range(plies):
+            move = rng.choice(state.empty_cells())
+            state.play(move)
+            moves.append(move)
+            if state.is_over:
+                break
+        if not state.is_over:
+            return tuple(moves)
+    raise YTourneyError(f"cannot find a {plies}-ply opening on {board_spec!r} that leaves the game open")
+
+
+@dataclass
+class _Standing:
+    """Running totals of one player."""
+
+    games: int = 0
+    wins: int = 0
+    faults_in_a_row: int = 0
+    last_fault: str = ""
+    suspended: str = ""
+    suspended_at: int = 0
+
+
+@dataclass
+class Scheduler:
+    """Hands out the next game (or a forfeit record) from the slots not yet stored, deciding parameters now."""
+
+    config: TournamentConfig
+    slots: SlotPlan
+    stored: Iterable[GameRecord] = ()
+    stop_condition: StopCondition | None = None
+    planner: HandicapPlanner | None = None
+    _names: tuple[str, ...] = field(init=False)
+    _pairs: list[tuple[int, int]] = field(init=False)
+    _pending: array.array = field(init=False)
+    _standing: dict[str, _Standing] = field(init=False)
+    _head_to_head: dict[tuple[str, str], int] = field(init=False)
+    _skipped_pairs: set[int] = field(init=False)
+    _in_flight: set[int] = field(init=False)
+    _stopped: str = field(init=False, default="")
+    _suspensions: int = field(init=False, default=0)
+    _skipped_count: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        names = self.config.player_names
+        self._names = names  # the config computes this tuple on every access; dispatch needs it per game
+        self._pairs = self.slots.pairs
+        self._standing = {name: _Standing() for name in names}
+        self._head_to_head = {}
+        self._skipped_pairs = set()
+        self._in_flight = set()
+        mode = self.config.handicap.mode
+        if mode is HandicapMode.AUTO and self.planner is None:
+            self.planner = HandicapPlanner(self.config.handicap)
+        done = bytearray(len(self.slots) + 1)
+        for record in self.stored:  # one pass: stored records may be streamed from the store
+            if record.id is not None and 0 < record.id <= len(self.slots):
+                done[record.id] = 1
+            self._learn(record, replaying=True)
+        self.stored = ()
+        # pending slot ids, last first: pop() from the end gives slot order
+        self._pending = array.array("I", (i for i in range(len(self.slots), 0, -1) if not done[i]))
+        # a resumed run gives every player a fresh start: a faulty engine may have been fixed in between
+        for standing in self._standing.values():
+            standing.faults_in_a_row = 0
+            standing.suspended = ""
+        self._skip_finished_pairs()
+
+    # --- queries --------------------------------------------------------------------------------------
+
+    @property
+    def stopped(self) -> str:
+        """Why dispatching ended early ('' while it has not)."""
+        return self._stopped
+
+    @property
+    def remaining(self) -> int:
+        """Slots neither stored nor dispatched nor skipped."""
+        return len(self._pending)
+
+    @property
+    def skipped(self) -> int:
+        """Slots that will not be played: their pair's handicap estimate is done, or the stop condition was met."""
+        if self._stopped:
+            pending = len(self._pending)
+        elif self._skipped_pairs:
+            pending = sum(self.slots.pair_of(slot_id) in self._skipped_pairs for slot_id in self._pending)
+        else:
+            pending = 0
+        return self._skipped_count + pending
+
+    @property
+    def in_flight(self) -> int:
+        """Games dispatched and not yet recorded."""
+        return len(self._in_flight)
+
+    @property
+    def faulting(self) -> bool:
+        """True while a player not yet suspended is on a streak of faults (its next games decide a suspension)."""
+        return any(s.faults_in_a_row and not s.suspended for s in self._standing.values())
+
+    @property
+    def suspensions(self) -> int:
+        """How many players have been suspended so far in this run."""
+        return self._suspensions
+
+    def suspended(self) -> dict[str, str]:
+        """Suspended players and why."""
+        return {name: s.suspended for name, s in self._standing.items() if s.suspended}
+
+    def standings(self) -> list[tuple[str, int, int]]:
+        """(name, wins, games) of every player, best score first."""
+        rows = [(name, s.wins, s.games) for name, s in self._standing.items()]
+        return sorted(rows, key=lambda row: (-(row[1] / row[2]) if row[2] else 0.0, -row[1], row[0]))
+
+    # --- dispatch -------------------------------------------------------------------------------------
+
+    def next_item(self) -> GameTask | GameRecord | None:
+        """The next game to play, a forfeit record to store directly, or None when nothing is left to start."""
+        if self._stopped:
+            return None
+        while self._pending:
+            slot_id = self._pending.pop()
+            if self.slots.pair_of(slot_id) in self._skipped_pairs:
+                self._skipped_count += 1
+                continue
+            slot = self.slots[slot_id - 1]
+            a, b = self._names[slot.players[0]], self._names[slot.players[1]]
+            standing = self._standing
+            if standing[a].suspended or standing[b].suspended:
+                return self._forfeit(slot, a, b)
+            self._in_flight.add(slot.id)
+            return self._task(slot, a, b)
+        return None
+
+    def abandon(self, slot_id: int) -> None:
+        """Forget a dispatched game that will not report (it is played again on resume)."""
+        self._in_flight.discard(slot_id)
+
+    def slot(self, slot_id: int) -> GameSlot:
+        """A slot by id."""
+        return self.slots[slot_id - 1]
+
+    def _task(self, slot: GameSlot, a: str, b: str) -> GameTask:
+        mode = self.config.handicap.mode
+        seats = slot.players
+        level = 0
+        if mode is HandicapMode.FIXED:
+            level = round_level(self.config.handicap.level, random.Random(derive_seed(slot.seed, "dispatch")))
+            if level:
+                weaker = self._weaker_fixed(slot.players)
+                seats = (weaker, slot.players[0] if weaker == slot.players[1] else slot.players[1])
+        elif mode is HandicapMode.AUTO and self.planner is not None:
+            weaker_name, level = self.planner.next_game(a, b, random.Random(derive_seed(slot.seed, "dispatch")))
+            if level:
+                weaker = self._names.index(weaker_name)
+                seats = (weaker, slot.players[0] if weaker == slot.players[1] else slot.players[1])
+        if level or self.config.schedule.openings is None:
+            return GameTask(slot.id, slot.round, seats, level, slot.seed)
+        opening, index = opening_for(self.config, slot)
+        return GameTask(slot.id, slot.round, seats, level, slot.seed, opening, index)
+
+    def _weaker_fixed(self, players: tuple[int, int]) -> int:
+        """The fixed-mode weaker player: fewer head-to-head wins, then lower score, then listed later."""
+        names = self.config.player_names
+
+        def strength(index: int) -> tuple[int, float, int]:
+            name, other = names[index], names[players[0] if index == players[1] else players[1]]
+            standing = self._standing[name]
+            score = standing.wins / standing.games if standing.games else 0.5
+            return (self._head_to_head.get((name, other), 0), score, -index)
+
+        return min(players, key=strength)
+
+    def _forfeit(self, slot: GameSlot, a: str, b: str) -> GameRecord:
+        """A forfeit record: the suspended player loses (the one suspended first if both are)."""
+        sa, sb = self._standing[a], self._standing[b]
+        if sa.suspended and (not sb.suspended or sa.suspended_at <= sb.suspended_at):
+            loser, reason = a, sa.suspended
+        else:
+            loser, reason = b, sb.suspended
+        now = utc_now()
+        return GameRecord(
+            tournament=self.config.name, round=slot.round, board=self.config.board, rules=self.config.rules.to_dict(),
+            handicap=0, first=a, second=b, black=a, white=b, moves=(), winner="white" if loser == a else "black",
+            termination=Termination.FORFEIT, move_seconds=(), seed=slot.seed, started=now, finished=now,
+            id=slot.id, reason=f"{loser} {reason}",
+        )
+
+    # --- results --------------------------------------------------------------------------------------
+
+    def record(self, record: GameRecord) -> None:
+        """Learn from a finished game (played or forfeit): standings, faults, handicap planner, stop rule."""
+        if record.id is not None:
+            self._in_flight.discard(record.id)
+        self._learn(record, replaying=False)
+        self._skip_finished_pairs()
+
+    def _learn(self, record: GameRecord, *, replaying: bool) -> None:
+        winner, loser = record.winner_name, record.loser_name
+        for name in (winner, loser):
+            if name not in self._standing:
+                return  # a record of a player no longer in the config: ignore
+        self._standing[winner].games += 1
+        self._standing[winner].wins += 1
+        self._standing[loser].games += 1
+        key = (winner, loser)
+        self._head_to_head[key] = self._head_to_head.get(key, 0) + 1
+        if record.termination is not Termination.FORFEIT:
+            self._count_fault(winner, None)
+            self._count_fault(loser, record if record.termination.is_fault else None)
+            if self.planner is not None and self.config.handicap.mode is HandicapMode.AUTO:
+                self.planner.record_game(record)  # skips faults: they say nothing about what a level is worth
+        if self.stop_condition is not None and not self._stopped and self.stop_condition(record):
+            self._stopped = "the stop condition was met"
+
+    def _count_fault(self, name: str, fault: GameRecord | None) -> None:
+        standing = self._standing[name]
+        if fault is None:
+            standing.faults_in_a_row = 0
+            return
+        standing.faults_in_a_row += 1
+        standing.last_fault = f"{fault.termination.value}: {fault.reason}" if fault.reason else fault.termination.value
+        limit = self.config.fault_limit
+        if limit and standing.faults_in_a_row >= limit and not standing.suspended:
+            self._suspensions += 1
+            standing.suspended = (f"was suspended after {standing.faults_in_a_row} faults in a row "
+                                  f"(last: {standing.last_fault})")
+            standing.suspended_at = self._suspensions
+
+    def _skip_finished_pairs(self) -> None:
+        """With auto handicap and a stop width, a pair whose estimate is narrow enough plays no more games."""
+        if self.planner is None or self.config.handicap.stop_width is None:
+            return
+        names = self.config.player_names
+        for index, (a, b) in enumerate(self._pairs):
+            if index not in self._skipped_pairs and self.planner.done(names[a], names[b]):
+                self._skipped_pairs.add(index)

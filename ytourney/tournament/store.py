@@ -1,0 +1,593 @@
+"""SQLite results store of one tournament folder: one transaction per finished game, a run lock, resume.
+
+Layout of a results folder `<out>/`:
+  tournament.db   the store (SQLite in WAL mode); the source of truth for every finished game
+  run.lock        held with an exclusive flock by the run writing the folder; the kernel drops it when that
+                  process dies (kill -9 included), so a crashed run never leaves a stale lock behind
+
+Durability: WAL with synchronous=NORMAL. A commit is atomic and survives any crash of the process (kill -9,
+Ctrl-C, an exception); only a power loss or OS crash can drop the last few commits, and the database stays
+consistent even then. A dropped game is simply replayed on resume, because the slot id of every planned game is
+UNIQUE: a game can be missing for a moment but never doubled. FULL would add one fsync per game, which for fast
+bots costs more than the game itself.
+
+Readers (`load_records`, `load_config_text`) take no lock and never write: they work while a run holds the lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+from ytourney.errors import ConfigMismatchError, StoreError, StoreLockedError
+from ytourney.game.record import GameRecord, Termination, utc_now
+
+DB_NAME = "tournament.db"
+LOCK_NAME = "run.lock"
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_MS = 10_000
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tournaments (
+    id            INTEGER PRIMARY KEY CHECK (id = 1),
+    name          TEXT NOT NULL,
+    config_text   TEXT NOT NULL,
+    config_hash   TEXT NOT NULL,
+    config_key    TEXT NOT NULL,
+    config_path   TEXT NOT NULL DEFAULT '',
+    planned_games INTEGER NOT NULL,
+    created       TEXT NOT NULL,
+    updated       TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS players (
+    id    INTEGER PRIMARY KEY,
+    name  TEXT NOT NULL UNIQUE,
+    spec  TEXT NOT NULL,
+    kind  TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id            INTEGER PRIMARY KEY,
+    seq           INTEGER NOT NULL,
+    round         INTEGER NOT NULL,
+    board         TEXT NOT NULL,
+    pie           INTEGER NOT NULL,
+    misere        INTEGER NOT NULL,
+    handicap      INTEGER NOT NULL,
+    first         TEXT NOT NULL,
+    second        TEXT NOT NULL,
+    black         TEXT NOT NULL,
+    white         TEXT NOT NULL,
+    winner        TEXT NOT NULL CHECK (winner IN ('black', 'white')),
+    winner_name   TEXT NOT NULL,
+    termination   TEXT NOT NULL,
+    reason        TEXT NOT NULL DEFAULT '',
+    seed          INTEGER,
+    started       TEXT NOT NULL,
+    finished      TEXT NOT NULL,
+    opening_plies INTEGER NOT NULL DEFAULT 0,
+    num_moves     INTEGER NOT NULL,
+    extra         TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id  INTEGER PRIMARY KEY REFERENCES games(id),
+    moves    TEXT NOT NULL,
+    seconds  TEXT NOT NULL
+);
+CREATE VIEW IF NOT EXISTS move_rows (game_id, ply, move, seconds) AS
+    SELECT moves.game_id, played.key + 1, played.value, json_extract(moves.seconds, '$[' || played.key || ']')
+    FROM moves, json_each(moves.moves) AS played;
+"""
+
+_GAME_COLUMNS = (
+    "id", "seq", "round", "board", "pie", "misere", "handicap", "first", "second", "black", "white", "winner",
+    "winner_name", "termination", "reason", "seed", "started", "finished", "opening_plies", "num_moves", "extra",
+)
+
+
+@dataclass(frozen=True)
+class StoredPlayer:
+    """A player as the store remembers it: name, spec text and kind (builtin, plugin, gtp)."""
+
+    name: str
+    spec: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class TournamentInfo:
+    """The tournament row of a store: name, config (text, hash, canonical key) and planned game count."""
+
+    name: str
+    config_text: str
+    config_hash: str
+    config_key: dict[str, Any]
+    config_path: str
+    planned_games: int
+    created: str
+    updated: str
+
+
+def db_path(directory: str | os.PathLike[str]) -> Path:
+    """Path of the store inside a results folder."""
+    return Path(directory) / DB_NAME
+
+
+def config_differences(old: Any, new: Any, path: str = "") -> list[str]:
+    """Key paths (like `schedule.games_per_pair`, `players[2].bot`) where two canonical configs differ."""
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        found: list[str] = []
+        for key in sorted(set(old) | set(new), key=str):
+            sub = f"{path}.{key}" if path else str(key)
+            if key not in old or key not in new:
+                found.append(sub)
+            else:
+                found.extend(config_differences(old[key], new[key], sub))
+        return found
+    if isinstance(old, list) and isinstance(new, list):
+        if len(old) != len(new):
+            return [f"{path or 'config'} ({len(old)} entries, now {len(new)})"]
+        found = []
+        for index, (a, b) in enumerate(zip(old, new)):
+            found.extend(config_differences(a, b, f"{path}[{index}]"))
+        return found
+    return [] if old == new else [path or "config"]
+
+
+_HELD_LOCKS: set[int] = set()
+"""Descriptors of run locks held by this process."""
+
+
+def _drop_inherited_locks() -> None:
+    """In a forked child (a worker), close the inherited lock descriptors: only the run's own process holds the
+    lock, so it dies with that process even if a worker outlives it for a moment."""
+    for fd in list(_HELD_LOCKS):
+        with contextlib.suppress(OSError):
+            os.close(fd)  # closing a duplicate never releases the parent's flock
+    _HELD_LOCKS.clear()
+
+
+os.register_at_fork(after_in_child=_drop_inherited_locks)
+
+
+class _RunLock:
+    """An exclusive flock on `<out>/run.lock`; released when closed or when the owning process dies."""
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory / LOCK_NAME
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        """Take the lock or raise StoreLockedError naming the holder's pid."""
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "unknown"
+            os.close(fd)
+            raise StoreLockedError(
+                f"results folder {str(self.path.parent)!r} is in use by another run (pid {holder}); "
+                "wait for it to finish or stop it, or use --out to write elsewhere"
+            ) from None
+        except OSError as err:
+            os.close(fd)
+            raise StoreError(f"cannot lock results folder {str(self.path.parent)!r}: {err}") from err
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        self._fd = fd
+        _HELD_LOCKS.add(fd)
+
+    def release(self) -> None:
+        """Drop the lock (the file stays; an unlocked file means nobody holds it)."""
+        if self._fd is not None:
+            _HELD_LOCKS.discard(self._fd)
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, 0)
+            os.close(self._fd)  # closing the descriptor releases the flock
+            self._fd = None
+
+
+def _connect(path: Path, *, read_only: bool) -> sqlite3.Connection:
+    """A connection with the store's pragmas; read-only connections never create or change files."""
+    try:
+        if read_only:
+            uri = f"file:{path.resolve().as_posix()}?mode=ro"
+            conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+        else:
+            conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        return conn
+    except sqlite3.Error as err:
+        raise StoreError(f"cannot open results store {str(path)!r}: {err}") from err
+
+
+def _json_moves(moves: Sequence[str]) -> str:
+    """Moves as a JSON array of strings (fast path for plain move tokens)."""
+    if "".join(moves).isalnum():  # one C call; plain tokens need no escaping
+        return '["' + '","'.join(moves) + '"]' if moves else "[]"
+    return json.dumps(list(moves))
+
+
+_SECONDS_FORMATS: dict[int, str] = {}
+
+
+def _json_seconds(seconds: Sequence[float]) -> str:
+    """Move times as a JSON array of seconds with microsecond precision (one format call: this runs per game)."""
+    count = len(seconds)
+    template = _SECONDS_FORMATS.get(count)
+    if template is None:
+        template = _SECONDS_FORMATS.setdefault(count, "[" + ",".join(["%.6f"] * count) + "]")
+    return template % tuple(seconds)
+
+
+@dataclass(frozen=True)
+class EncodedMoves:
+    """A game's moves and move times in the store's form (JSON arrays) and how many there are: encoded where the
+    game was played, so the process writing the store only writes them."""
+
+    moves: str
+    seconds: str
+    count: int
+
+
+def encode_moves(record: GameRecord) -> EncodedMoves:
+    """The stored form of a record's moves and move times; StoreError when their counts differ."""
+    if len(record.move_seconds) != len(record.moves):
+        raise StoreError(f"game {record.id} has {len(record.moves)} moves but {len(record.move_seconds)} move times")
+    return EncodedMoves(_json_moves(record.moves), _json_seconds(record.move_seconds), len(record.moves))
+
+
+class _RowReader:
+    """Turns rows into records, sharing equal strings (names, and move tokens unless streaming) between records to
+    save memory when many records are kept."""
+
+    def __init__(self, tournament: str, *, moves: bool = True, times: bool = True, share_moves: bool = True) -> None:
+        self.tournament = tournament
+        self.moves = moves
+        self.times = times
+        self.share_moves = share_moves
+        self._strings: dict[str, str] = {}
+
+    def _shared(self, text: str) -> str:
+        return self._strings.setdefault(text, text)
+
+    def record(self, row: Sequence[Any]) -> GameRecord:
+        """The GameRecord of one `_SELECT_GAMES` row."""
+        (game_id, _, round_number, board, pie, misere, handicap, first, second, black, white, winner, _, termination,
+         reason, seed, started, finished, opening_plies, _, extra, moves_text, seconds_text) = row
+        shared = self._shared
+        moves: tuple[str, ...] = ()
+        seconds: tuple[float, ...] = ()
+        if self.moves and moves_text:
+            played = json.loads(moves_text)
+            moves = tuple(map(shared, played)) if self.share_moves else tuple(played)
+            if self.times and seconds_text:
+                seconds = tuple(json.loads(seconds_text))
+        return GameRecord(
+            id=game_id,
+            tournament=self.tournament,
+            round=round_number,
+            board=shared(board),
+            rules={"pie": bool(pie), "misere": bool(misere)},
+            handicap=handicap,
+            first=shared(first),
+            second=shared(second),
+            black=shared(black),
+            white=shared(white),
+            moves=moves,
+            winner=shared(winner),
+            termination=Termination(termination),
+            move_seconds=seconds,
+            seed=seed,
+            started=started,
+            finished=finished,
+            reason=reason,
+            opening_plies=opening_plies,
+            extra=json.loads(extra) if extra and extra != "{}" else {},
+        )
+
+
+_INSERT_GAME = f"INSERT INTO games ({', '.join(_GAME_COLUMNS)}) VALUES ({', '.join('?' * len(_GAME_COLUMNS))})"
+_SELECT_GAMES = (
+    "SELECT " + ", ".join(f"games.{c}" for c in _GAME_COLUMNS) + ", moves.moves, moves.seconds"
+    " FROM games LEFT JOIN moves ON moves.game_id = games.id"
+)
+_SELECT_MOVES = (
+    "SELECT " + ", ".join(f"games.{c}" for c in _GAME_COLUMNS) + ", moves.moves, NULL"
+    " FROM games LEFT JOIN moves ON moves.game_id = games.id"
+)
+_SELECT_RESULTS = "SELECT " + ", ".join(f"games.{c}" for c in _GAME_COLUMNS) + ", NULL, NULL FROM games"
+
+
+def _iter_records(conn: sqlite3.Connection, tournament: str, *, order: str = "id", moves: bool = True,
+                  times: bool = True, share_moves: bool = True) -> Iterator[GameRecord]:
+    """Stream every game in game-id order (or completion order with order='seq'); without moves it is cheap."""
+    reader = _RowReader(tournament, moves=moves, times=times, share_moves=share_moves)
+    query = (_SELECT_GAMES if times else _SELECT_MOVES) if moves else _SELECT_RESULTS
+    for row in conn.execute(f"{query} ORDER BY games.{order}"):
+        yield reader.record(row)
+
+
+def _read_records(conn: sqlite3.Connection, tournament: str, ids: Iterable[int] | None = None,
+                  order: str = "id", times: bool = True) -> list[GameRecord]:
+    """Every game (or the given ids) with its moves, in game-id order (or completion order with order='seq')."""
+    if ids is None:
+        return list(_iter_records(conn, tournament, order=order, times=times))
+    reader = _RowReader(tournament, times=times)
+    wanted = sorted(set(ids))
+    rows = []
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows.extend(conn.execute(f"{_SELECT_GAMES} WHERE games.id IN ({marks})", chunk).fetchall())
+    rows.sort(key=lambda row: row[_GAME_COLUMNS.index(order)])
+    return [reader.record(row) for row in rows]
+
+
+@contextlib.contextmanager
+def _reader(directory: str | os.PathLike[str]) -> Iterator[sqlite3.Connection]:
+    path = db_path(directory)
+    if not path.is_file():
+        raise StoreError(
+            f"{str(directory)!r} is not a results folder: it has no {DB_NAME} (run `ytourney run CONFIG` first)"
+        )
+    conn = _connect(path, read_only=True)
+    try:
+        yield conn
+    except sqlite3.Error as err:
+        raise StoreError(f"cannot read results store {str(path)!r}: {err}") from err
+    finally:
+        conn.close()
+
+
+def _info(conn: sqlite3.Connection) -> TournamentInfo | None:
+    row = conn.execute(
+        "SELECT name, config_text, config_hash, config_key, config_path, planned_games, created, updated"
+        " FROM tournaments WHERE id = 1"
+    ).fetchone()
+    if row is None:
+        return None
+    name, text, digest, key, path, planned, created, updated = row
+    return TournamentInfo(name, text, digest, json.loads(key), path, planned, created, updated)
+
+
+def load_records(directory: str | os.PathLike[str], *, times: bool = True) -> list[GameRecord]:
+    """Every finished game of a results folder in game-id order; read-only, safe while a run is writing.
+
+    `times=False` leaves `move_seconds` empty, which saves about half the memory of a large tournament.
+    """
+    with _reader(directory) as conn:
+        info = _info(conn)
+        return _read_records(conn, info.name if info else "", times=times)
+
+
+def stream_records(directory: str | os.PathLike[str], *, moves: bool = True,
+                   times: bool = True) -> Iterator[GameRecord]:
+    """Every finished game of a results folder in game-id order, read one at a time: memory does not grow with the
+    number of games. Read-only and safe while a run is writing (the stream sees the games stored when it starts).
+
+    `moves=False` leaves moves and times empty; `times=False` leaves only `move_seconds` empty.
+    """
+    with _reader(directory) as conn:
+        info = _info(conn)
+        yield from _iter_records(conn, info.name if info else "", moves=moves, times=times, share_moves=False)
+
+
+def load_config_text(directory: str | os.PathLike[str]) -> str:
+    """The YAML text of the config a results folder was run with."""
+    return load_info(directory).config_text
+
+
+def load_info(directory: str | os.PathLike[str]) -> TournamentInfo:
+    """The tournament row of a results folder (name, config, planned games)."""
+    with _reader(directory) as conn:
+        info = _info(conn)
+    if info is None:
+        raise StoreError(f"results folder {str(directory)!r} holds no tournament yet")
+    return info
+
+
+def stored_count(directory: str | os.PathLike[str]) -> int:
+    """Number of games stored in a results folder (0 when it has no store yet)."""
+    if not db_path(directory).is_file():
+        return 0
+    with _reader(directory) as conn:
+        return conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+
+def load_players(directory: str | os.PathLike[str]) -> list[StoredPlayer]:
+    """The players of a results folder in config order."""
+    with _reader(directory) as conn:
+        rows = conn.execute("SELECT name, spec, kind FROM players ORDER BY id").fetchall()
+    return [StoredPlayer(*row) for row in rows]
+
+
+class ResultStore:
+    """The writable store of one results folder, held under an exclusive run lock until closed."""
+
+    def __init__(self, directory: Path, conn: sqlite3.Connection, lock: _RunLock, info: TournamentInfo) -> None:
+        self.directory = directory
+        self.info = info
+        self._conn = conn
+        self._lock = lock
+        self._next_seq = 1 + (conn.execute("SELECT COALESCE(MAX(seq), 0) FROM games").fetchone()[0])
+
+    @classmethod
+    def open(
+        cls,
+        directory: str | os.PathLike[str],
+        *,
+        name: str,
+        config_text: str,
+        config_hash: str,
+        config_key: Mapping[str, Any],
+        planned_games: int,
+        players: Sequence[StoredPlayer] = (),
+        config_path: str = "",
+    ) -> ResultStore:
+        """Lock the folder, create or check the store; a store made by a different config is refused.
+
+        `config_key` is the canonical form of the config compared on reopen (execution-only settings such as the
+        worker count left out); `config_hash` is its digest.
+        """
+        folder = Path(directory)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StoreError(f"cannot create results folder {str(folder)!r}: {err}") from err
+        lock = _RunLock(folder)
+        lock.acquire()
+        conn: sqlite3.Connection | None = None
+        try:
+            conn = _connect(db_path(folder), read_only=False)
+            info = cls._prepare(conn, folder, name, config_text, config_hash, dict(config_key), planned_games,
+                                players, config_path)
+            return cls(folder, conn, lock, info)
+        except sqlite3.Error as err:
+            if conn is not None:
+                conn.close()
+            lock.release()
+            raise StoreError(f"results store {str(db_path(folder))!r} is unusable: {err}") from err
+        except BaseException:
+            if conn is not None:
+                conn.close()
+            lock.release()
+            raise
+
+    @staticmethod
+    def _prepare(conn: sqlite3.Connection, folder: Path, name: str, config_text: str, config_hash: str,
+                 config_key: dict[str, Any], planned_games: int, players: Sequence[StoredPlayer],
+                 config_path: str) -> TournamentInfo:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"results store in {str(folder)!r} has schema version {version}; this ytourney reads up to "
+                f"{SCHEMA_VERSION} (upgrade ytourney)"
+            )
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in filter(None, (s.strip() for s in _SCHEMA.split(";"))):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            info = _info(conn)
+            now = utc_now()
+            if info is None:
+                conn.execute(
+                    "INSERT INTO tournaments (id, name, config_text, config_hash, config_key, config_path,"
+                    " planned_games, created, updated) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (name, config_text, config_hash, json.dumps(config_key, sort_keys=True), config_path,
+                     planned_games, now, now),
+                )
+                conn.executemany(
+                    "INSERT INTO players (name, spec, kind) VALUES (?, ?, ?)",
+                    [(p.name, p.spec, p.kind) for p in players],
+                )
+            elif info.config_hash != config_hash:
+                differing = config_differences(info.config_key, config_key) or ["config"]
+                shown = ", ".join(differing[:8]) + (f" and {len(differing) - 8} more" if len(differing) > 8 else "")
+                raise ConfigMismatchError(
+                    f"results folder {str(folder)!r} holds tournament {info.name!r} run with a different config "
+                    f"(differs in: {shown}); use --out to write this config's results elsewhere, or restore the "
+                    "old config to continue it"
+                )
+            else:
+                conn.execute(
+                    "UPDATE tournaments SET config_text = ?, config_path = ?, updated = ? WHERE id = 1",
+                    (config_text, config_path, now),
+                )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        info = _info(conn)
+        if info is None:
+            raise StoreError(f"results store in {str(folder)!r} lost its tournament row")
+        return info
+
+    # --- queries ----------------------------------------------------------------------------------
+
+    def played_ids(self) -> set[int]:
+        """Slot ids of every stored game."""
+        return {row[0] for row in self._conn.execute("SELECT id FROM games")}
+
+    def count(self) -> int:
+        """Number of stored games."""
+        return self._conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+    def records(self, ids: Iterable[int] | None = None, *, completion_order: bool = False) -> list[GameRecord]:
+        """Stored games (all, or the given slot ids) in game-id order, or in the order they finished."""
+        return _read_records(self._conn, self.info.name, ids, "seq" if completion_order else "id")
+
+    def iter_records(self, *, completion_order: bool = False, moves: bool = True) -> Iterator[GameRecord]:
+        """Stream stored games (game-id or completion order); `moves=False` leaves moves and times empty."""
+        return _iter_records(self._conn, self.info.name, order="seq" if completion_order else "id", moves=moves)
+
+    def players(self) -> list[StoredPlayer]:
+        """Stored players in config order."""
+        rows = self._conn.execute("SELECT name, spec, kind FROM players ORDER BY id").fetchall()
+        return [StoredPlayer(*row) for row in rows]
+
+    # --- writes -----------------------------------------------------------------------------------
+
+    def add_game(self, record: GameRecord, moves: EncodedMoves | None = None) -> GameRecord:
+        """Store one finished game and its moves in one transaction; `record.id` is its slot id (UNIQUE).
+
+        `moves` are the game's moves and times already encoded (`encode_moves`, done by the worker that played
+        it); the record's own moves and times are then not read (they may be left empty).
+        """
+        if record.id is None:
+            raise StoreError("a game record needs its slot id before it is stored")
+        encoded = moves if moves is not None else encode_moves(record)
+        game_id = record.id
+        rules = record.rules
+        row = (
+            game_id, self._next_seq, record.round, record.board, int(bool(rules.get("pie", True))),
+            int(bool(rules.get("misere", False))), record.handicap, record.first, record.second,
+            record.black, record.white, record.winner, record.winner_name, record.termination.value,
+            record.reason, record.seed, record.started, record.finished, record.opening_plies, encoded.count,
+            json.dumps(record.extra, sort_keys=True) if record.extra else "{}",
+        )
+        conn = self._conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute(_INSERT_GAME, row)
+                conn.execute("INSERT INTO moves (game_id, moves, seconds) VALUES (?, ?, ?)",
+                             (game_id, encoded.moves, encoded.seconds))
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.IntegrityError as err:
+            raise StoreError(f"game {game_id} is already stored; a slot is never played twice ({err})") from err
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot store game {game_id} in {str(self.directory)!r}: {err}") from err
+        self._next_seq += 1
+        return record
+
+    def close(self) -> None:
+        """Checkpoint, close the database and release the run lock."""
+        if self._conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._conn.close()
+            self._conn = None  # type: ignore[assignment]
+        self._lock.release()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -19,8 +19,9 @@ from collections.abc import Callable
 import numpy as np
 
 from ytourney.game.board import Board, parse_board
-from ytourney.game.state import CGameState, GameState, PyGameState, Rules
 from ytourney.game.playouts import playout_wins, playout_wins_many
+from ytourney.game.rules import Rules
+from ytourney.game.state import CGameState, GameState, PyGameState
 
 try:  # optional bench extra; never imported by the library or the tests
     import pyspiel

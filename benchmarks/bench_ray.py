@@ -30,9 +30,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ytourney.game.state import GameState
 from ytourney.players.base import BaseBot, Limit
 from ytourney.tournament.config import parse_config
-from ytourney.game.state import GameState
 from ytourney.tournament.runner import (
     GameOutcome,
     GamePlayer,

@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from intervals import wilson
 
+from ytourney.game.rules import Rules
 from ytourney.players import create_bot, parse_bot_spec
-from ytourney.game.state import Rules
 from ytourney.tournament.match import Seat, play_game
 
 DEFAULT_LADDER = ("random", "heuristic", "mcts:playouts=1000", "mcts:playouts=10000")

@@ -18,8 +18,9 @@ from __future__ import annotations
 import random
 
 from ytourney.game.board import ALL_SIDES
+from ytourney.game.rules import Color
+from ytourney.game.state import EMPTY, GameState
 from ytourney.players import BaseBot, Limit
-from ytourney.game.state import EMPTY, Color, GameState
 
 
 class ExampleBot(BaseBot):

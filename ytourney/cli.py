@@ -9,8 +9,8 @@ from typing import Any
 import click
 
 from ytourney import __version__
-from ytourney.game.board import ACCEPTED_SPECS
 from ytourney.errors import YTourneyError
+from ytourney.game.board import ACCEPTED_SPECS
 
 
 class YTourneyGroup(click.Group):
@@ -57,11 +57,13 @@ def play(black: str, white: str, board_spec: str, pie: bool, misere: bool, handi
       ytourney play random mcts:playouts=500 --board kadon --seed 3
     """
     from ytourney.game.board import parse_board
-    from ytourney.players import create_bot, parse_bot_spec
     from ytourney.game.diagram import board_text
-    from ytourney.game.state import GameState, Rules
-    from ytourney.tournament.match import Seat, TimeControl, play_game
     from ytourney.game.notation import parse_moves
+    from ytourney.game.rules import Rules
+    from ytourney.game.state import GameState
+    from ytourney.players import create_bot, parse_bot_spec
+    from ytourney.players.clock import TimeControl
+    from ytourney.tournament.match import Seat, play_game
 
     board = parse_board(board_spec)
     specs = [parse_bot_spec(black), parse_bot_spec(white)]
@@ -93,7 +95,7 @@ def play(black: str, white: str, board_spec: str, pie: bool, misere: bool, handi
     click.echo()
     click.echo(f"black: {record.black}   white: {record.white}   first stone: {record.first}")
     click.echo("moves: " + " ".join(f"{i}.{m}" for i, m in enumerate(record.moves, start=1)))
-    rules = ", ".join(f"{k}={'on' if v else 'off'}" for k, v in record.rules.items())
+    rules = ", ".join(f"{k}={'on' if v else 'off'}" for k, v in record.rules.to_dict().items())
     detail = f" ({record.reason})" if record.reason else ""
     click.echo(
         f"result: {record.winner} ({record.winner_name}) wins by {record.termination.value}{detail} "
@@ -181,8 +183,8 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     import sys
     from pathlib import Path
 
-    from ytourney.tournament.config import load_config
     from ytourney.errors import RunInterrupted
+    from ytourney.tournament.config import load_config
     from ytourney.tournament.progress import Progress, QuietProgress
     from ytourney.tournament.runner import Runner, sprt_condition
     from ytourney.tournament.schedule import build_slots
@@ -303,12 +305,17 @@ def validate(config: str, no_start: bool, backend: str, address: str | None) -> 
         raise click.UsageError("--address needs --backend ray")
     from pathlib import Path
 
+    from ytourney.errors import YTourneyError
     from ytourney.game.board import parse_board
     from ytourney.tournament.config import load_config
-    from ytourney.errors import YTourneyError
     from ytourney.tournament.runner import check_player
     from ytourney.tournament.schedule import build_slots, pairings
-    from ytourney.tournament.store import config_differences, db_path, load_info, stored_count
+    from ytourney.tournament.store import (
+        config_differences,
+        db_path,
+        load_info,
+        stored_count,
+    )
 
     tournament = load_config(config)
     board = parse_board(tournament.board)
@@ -461,8 +468,8 @@ def export_command(dirs: tuple[str, ...], fmt: str, out: str | None) -> None:
       ytourney export results/demo --format pgn --out demo.pgn
       ytourney export results/demo --format sgf --out sgf/
     """
+    from ytourney.game.record import league_order
     from ytourney.publish.export import export_records
-    from ytourney.stats.ratings import league_order
     from ytourney.publish.report import load_sources
 
     records = league_order(source.records for source in load_sources(dirs))

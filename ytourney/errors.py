@@ -35,6 +35,10 @@ class GameOverError(IllegalMoveError):
     """A move after the game has already been decided."""
 
 
+class RecordError(YTourneyError, ValueError):
+    """A game record (JSON line, SGF game, stored row) that cannot be read."""
+
+
 class ConfigError(YTourneyError):
     """A tournament config that is malformed or inconsistent."""
 

@@ -6,8 +6,15 @@ import pickle
 
 import pytest
 
-from ytourney.game.board import SIDE_A, SIDE_B, SIDE_C, BoardKind, parse_board, tri_index
 from ytourney.errors import BoardSpecError, YTourneyError
+from ytourney.game.board import (
+    SIDE_A,
+    SIDE_B,
+    SIDE_C,
+    BoardKind,
+    parse_board,
+    tri_index,
+)
 
 ALL_SPECS = [f"tri:{n}" for n in range(2, 27)] + ["kadon"]
 

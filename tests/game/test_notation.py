@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ytourney.game.board import parse_board
 from ytourney.errors import NotationError
+from ytourney.game.board import parse_board
 from ytourney.game.notation import (
     SWAP,
     cell_name,

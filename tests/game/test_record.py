@@ -8,13 +8,14 @@ import pytest
 
 from ytourney.errors import YTourneyError
 from ytourney.game.record import GameRecord, Termination, utc_now
+from ytourney.game.rules import Color, Rules
 
 
 def make_record(**changes: object) -> GameRecord:
     data = dict(
-        tournament="demo", round=3, board="tri:11", rules={"pie": True, "misere": False}, handicap=0,
+        tournament="demo", round=3, board="tri:11", rules=Rules(pie=True, misere=False), handicap=0,
         first="mcts-1k", second="random", black="random", white="mcts-1k", moves=("e5", "swap", "c3", "d4"),
-        winner="white", termination=Termination.CONNECTION, move_seconds=(0.01, 0.0, 0.02, 0.01), seed=12345,
+        winner=Color.WHITE, termination=Termination.CONNECTION, move_seconds=(0.01, 0.0, 0.02, 0.01), seed=12345,
         started="2026-11-29T12:00:00Z", finished="2026-11-29T12:00:01Z", id=17,
     )
     data.update(changes)
@@ -33,7 +34,7 @@ def test_json_has_the_design_keys_and_round_trips() -> None:
 
 
 def test_derived_fields() -> None:
-    record = make_record(winner="black", termination=Termination.TIME)
+    record = make_record(winner=Color.BLACK, termination=Termination.TIME)
     assert record.winner_name == "random" and record.loser_name == "mcts-1k"
     assert record.swapped and record.termination.is_fault
     assert record.with_id(5).id == 5

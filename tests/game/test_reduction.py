@@ -10,11 +10,12 @@ from bfs_referee import bfs_owner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ytourney.game.board import parse_board
 from ytourney.errors import YTourneyError
-from ytourney.game.state import Color, GameState, Rules
+from ytourney.game.board import parse_board
 from ytourney.game.playouts import y_owners
 from ytourney.game.reduction import reduce_planes, reduce_winner, reduce_winners
+from ytourney.game.rules import Color, Rules
+from ytourney.game.state import GameState
 
 TRI_SIZES = range(2, 27)
 

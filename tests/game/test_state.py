@@ -15,7 +15,6 @@ from bfs_referee import bfs_has_y
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ytourney.game.board import Board, parse_board
 from ytourney.errors import (
     GameOverError,
     IllegalMoveError,
@@ -24,17 +23,17 @@ from ytourney.errors import (
     UnknownCellError,
     YTourneyError,
 )
+from ytourney.game.board import Board, parse_board
+from ytourney.game.notation import SWAP, parse_cell, parse_moves
+from ytourney.game.rules import Color, Rules
 from ytourney.game.state import (
     ACCELERATED,
     EMPTY,
     CGameState,
-    Color,
     GameState,
     PyGameState,
-    Rules,
     play_moves,
 )
-from ytourney.game.notation import SWAP, parse_cell, parse_moves
 
 SPECS = [f"tri:{n}" for n in range(2, 27)] + ["kadon"]
 

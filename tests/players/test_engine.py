@@ -14,16 +14,22 @@ from pathlib import Path
 
 import pytest
 
+from ytourney.errors import (
+    ConfigError,
+    EngineCrashError,
+    EngineProtocolError,
+    EngineTimeoutError,
+)
 from ytourney.game.board import SIDE_A, SIDE_B, SIDE_C, parse_board
+from ytourney.game.notation import SWAP, parse_moves
+from ytourney.game.record import Termination
+from ytourney.game.rules import Color, Rules
+from ytourney.game.state import GameState
 from ytourney.players import BaseBot, Limit, create_bot, parse_bot_spec
 from ytourney.players.bots.random_bot import RandomBot
-from ytourney.players.spec import BotKind, BotSpec
-from ytourney.players.gtp.engine import (
-    GtpBot,
-    GtpClient,
-    GtpSettings,
-    check_board,
-    check_engine,
+from ytourney.players.clock import TimeControl
+from ytourney.players.gtp.client import GtpClient
+from ytourney.players.gtp.dialect import (
     decide_pie,
     from_engine_cell,
     from_engine_color,
@@ -31,17 +37,11 @@ from ytourney.players.gtp.engine import (
     to_engine_cell,
     to_engine_color,
 )
-from ytourney.errors import (
-    ConfigError,
-    EngineCrashError,
-    EngineProtocolError,
-    EngineTimeoutError,
-)
-from ytourney.game.state import Color, GameState, Rules
+from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.server import GtpServer
-from ytourney.tournament.match import Seat, TimeControl, play_game
-from ytourney.game.notation import SWAP, parse_moves
-from ytourney.game.record import Termination
+from ytourney.players.gtp.settings import GtpSettings, check_board, check_engine
+from ytourney.players.spec import BotKind, BotSpec
+from ytourney.tournament.match import Seat, play_game
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKE = str(ROOT / "tests" / "fake_engines" / "fake_gtp.py")
@@ -59,7 +59,7 @@ def fake(*args: str, **settings: object) -> GtpSettings:
 def replay(record) -> GameState:
     """The final position of a record, checked move by move by the rules."""
     board = parse_board(record.board)
-    state = GameState(board, Rules(**record.rules), record.handicap)
+    state = GameState(board, record.rules, record.handicap)
     for move in parse_moves(board, record.moves):
         state.play(move)
     return state

@@ -9,8 +9,9 @@ import sys
 import pytest
 
 from ytourney import __version__
+from ytourney.game.rules import Color, Rules
+from ytourney.game.state import GameState
 from ytourney.players import BaseBot, Limit
-from ytourney.game.state import Color, GameState, Rules
 from ytourney.players.gtp.server import COMMANDS, GtpServer
 
 SERVE = "import sys; from ytourney.cli import main; sys.exit(main())"

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from ytourney.errors import ReportError
+from ytourney.game.record import GameRecord, Termination
+from ytourney.game.rules import Color, Rules
 from ytourney.publish.export import (
     PGN_TAG,
     export_records,
@@ -19,19 +21,18 @@ from ytourney.publish.export import (
     to_jsonl,
     to_pgn,
 )
-from ytourney.game.record import GameRecord, Termination
 from ytourney.publish.report import read_jsonl
 
 SEVEN_TAG_ROSTER = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
 
 
 def record(game_id: int | None = 1, *, first: str = "ann", second: str = 'bob "the bot" \\', moves: tuple[str, ...] =
-           ("b2", "swap", "a1", "c1"), winner: str = "white", handicap: int = 0,
+           ("b2", "swap", "a1", "c1"), winner: Color = Color.WHITE, handicap: int = 0,
            termination: Termination = Termination.CONNECTION, reason: str = "", board: str = "tri:4") -> GameRecord:
     swapped = "swap" in moves
     black, white = (second, first) if swapped else (first, second)
     return GameRecord(
-        tournament="demo cup", round=3, board=board, rules={"pie": handicap == 0, "misere": False},
+        tournament="demo cup", round=3, board=board, rules=Rules(pie=handicap == 0, misere=False),
         handicap=handicap, first=first, second=second, black=black, white=white, moves=moves, winner=winner,
         termination=termination, move_seconds=tuple(0.01 for _ in moves), seed=42,
         started="2026-11-29T12:00:00.000Z", finished="2026-11-29T12:00:01.000Z", id=game_id, reason=reason,
@@ -39,7 +40,7 @@ def record(game_id: int | None = 1, *, first: str = "ann", second: str = 'bob "t
 
 
 def test_jsonl_has_every_field_and_reads_back(tmp_path: Path) -> None:
-    games = [record(1), record(2, termination=Termination.TIME, reason="took 2.0s", winner="black")]
+    games = [record(1), record(2, termination=Termination.TIME, reason="took 2.0s", winner=Color.BLACK)]
     text = to_jsonl(games)
     lines = text.splitlines()
     assert len(lines) == 2
@@ -53,8 +54,8 @@ def test_jsonl_has_every_field_and_reads_back(tmp_path: Path) -> None:
 
 
 def test_pgn_tag_pairs_are_well_formed_and_read_back() -> None:
-    games = [record(1), record(2, winner="black", termination=Termination.CRASH, reason='segfault } "oops"'),
-             record(3, moves=tuple(["a1", "b1"] * 30), winner="black")]
+    games = [record(1), record(2, winner=Color.BLACK, termination=Termination.CRASH, reason='segfault } "oops"'),
+             record(3, moves=tuple(["a1", "b1"] * 30), winner=Color.BLACK)]
     text = to_pgn(games)
     for block in text.strip().split("\n\n")[::2]:
         lines = block.splitlines()
@@ -77,7 +78,7 @@ def test_pgn_tag_pairs_are_well_formed_and_read_back() -> None:
 
 
 def test_pgn_white_and_black_are_the_final_colour_owners() -> None:
-    swapped = record(moves=("b2", "swap", "a1"), winner="black")
+    swapped = record(moves=("b2", "swap", "a1"), winner=Color.BLACK)
     text = game_to_pgn(swapped)
     assert '[White "ann"]' in text and '[Black "bob \\"the bot\\" \\\\"]' in text
     assert '[Result "0-1"]' in text and '[First "ann"]' in text
@@ -102,7 +103,7 @@ def test_sgf_encodes_board_players_moves_and_swap() -> None:
 
 
 def test_sgf_handicap_stones_are_black_and_faults_marked() -> None:
-    game = record(moves=("a1", "b1", "c1", "d1"), handicap=2, winner="white", termination=Termination.TIME,
+    game = record(moves=("a1", "b1", "c1", "d1"), handicap=2, winner=Color.WHITE, termination=Termination.TIME,
                   reason="took 3s")
     assert stone_colours(game) == ["B", "B", "W", "B"]
     text = game_to_sgf(game)

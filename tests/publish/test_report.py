@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from ytourney.errors import ReportError
-from ytourney.stats.ratings import rate_records, superiority
 from ytourney.game.record import GameRecord, Termination
+from ytourney.game.rules import Color, Rules
 from ytourney.publish.report import (
     SCHEMA_VERSION,
     Column,
@@ -28,6 +28,7 @@ from ytourney.publish.report import (
     read_jsonl,
     render_table,
 )
+from ytourney.stats.ratings import rate_records, superiority
 
 EVIL = "<script>alert(1)</script>"
 
@@ -38,9 +39,9 @@ def game(game_id: int, first: str, second: str, moves: tuple[str, ...], winner: 
     swapped = len(moves) > 1 and moves[1] == "swap"
     black, white = (second, first) if swapped else (first, second)
     return GameRecord(
-        tournament="demo", round=1, board="tri:4", rules={"pie": pie and handicap == 0, "misere": False},
+        tournament="demo", round=1, board="tri:4", rules=Rules(pie=pie and handicap == 0, misere=False),
         handicap=handicap, first=first, second=second, black=black, white=white, moves=moves,
-        winner="black" if winner == black else "white", termination=termination,
+        winner=Color.BLACK if winner == black else Color.WHITE, termination=termination,
         move_seconds=tuple(0.01 for _ in moves), seed=game_id, started="2026-01-02T03:04:05Z", finished="2026-01-02T03:04:06Z", id=game_id,
     )
 

@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ytourney.players.bots.random_bot import RandomBot
 from ytourney.cli import main
 from ytourney.errors import ReportError
-from ytourney.game.state import Rules
-from ytourney.tournament.match import Seat, play_game
-from ytourney.stats.ratings import rate_league, rate_records
 from ytourney.game.record import GameRecord
+from ytourney.game.rules import Color, Rules
+from ytourney.players.bots.random_bot import RandomBot
 from ytourney.publish.report import handicap_table, render_table
 from ytourney.publish.site import MANIFEST, first_move_stats, publish_site, render_page
+from ytourney.stats.ratings import rate_league, rate_records
+from ytourney.tournament.match import Seat, play_game
 from ytourney.tournament.store import ResultStore, StoredPlayer
 
 EVIL = "<script>alert(1)</script>"
@@ -149,7 +149,7 @@ def test_first_move_statistics(tri_games: list[GameRecord]) -> None:
     (stats,) = first_move_stats(tri_games)
     even = [g for g in tri_games if g.handicap == 0]
     assert stats.board == "tri:4" and stats.total == len(even)
-    assert sum(stats.black_wins.values()) == sum(g.winner == "black" for g in even)
+    assert sum(stats.black_wins.values()) == sum(g.winner is Color.BLACK for g in even)
     assert sum(stats.swaps.values()) == sum(g.swapped for g in even)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from ytourney.game.board import SIDE_A, SIDE_B, SIDE_C, parse_board
-from ytourney.game.state import Color, Rules
+from ytourney.game.rules import Color, Rules
 from ytourney.publish.svg import (
     DIVERGING,
     board_layout,

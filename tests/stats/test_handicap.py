@@ -10,8 +10,9 @@ from dataclasses import replace
 
 import pytest
 
-from ytourney.tournament.config import TournamentConfig, parse_config
 from ytourney.errors import HandicapError, YTourneyError
+from ytourney.game.record import GameRecord, Termination
+from ytourney.game.rules import Color, Rules
 from ytourney.stats.handicap import (
     HandicapEstimate,
     HandicapHint,
@@ -24,7 +25,7 @@ from ytourney.stats.handicap import (
     normal_cdf,
     round_level,
 )
-from ytourney.game.record import GameRecord, Termination
+from ytourney.tournament.config import TournamentConfig, parse_config
 from ytourney.tournament.schedule import GameTask, Scheduler, build_slots
 
 
@@ -407,8 +408,8 @@ def test_faults_are_left_out_of_the_estimate() -> None:
     won = {**fault, "termination": "connection"}
     assert planner.replay([fault, won, {**fault, "termination": "forfeit"}]) == 1
     assert planner.estimator("x", "y").games == 1
-    record = GameRecord(tournament="t", round=1, board="tri:5", rules={"pie": False, "misere": False}, handicap=1,
-                        first="y", second="x", black="y", white="x", moves=(), winner="white",
+    record = GameRecord(tournament="t", round=1, board="tri:5", rules=Rules(pie=False, misere=False), handicap=1,
+                        first="y", second="x", black="y", white="x", moves=(), winner=Color.WHITE,
                         termination=Termination.CRASH, move_seconds=(), seed=1, started="", finished="")
     assert not planner.record_game(record)
     assert planner.record_game(replace(record, termination=Termination.CONNECTION))
@@ -493,7 +494,7 @@ def scheduled_result(task: GameTask, config: TournamentConfig, rng: random.Rando
     return GameRecord(
         tournament=config.name, round=task.round, board=config.board, rules=config.rules.to_dict(),
         handicap=task.handicap, first=first, second=second, black=first, white=second, moves=("a1",),
-        winner="black" if winner == first else "white", termination=termination, move_seconds=(0.0,),
+        winner=Color.BLACK if winner == first else Color.WHITE, termination=termination, move_seconds=(0.0,),
         seed=task.seed, started="", finished="", id=task.slot,
     )
 

@@ -8,8 +8,9 @@ import random
 import pytest
 import trueskill
 
-from ytourney.tournament.config import parse_config
 from ytourney.errors import RatingsError
+from ytourney.game.record import GameRecord, Termination
+from ytourney.game.rules import Color, Rules
 from ytourney.stats.handicap import normal_cdf
 from ytourney.stats.ratings import (
     BONUS_WEIGHT,
@@ -20,7 +21,7 @@ from ytourney.stats.ratings import (
     make_env,
     rate_records,
 )
-from ytourney.game.record import GameRecord, Termination
+from ytourney.tournament.config import parse_config
 
 
 def game(game_id: int, weaker: str, stronger: str, level: int, weaker_won: bool, *, board: str = "tri:7",
@@ -29,9 +30,9 @@ def game(game_id: int, weaker: str, stronger: str, level: int, weaker_won: bool,
     first, second = (weaker, stronger) if level or game_id % 2 else (stronger, weaker)
     winner_name = weaker if weaker_won else stronger
     return GameRecord(
-        tournament="t", round=game_id, board=board, rules={"pie": level == 0, "misere": False}, handicap=level,
+        tournament="t", round=game_id, board=board, rules=Rules(pie=level == 0, misere=False), handicap=level,
         first=first, second=second, black=first, white=second, moves=("a1",),
-        winner="black" if winner_name == first else "white", termination=termination, move_seconds=(0.0,),
+        winner=Color.BLACK if winner_name == first else Color.WHITE, termination=termination, move_seconds=(0.0,),
         seed=game_id, started="", finished="", id=game_id,
     )
 

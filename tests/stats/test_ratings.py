@@ -10,21 +10,20 @@ import pytest
 import trueskill
 
 from ytourney.errors import RatingsError
+from ytourney.game.record import GameRecord, Termination, league_order, replay_order
+from ytourney.game.rules import Color, Rules
 from ytourney.stats.ratings import (
     Backend,
     LevelWorth,
     PlayerRating,
     Ratings,
     RatingSettings,
-    league_order,
     make_env,
     rate_league,
     rate_records,
-    replay_order,
     superiority,
     win_probability,
 )
-from ytourney.game.record import GameRecord, Termination
 
 
 def game(game_id: int | None, winner: str, loser: str, *, first: str | None = None, handicap: int = 0,
@@ -34,9 +33,9 @@ def game(game_id: int | None, winner: str, loser: str, *, first: str | None = No
     first = first or winner
     second = loser if first == winner else winner
     return GameRecord(
-        tournament=tournament, round=1, board="tri:5", rules={"pie": handicap == 0, "misere": False},
+        tournament=tournament, round=1, board="tri:5", rules=Rules(pie=handicap == 0, misere=False),
         handicap=handicap, first=first, second=second, black=first, white=second, moves=moves,
-        winner="black" if winner == first else "white", termination=termination, move_seconds=(),
+        winner=Color.BLACK if winner == first else Color.WHITE, termination=termination, move_seconds=(),
         seed=game_id, started=started, finished=started, id=game_id,
     )
 

@@ -9,6 +9,7 @@ import pytest
 
 from ytourney.errors import SprtError
 from ytourney.game.record import GameRecord, Termination
+from ytourney.game.rules import Color, Rules
 from ytourney.stats.sprt import (
     Sprt,
     SprtDecision,
@@ -96,8 +97,8 @@ def test_settings_are_validated() -> None:
 
 def record(game_id: int, winner: str, loser: str) -> GameRecord:
     return GameRecord(
-        tournament="m", round=1, board="tri:4", rules={"pie": True, "misere": False}, handicap=0, first=winner,
-        second=loser, black=winner, white=loser, moves=("a1",), winner="black",
+        tournament="m", round=1, board="tri:4", rules=Rules(pie=True, misere=False), handicap=0, first=winner,
+        second=loser, black=winner, white=loser, moves=("a1",), winner=Color.BLACK,
         termination=Termination.CONNECTION, move_seconds=(), seed=None, started="", finished="", id=game_id,
     )
 

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from ytourney.errors import ConfigError
 from ytourney.players.spec import BotKind
+from ytourney.stats.handicap import HandicapMode
 from ytourney.tournament.config import (
     OpeningOrder,
     ScheduleFormat,
@@ -16,8 +18,6 @@ from ytourney.tournament.config import (
     load_config,
     parse_config,
 )
-from ytourney.errors import ConfigError
-from ytourney.stats.handicap import HandicapMode
 
 REPO = Path(__file__).resolve().parents[2]
 

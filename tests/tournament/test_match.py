@@ -6,12 +6,14 @@ import time
 
 import pytest
 
-from ytourney.players import BaseBot, Limit, create_bot, parse_bot_spec
 from ytourney.errors import EngineProtocolError, YTourneyError
-from ytourney.game.state import Color, GameState, Rules
-from ytourney.tournament.match import Seat, TimeControl, play_game
 from ytourney.game.notation import parse_moves
 from ytourney.game.record import Termination
+from ytourney.game.rules import Color, Rules
+from ytourney.game.state import GameState
+from ytourney.players import BaseBot, Limit, create_bot, parse_bot_spec
+from ytourney.players.clock import TimeControl
+from ytourney.tournament.match import Seat, play_game
 
 
 class ScriptedBot(BaseBot):
@@ -73,12 +75,12 @@ def test_random_games_finish_by_connection(spec: str) -> None:
         record = play_game([random_seat("a", seed), random_seat("b", seed + 100)], spec, seed=seed)
         assert record.termination is Termination.CONNECTION
         assert record.first == "a" and record.second == "b"
-        assert record.winner in ("black", "white")
+        assert record.winner in (Color.BLACK, Color.WHITE)
         assert len(record.moves) == len(record.move_seconds)
         state = GameState(spec, Rules())
         for move in parse_moves(state.board, record.moves):
             state.play(move)
-        assert state.is_over and str(state.winner) == record.winner
+        assert state.is_over and state.winner == record.winner
 
 
 def test_swap_is_recorded_and_colours_follow() -> None:
@@ -123,7 +125,7 @@ def test_slow_bot_loses_on_time() -> None:
     clock = TimeControl(move_seconds=0.05, grace_seconds=0.05)
     record = play_game([Seat("slow", FaultyBot("slow")), random_seat("fast", 1)], "tri:5", time_control=clock)
     assert record.termination is Termination.TIME
-    assert record.winner_name == "fast" and record.winner == "white"
+    assert record.winner_name == "fast" and record.winner is Color.WHITE
 
 
 def test_game_clock_counts_down_and_is_passed_to_bots() -> None:

@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from ytourney.cli import main
-from ytourney.tournament.config import parse_config
 from ytourney.errors import BackendError, BackendMissingError
 from ytourney.game.record import Termination
+from ytourney.tournament.config import parse_config
 from ytourney.tournament.runner import GameOutcome, Runner, TournamentContext
 from ytourney.tournament.store import load_records
 

@@ -12,22 +12,21 @@ from pathlib import Path
 
 import pytest
 
+from ytourney.errors import ConfigMismatchError, RunnerError
+from ytourney.game.record import Termination
 from ytourney.players import create_bot
 from ytourney.tournament.config import parse_config
-from ytourney.errors import ConfigMismatchError, RunnerError
 from ytourney.tournament.match import Seat, play_game
-from ytourney.game.record import Termination
 from ytourney.tournament.runner import (
     GamePlayer,
     InProcessExecutor,
+    PlayedGame,
     ProcessExecutor,
     Runner,
     TournamentContext,
     check_player,
-    pack_result,
     seat_seed,
     sprt_condition,
-    unpack_result,
 )
 from ytourney.tournament.schedule import GameTask, build_slots
 from ytourney.tournament.store import encode_moves, load_records
@@ -116,11 +115,11 @@ def test_results_travel_with_their_moves_encoded_for_the_store(tmp_path: Path) -
     context = TournamentContext.from_config(cfg)
     slot = build_slots(cfg)[0]
     record = GamePlayer(context).play(GameTask(slot.id, slot.round, slot.players, 0, slot.seed))
-    lean, moves = unpack_result(pickle.loads(pickle.dumps(pack_result(record))))
-    assert moves == encode_moves(record) and moves.count == len(record.moves) > 0
-    assert lean == replace(record, moves=(), move_seconds=())
+    played = pickle.loads(pickle.dumps(PlayedGame.of(record)))
+    assert played.moves == encode_moves(record) and played.moves.count == len(record.moves) > 0
+    assert played.record == replace(record, moves=(), move_seconds=())
     odd = replace(record, move_seconds=record.move_seconds[:-1])  # the store refuses it, so it travels whole
-    assert unpack_result(pack_result(odd)) == (odd, None)
+    assert PlayedGame.of(odd) == PlayedGame(odd)
     Runner(cfg, tmp_path / "out", workers=2).run()
     stored = {r.id: r for r in load_records(tmp_path / "out")}
     assert stored[slot.id].moves == record.moves and stored[slot.id].move_seconds

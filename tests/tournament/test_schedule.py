@@ -5,8 +5,9 @@ from __future__ import annotations
 import collections
 from dataclasses import replace
 
-from ytourney.tournament.config import parse_config
 from ytourney.game.record import GameRecord, Termination
+from ytourney.game.rules import Color
+from ytourney.tournament.config import parse_config
 from ytourney.tournament.schedule import GameTask, Scheduler, build_slots, pairings
 
 PLAYERS = "players: [{name: a, bot: random}, {name: b, bot: random}, {name: c, bot: random}, {name: d, bot: random}]\n"
@@ -22,7 +23,7 @@ def result(task: GameTask, cfg, winner_seat: int = 0, termination: Termination =
     return GameRecord(
         tournament=cfg.name, round=task.round, board=cfg.board, rules=cfg.rules.to_dict(), handicap=task.handicap,
         first=names[0], second=names[1], black=names[0], white=names[1], moves=("a1",),
-        winner="black" if winner_seat == 0 else "white", termination=termination, move_seconds=(0.0,),
+        winner=Color.BLACK if winner_seat == 0 else Color.WHITE, termination=termination, move_seconds=(0.0,),
         seed=task.seed, started="", finished="", id=task.slot, reason=reason,
     )
 

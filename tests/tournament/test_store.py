@@ -13,6 +13,7 @@ import pytest
 
 from ytourney.errors import ConfigMismatchError, StoreError, StoreLockedError
 from ytourney.game.record import GameRecord, Termination
+from ytourney.game.rules import Color, Rules
 from ytourney.tournament.store import (
     DB_NAME,
     ResultStore,
@@ -35,9 +36,9 @@ def open_store(directory: Path, key: dict | None = None, digest: str = "h1") -> 
                             config_key=key or KEY, planned_games=4, players=PLAYERS)
 
 
-def record(game_id: int, moves: tuple[str, ...] = ("a1", "swap", "b1"), winner: str = "black") -> GameRecord:
+def record(game_id: int, moves: tuple[str, ...] = ("a1", "swap", "b1"), winner: Color = Color.BLACK) -> GameRecord:
     return GameRecord(
-        tournament="t", round=1, board="tri:5", rules={"pie": True, "misere": False}, handicap=0, first="a",
+        tournament="t", round=1, board="tri:5", rules=Rules(pie=True, misere=False), handicap=0, first="a",
         second="b", black="b", white="a", moves=moves, winner=winner, termination=Termination.CONNECTION,
         move_seconds=tuple(0.5 for _ in moves), seed=42, started="2026-01-01T00:00:00.000Z",
         finished="2026-01-01T00:00:01.000Z", id=game_id, extra={"slot": game_id},
@@ -47,7 +48,7 @@ def record(game_id: int, moves: tuple[str, ...] = ("a1", "swap", "b1"), winner: 
 def test_round_trip_in_id_order(tmp_path: Path) -> None:
     with open_store(tmp_path) as store:
         store.add_game(record(3))
-        store.add_game(record(1, moves=("c1", "a1"), winner="white"))
+        store.add_game(record(1, moves=("c1", "a1"), winner=Color.WHITE))
         assert store.played_ids() == {1, 3}
         assert store.count() == 2
     records = load_records(tmp_path)

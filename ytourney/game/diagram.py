@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ytourney.game.board import Board, BoardKind
-from ytourney.game.state import EMPTY, Color, GameState
+from ytourney.game.rules import Color
+from ytourney.game.state import EMPTY, GameState
 
 STONE_CHARS = {EMPTY: ".", Color.BLACK: "X", Color.WHITE: "O"}
 

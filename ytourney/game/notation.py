@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ytourney.game.board import Board, BoardKind
 from ytourney.errors import NotationError
+from ytourney.game.board import Board, BoardKind
 
 SWAP = -1
 SWAP_TOKEN = "swap"

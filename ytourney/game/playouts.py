@@ -23,10 +23,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ytourney.game.board import SIDE_A, SIDE_B, SIDE_C, Board, BoardKind, parse_board
 from ytourney.errors import YTourneyError
-from ytourney.game.state import EMPTY, Color, GameState
+from ytourney.game.board import SIDE_A, SIDE_B, SIDE_C, Board, BoardKind, parse_board
 from ytourney.game.reduction import reduce_rows, row_ints
+from ytourney.game.rules import Color
+from ytourney.game.state import EMPTY, GameState
 
 __all__ = [
     "Position",

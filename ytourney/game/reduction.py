@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ytourney.game.board import Board, BoardKind, parse_board
 from ytourney.errors import YTourneyError
-from ytourney.game.state import Color
+from ytourney.game.board import Board, BoardKind, parse_board
+from ytourney.game.rules import Color
 
 __all__ = [
     "reduce_planes",

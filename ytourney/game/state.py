@@ -8,13 +8,10 @@ for the pure-Python one.
 
 from __future__ import annotations
 
-import enum
 import os
-from dataclasses import dataclass
 from itertools import compress
 from operator import not_
 
-from ytourney.game.board import ALL_SIDES, Board, parse_board
 from ytourney.errors import (
     GameOverError,
     OccupiedCellError,
@@ -22,50 +19,15 @@ from ytourney.errors import (
     UnknownCellError,
     YTourneyError,
 )
+from ytourney.game.board import ALL_SIDES, Board, parse_board
 from ytourney.game.notation import SWAP, move_name, parse_move
+from ytourney.game.rules import Color, Rules
 
 EMPTY = 0
 
 
-class Color(enum.IntEnum):
-    """Stone colours; Black places the first stone."""
-
-    BLACK = 1
-    WHITE = 2
-
-    @property
-    def other(self) -> Color:
-        """The opposing colour."""
-        return Color.WHITE if self is Color.BLACK else Color.BLACK
-
-    @classmethod
-    def parse(cls, text: str) -> Color:
-        """Colour from 'black'/'b'/'white'/'w' in any case."""
-        word = str(text).strip().lower()
-        if word in ("b", "black"):
-            return cls.BLACK
-        if word in ("w", "white"):
-            return cls.WHITE
-        raise YTourneyError(f"unknown colour {text!r}; expected 'black' or 'white'")
-
-    def __str__(self) -> str:
-        return self.name.lower()
-
-
 _BLACK = Color.BLACK
 _WHITE = Color.WHITE
-
-
-@dataclass(frozen=True)
-class Rules:
-    """Rule options of a game; the pie rule only applies to even (handicap 0) games."""
-
-    pie: bool = True
-    misere: bool = False
-
-    def to_dict(self) -> dict[str, bool]:
-        """JSON form used in records."""
-        return {"pie": self.pie, "misere": self.misere}
 
 
 _MOVE_TABLES: dict[str, tuple[tuple[int, ...], tuple[int, ...], dict[int, tuple[int, ...]]]] = {}

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from ytourney.players.base import BaseBot, Bot, Limit
+from ytourney.players.plugin import load_plugin_class
 from ytourney.players.spec import (
     BUILTIN_BOTS,
     BotKind,
     BotOption,
     BotSpec,
+    bot_factory,
     builtin_class,
     builtin_options,
     create_bot,
-    load_plugin_class,
     parse_bot_spec,
 )
 
@@ -24,6 +25,7 @@ __all__ = [
     "BotSpec",
     "Limit",
     "builtin_class",
+    "bot_factory",
     "builtin_options",
     "create_bot",
     "load_plugin_class",

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from ytourney.game.board import Board
-from ytourney.game.state import Color, GameState, Rules
+from ytourney.game.rules import Color, Rules
+from ytourney.game.state import GameState
 
 
 @dataclass(frozen=True)

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import enum
 import importlib
-import importlib.util
 import inspect
-import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from ytourney.players.base import PROTOCOL_METHODS, Bot
 from ytourney.errors import BotSpecError, PluginError
+from ytourney.players.base import Bot
+from ytourney.players.gtp.engine import GtpBot
+from ytourney.players.gtp.settings import GtpSettings
+from ytourney.players.plugin import load_plugin_class
 
 # Built-in bots by name -> "module:Class"; each class declares OPTIONS: dict[str, BotOption].
 BUILTIN_BOTS: dict[str, str] = {
@@ -47,13 +48,13 @@ class BotSpec:
     name: str
     options: tuple[tuple[str, Any], ...] = ()
     path: str | None = None
-    gtp: Any = None
+    gtp: GtpSettings | None = None
 
     def __str__(self) -> str:
         if self.kind is BotKind.PLUGIN:
             return f"{self.path}:{self.name}"
         if self.kind is BotKind.GTP:
-            return "gtp:" + " ".join(getattr(self.gtp, "command", ()))
+            return "gtp:" + " ".join(self.gtp.command if self.gtp else ())
         if not self.options:
             return self.name
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options)
@@ -121,72 +122,39 @@ def _convert_option(bot: str, key: str, raw: str, option: BotOption) -> Any:
         ) from err
 
 
-def load_plugin_class(path: str, class_name: str) -> type:
-    """Import `class_name` from the Python file at `path` and check it has the bot protocol."""
-    file = Path(path)
-    if not file.is_file():
-        raise PluginError(f"plugin file {path!r} does not exist (looked in {str(file.resolve().parent)!r})")
-    module_name = f"ytourney_plugin_{abs(hash(str(file.resolve())))}"
-    module = sys.modules.get(module_name)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(module_name, file)
-        if spec is None or spec.loader is None:
-            raise PluginError(f"plugin file {path!r} cannot be imported as a Python module")
-        module = importlib.util.module_from_spec(spec)
-        # Registered before running it, as a normal import does: dataclasses and pickling look the module up.
-        sys.modules[module_name] = module
-        try:
-            spec.loader.exec_module(module)
-        except SyntaxError as err:
-            del sys.modules[module_name]
-            raise PluginError(f"plugin file {path!r} has a syntax error at line {err.lineno}: {err.msg}") from err
-        except Exception as err:
-            del sys.modules[module_name]
-            raise PluginError(f"plugin file {path!r} failed to import: {type(err).__name__}: {err}") from err
-    cls = getattr(module, class_name, None)
-    if cls is None or not inspect.isclass(cls):
-        found = sorted(n for n, v in vars(module).items() if inspect.isclass(v) and v.__module__ == module_name)
-        raise PluginError(
-            f"plugin file {path!r} has no class {class_name!r}; classes found: {', '.join(found) or 'none'}"
-        )
-    missing = [m for m in PROTOCOL_METHODS if not callable(getattr(cls, m, None))]
-    if missing:
-        raise PluginError(
-            f"plugin class {class_name!r} in {path!r} lacks the bot method(s) {', '.join(missing)}; "
-            "subclass ytourney.players.BaseBot or define new_game, move, swap and close"
-        )
-    if inspect.isabstract(cls):
-        abstract = ", ".join(sorted(getattr(cls, "__abstractmethods__", ())))
-        raise PluginError(f"plugin class {class_name!r} in {path!r} does not define {abstract} (still abstract)")
-    return cls
-
-
-def _instantiate(cls: type, seed: int | None, options: dict[str, Any], where: str) -> Bot:
+def bot_factory(spec: BotSpec) -> Callable[[int | None], Bot]:
+    """A constructor of live bots for `spec`: class, options and seed handling are looked up once, so a worker
+    building a fresh bot for every game pays for the lookups only the first time."""
+    if spec.kind is BotKind.GTP:
+        settings = spec.gtp
+        if settings is None:
+            raise BotSpecError(f"gtp player {spec.name!r} has no engine settings")
+        return lambda seed: GtpBot(settings, seed=seed)
+    if spec.kind is BotKind.PLUGIN:
+        cls = load_plugin_class(spec.path or "", spec.name)
+        where = f"plugin class {spec.name!r} in {spec.path!r}"
+    else:
+        cls = builtin_class(spec.name)
+        where = f"bot {str(spec)!r}"
+    options = dict(spec.options)
     try:
         params = inspect.signature(cls).parameters
     except (TypeError, ValueError):
         params = {}
-    kwargs = dict(options)
-    if "seed" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-        kwargs["seed"] = seed
-    try:
-        bot = cls(**kwargs)
-    except Exception as err:
-        raise PluginError(f"{where} could not be created: {type(err).__name__}: {err}") from err
-    if not getattr(bot, "name", None):
-        bot.name = cls.__name__
-    return bot
+    takes_seed = "seed" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+
+    def make(seed: int | None) -> Bot:
+        try:
+            bot = cls(seed=seed, **options) if takes_seed else cls(**options)
+        except Exception as err:
+            raise PluginError(f"{where} could not be created: {type(err).__name__}: {err}") from err
+        if not getattr(bot, "name", None):
+            bot.name = cls.__name__
+        return bot
+
+    return make
 
 
 def create_bot(spec: BotSpec, seed: int | None = None) -> Bot:
     """A live bot for `spec`, seeded for reproducibility where the bot supports it."""
-    if spec.kind is BotKind.BUILTIN:
-        return _instantiate(builtin_class(spec.name), seed, dict(spec.options), f"bot {str(spec)!r}")
-    if spec.kind is BotKind.PLUGIN:
-        cls = load_plugin_class(spec.path or "", spec.name)
-        return _instantiate(cls, seed, dict(spec.options), f"plugin class {spec.name!r} in {spec.path!r}")
-    from ytourney.players.gtp.engine import (
-        GtpBot,  # imported here: engines are only needed when a GTP player is seated
-    )
-
-    return GtpBot(spec.gtp, seed=seed)
+    return bot_factory(spec)(seed)

@@ -28,11 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ytourney import __version__
-from ytourney.game.board import BoardKind, parse_board
 from ytourney.errors import ReportError, YTourneyError
-from ytourney.game.state import Color, GameState, Rules
+from ytourney.game.board import BoardKind, parse_board
 from ytourney.game.notation import SWAP, parse_move
 from ytourney.game.record import GameRecord, Termination
+from ytourney.game.rules import Color
+from ytourney.game.state import GameState
 
 PGN_LINE_WIDTH = 79
 PGN_TERMINATION = {
@@ -94,12 +95,12 @@ def _pgn_time(timestamp: str) -> str | None:
 
 def pgn_result(record: GameRecord) -> str:
     """'1-0' when the White owner won, '0-1' when the Black owner won."""
-    return "1-0" if record.winner == "white" else "0-1"
+    return "1-0" if record.winner is Color.WHITE else "0-1"
 
 
 def pgn_tags(record: GameRecord, site: str = "ytourney") -> list[tuple[str, str]]:
     """The tag pairs of one game: the seven tag roster first, then ytourney's tags."""
-    rules = ",".join(key for key, on in sorted(record.rules.items()) if on) or "none"
+    rules = ",".join(key for key, on in sorted(record.rules.to_dict().items()) if on) or "none"
     tags = [
         ("Event", record.tournament or "?"),
         ("Site", site),
@@ -207,7 +208,7 @@ def _sgf_escape(value: object) -> str:
 
 def sgf_result(record: GameRecord) -> str:
     """RE value: B+ / W+ for a completed Y, with T for time and F for other faults."""
-    colour = "W" if record.winner == "white" else "B"
+    colour = "W" if record.winner is Color.WHITE else "B"
     if record.termination is Termination.CONNECTION:
         return f"{colour}+"
     if record.termination is Termination.TIME:
@@ -218,7 +219,7 @@ def sgf_result(record: GameRecord) -> str:
 def stone_colours(record: GameRecord) -> list[str | None]:
     """'B'/'W' for each action of the record as placed (None for the swap), replayed by the rules."""
     board = parse_board(record.board)
-    rules = Rules(pie=record.rules.get("pie", True), misere=record.rules.get("misere", False))
+    rules = record.rules
     state = GameState(board, rules, record.handicap)
     colours: list[str | None] = []
     try:
@@ -243,7 +244,7 @@ def stone_colours(record: GameRecord) -> list[str | None]:
 def game_to_sgf(record: GameRecord) -> str:
     """One game as an SGF (FF[4]) game tree; see the module docstring for the encoding."""
     board = parse_board(record.board)
-    rules = [key for key, on in sorted(record.rules.items()) if on]
+    rules = [key for key, on in sorted(record.rules.to_dict().items()) if on]
     root = [("FF", "4"), ("GM", "Y"), ("CA", "UTF-8"), ("AP", f"ytourney:{__version__}")]
     if board.kind is BoardKind.TRI:
         root.append(("SZ", str(board.size)))

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ytourney.errors import ReportError, YTourneyError
+from ytourney.game.record import GameRecord, Termination, replay_order
 from ytourney.stats.ratings import (
     CONSERVATIVE_SIGMAS,
     HandicapModel,
@@ -33,10 +34,8 @@ from ytourney.stats.ratings import (
     Ratings,
     RatingSettings,
     rate_records,
-    replay_order,
     superiority,
 )
-from ytourney.game.record import GameRecord, Termination
 
 SCHEMA_VERSION = 1
 """Version of the JSON layout of every table; bumped when keys change meaning or disappear."""
@@ -459,7 +458,7 @@ def format_table(table: RatingTable | Ratings | Table, fmt: TableFormat | str = 
 
 def duplicate_key(record: GameRecord) -> tuple[Any, ...]:
     """What makes two games the same game: board, rules, handicap, first player and the exact move list."""
-    rules = tuple(sorted(record.rules.items()))
+    rules = record.rules
     return (record.board, rules, record.handicap, record.first, tuple(m.lower() for m in record.moves))
 
 
@@ -751,7 +750,11 @@ def handicap_report(records: Sequence[GameRecord], section: Mapping[str, Any] | 
     `section` is the config's `handicap:` mapping (its max_level and target are used when present); `ratings`
     the replay of the same records, whose level worths the report carries (none without it).
     """
-    from ytourney.stats.handicap import HandicapPlanner, HandicapSettings, counts_for_handicap
+    from ytourney.stats.handicap import (
+        HandicapPlanner,
+        HandicapSettings,
+        counts_for_handicap,
+    )
 
     games = [r for r in records if r.black != r.white]
     highest = max([1, *(r.handicap for r in games)])

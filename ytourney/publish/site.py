@@ -15,10 +15,10 @@ import jinja2
 from markupsafe import Markup
 
 from ytourney import __version__
-from ytourney.game.board import BoardKind, parse_board
 from ytourney.errors import ReportError, YTourneyError
-from ytourney.stats.ratings import PlayerRating, RatedGame, Ratings
+from ytourney.game.board import BoardKind, parse_board
 from ytourney.game.record import GameRecord, utc_now
+from ytourney.game.rules import Color
 from ytourney.publish.report import (
     RATING_COLUMNS,
     Crosstable,
@@ -27,6 +27,7 @@ from ytourney.publish.report import (
     build_crosstable,
     build_table,
 )
+from ytourney.stats.ratings import PlayerRating, RatedGame, Ratings
 
 
 @functools.lru_cache(maxsize=1)
@@ -290,12 +291,11 @@ def _change(before: PlayerRating, after: PlayerRating) -> str:
 def _game_page(game: RatedGame, number: int, prev_href: str | None, next_href: str | None,
                player_href: Mapping[str, str], common: Mapping[str, Any]) -> str:
     from ytourney.publish.export import stone_colours
-    from ytourney.game.state import Rules
     from ytourney.publish.svg import position_svg, replay, winning_group
 
     record = game.record
     board = parse_board(record.board)
-    rules = Rules(pie=record.rules.get("pie", True), misere=record.rules.get("misere", False))
+    rules = record.rules
     unit = 44.0 if board.kind is BoardKind.KADON else max(22.0, min(60.0, 480.0 / board.size))
     label = f"final position of game {number}: {record.black} (black) vs {record.white} (white)"
     diagram = position_svg(board, record.moves, rules=rules, handicap=record.handicap, label=label, unit=unit)
@@ -307,7 +307,7 @@ def _game_page(game: RatedGame, number: int, prev_href: str | None, next_href: s
     changes = {game.winner_before.name: _change(game.winner_before, game.winner_after),
                game.loser_before.name: _change(game.loser_before, game.loser_after)}
     how = "by completing a Y" if record.termination.value == "connection" else f"by {record.termination.value}"
-    if record.termination.value == "connection" and record.rules.get("misere"):
+    if record.termination.value == "connection" and record.rules.misere:
         how = "(misère: the opponent completed a Y)"
     result = f"{record.winner_name} ({record.winner}) wins {how} after {len(record.moves)} moves"
     notes = []
@@ -323,7 +323,7 @@ def _game_page(game: RatedGame, number: int, prev_href: str | None, next_href: s
         for ply, t in enumerate(record.move_seconds):
             spent[_mover_seat(ply, record.handicap)] += t
         think = f"{record.first} {spent[0]:.2f}s, {record.second} {spent[1]:.2f}s"
-    rules_text = ", ".join(f"{k} {'on' if v else 'off'}" for k, v in sorted(record.rules.items())) or "-"
+    rules_text = ", ".join(f"{k} {'on' if v else 'off'}" for k, v in sorted(record.rules.to_dict().items())) or "-"
     title = f"Game {number}: {record.black} vs {record.white}"
     return render_page(
         "game.html", title=title, root="../", record=record, diagram=Markup(diagram), result=result,
@@ -471,8 +471,8 @@ def first_move_stats(records: Iterable[GameRecord]) -> list[FirstMoveStats]:
             continue
         stats = by_board.setdefault(board.spec, FirstMoveStats(board.spec, {}, {}, {}, {}))
         stats.games[cell] = stats.games.get(cell, 0) + 1
-        stats.black_wins[cell] = stats.black_wins.get(cell, 0) + (record.winner == "black")
-        if record.rules.get("pie", True) and len(record.moves) >= 2:
+        stats.black_wins[cell] = stats.black_wins.get(cell, 0) + (record.winner is Color.BLACK)
+        if record.rules.pie and len(record.moves) >= 2:
             stats.chances[cell] = stats.chances.get(cell, 0) + 1
             stats.swaps[cell] = stats.swaps.get(cell, 0) + (record.moves[1].lower() == "swap")
     return [by_board[spec] for spec in sorted(by_board)]

@@ -29,7 +29,7 @@ from typing import Any, Protocol, runtime_checkable
 import trueskill
 
 from ytourney.errors import RatingsError
-from ytourney.game.record import GameRecord
+from ytourney.game.record import GameRecord, league_order, replay_order
 
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = DEFAULT_MU / 3
@@ -354,7 +354,7 @@ def count_results(results: dict[str, PlayerResults], record: GameRecord) -> None
             first.first_games += 1
             first.first_wins += winner == record.first
         second = results.get(record.second)
-        if second is not None and record.rules.get("pie", True) and len(record.moves) >= 2:
+        if second is not None and record.rules.pie and len(record.moves) >= 2:
             second.swap_chances += 1
             if record.moves[1].lower() == "swap":
                 second.swaps += 1
@@ -448,26 +448,6 @@ class Ratings:
         for game in self.games:
             count_results(results, game.record)
         return results
-
-
-def replay_key(record: GameRecord) -> tuple[Any, ...]:
-    """Sort key of the replay: game id first; records without an id after them, by their content."""
-    content = (record.tournament, record.started, record.finished, record.round, record.first, record.second,
-               record.moves, record.seed if record.seed is not None else -1, record.winner, record.termination.value)
-    return (record.id is None, record.id if record.id is not None else 0, content)
-
-
-def replay_order(records: Iterable[GameRecord]) -> list[GameRecord]:
-    """Records in replay order (game id, then content for records without an id)."""
-    return sorted(records, key=replay_key)
-
-
-def league_order(groups: Iterable[Iterable[GameRecord]]) -> list[GameRecord]:
-    """Records of several tournaments in league order: group by group as given, each group in replay order."""
-    ordered: list[GameRecord] = []
-    for group in groups:
-        ordered.extend(replay_order(group))
-    return ordered
 
 
 def rate_records(

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ytourney.errors import SprtError
-from ytourney.game.record import GameRecord
+from ytourney.game.record import GameRecord, replay_order
 
 _KEYS = ("p0", "p1", "alpha", "beta")
 
@@ -207,8 +207,6 @@ class Sprt:
 def sprt_from_records(records: Iterable[GameRecord], settings: SprtSettings, player: str,
                       opponent: str | None = None) -> SprtState:
     """The test replayed over a match's records in game-id order; `player` is the tested (H1: stronger) side."""
-    from ytourney.stats.ratings import replay_order
-
     state = SprtState(settings, player=player, opponent=opponent or "")
     for record in replay_order(records):
         if player not in (record.black, record.white):

@@ -24,8 +24,6 @@ from typing import Any
 
 import yaml
 
-from ytourney.game.board import Board, parse_board
-from ytourney.players.spec import BotKind, BotSpec, parse_bot_spec
 from ytourney.errors import (
     BotSpecError,
     ConfigError,
@@ -33,10 +31,13 @@ from ytourney.errors import (
     SprtError,
     YTourneyError,
 )
-from ytourney.game.state import GameState, Rules
-from ytourney.stats.handicap import HandicapMode, HandicapSettings
-from ytourney.tournament.match import TimeControl
+from ytourney.game.board import Board, parse_board
 from ytourney.game.notation import SWAP, parse_move
+from ytourney.game.rules import Rules
+from ytourney.game.state import GameState
+from ytourney.players.clock import TimeControl
+from ytourney.players.spec import BotKind, BotSpec, parse_bot_spec
+from ytourney.stats.handicap import HandicapMode, HandicapSettings
 from ytourney.stats.ratings import HandicapRating
 from ytourney.stats.sprt import SprtSettings
 
@@ -464,7 +465,7 @@ class _Reader:
 
     def gtp_spec(self, value: Any, path: str) -> BotSpec:
         """An external engine; a program given with a slash and `cwd` are resolved (config folder, then CWD)."""
-        from ytourney.players.gtp.engine import GtpSettings
+        from ytourney.players.gtp.settings import GtpSettings
 
         data = dict(value) if isinstance(value, Mapping) else value
         if isinstance(data, dict):

@@ -8,50 +8,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ytourney.game.board import Board, parse_board
-from ytourney.players.base import Bot, Limit
 from ytourney.errors import PlayerFault, YTourneyError
-from ytourney.game.state import Color, GameState, Rules
+from ytourney.game.board import Board, parse_board
 from ytourney.game.notation import SWAP, move_name
-from ytourney.game.record import GameRecord, Termination, utc_now
+from ytourney.game.record import GameRecord, GameSetup, Termination, utc_now
+from ytourney.game.rules import Color, Rules
+from ytourney.game.state import GameState
+from ytourney.players.base import Bot, Limit
+from ytourney.players.clock import OWN_BUDGET, TimeControl
 
 T = TypeVar("T")
-
-# Built-in bots on a game clock spend about this share of their remaining time on a move.
-CLOCK_SHARE = 1 / 20
-# The Limit of a bot that keeps its own playout budget: no seconds, no playouts, so its configured budget rules.
-OWN_BUDGET = Limit()
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """Per-move seconds (a hard deadline plus grace) or a game clock with an increment; None means unlimited."""
-
-    move_seconds: float | None = None
-    grace_seconds: float = 1.0
-    game_seconds: float | None = None
-    increment: float = 0.0
-
-    @property
-    def uses_clock(self) -> bool:
-        """True for a game clock rather than a per-move budget."""
-        return self.game_seconds is not None
-
-    def limit(self, remaining: float | None, playouts: int | None = None) -> Limit:
-        """The Limit handed to a bot for one decision, given its clock's remaining seconds."""
-        if self.uses_clock and remaining is not None:
-            budget = max(0.0, min(remaining * 0.5, remaining * CLOCK_SHARE + self.increment * 0.8))
-            return Limit(seconds=budget, playouts=playouts, remaining=remaining, increment=self.increment)
-        return Limit(seconds=self.move_seconds, playouts=playouts)
-
-    def allowed(self, remaining: float | None) -> float | None:
-        """Seconds a decision may take before it is lost on time (grace included)."""
-        if self.uses_clock and remaining is not None:
-            return remaining + self.grace_seconds
-        if self.move_seconds is None:
-            return None
-        return self.move_seconds + self.grace_seconds
-
 
 @dataclass(frozen=True)
 class Seat:
@@ -99,39 +65,20 @@ def play_game(
         raise YTourneyError(f"a game needs exactly 2 seats, got {len(seats)}")
     board = parse_board(board) if isinstance(board, str) else board
     rules = rules or Rules()
+    setup = GameSetup(board=board.spec, first=seats[0].name, second=seats[1].name, rules=rules, handicap=handicap,
+                      tournament=tournament, round=round_number, seed=seed, id=game_id, opening_plies=len(opening),
+                      extra=dict(extra) if extra else {})
     referee = _Referee(seats, GameState(board, rules, handicap), time_control or TimeControl(), playouts)
     started = utc_now()
     fault = referee.run(opening)
     state = referee.state
-    names = [seat.name for seat in seats]
     if fault is None:
-        winner_color = state.winner
-        termination, reason = Termination.CONNECTION, ""
+        winner, termination, reason = state.winner, Termination.CONNECTION, ""
     else:
-        winner_color = state.color_of_seat(1 - fault.seat)
-        termination, reason = fault.termination, fault.reason
-    return GameRecord(
-        tournament=tournament,
-        round=round_number,
-        board=board.spec,
-        rules=rules.to_dict(),
-        handicap=handicap,
-        first=names[0],
-        second=names[1],
-        black=names[state.owner(Color.BLACK)],
-        white=names[state.owner(Color.WHITE)],
-        moves=tuple(move_name(board, m) for m in state.moves),
-        winner=str(winner_color),
-        termination=termination,
-        move_seconds=tuple(referee.times),
-        seed=seed,
-        started=started,
-        finished=utc_now(),
-        reason=reason,
-        opening_plies=len(opening),
-        id=game_id,
-        extra=dict(extra) if extra else {},
-    )
+        winner, termination, reason = state.color_of_seat(1 - fault.seat), fault.termination, fault.reason
+    return setup.record(moves=tuple(move_name(board, m) for m in state.moves), move_seconds=tuple(referee.times),
+                        swapped=state.swapped, winner=winner, termination=termination, reason=reason,
+                        started=started)
 
 
 class _Referee:

@@ -35,10 +35,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ytourney.players.spec import BotKind
-from ytourney.tournament.config import PlayerConfig, TournamentConfig
 from ytourney.errors import BackendError, BackendMissingError, YTourneyError
 from ytourney.game.record import GameRecord, Termination
+from ytourney.players.spec import BotKind
+from ytourney.tournament.config import PlayerConfig, TournamentConfig
 from ytourney.tournament.runner import (
     SHORT_GAME_SECONDS,
     STOP_SECONDS,
@@ -659,7 +659,7 @@ def _look_for(player: PlayerConfig) -> str:
     """Check a player's files without starting it."""
     spec = player.spec
     if spec.kind is BotKind.GTP:
-        from ytourney.players.gtp.engine import check_engine
+        from ytourney.players.gtp.settings import check_engine
 
         check_engine(spec.gtp)
         return "engine program found (not started)"

@@ -11,7 +11,7 @@ Executors play games; the runner never cares where. The interface (`Executor`):
 process: deterministic and easy to debug) implement it; a distributed backend plugs in the same way.
 
 Workers hold the tournament context (players, board, rules, clock) from the start and receive only small tasks.
-They send each finished game back with its moves and move times already encoded for the store (`pack_result`):
+They send each finished game back with its moves and move times already encoded for the store (`PlayedGame`):
 the runner writes that text as it is and hands the scheduler, the stop condition and the progress display the
 record without moves and times, the same form the scheduler replays from the store on resume. The runner's own
 work per game (one SQLite transaction, scheduling) is serial, so the less of it the better as workers are added.
@@ -27,31 +27,36 @@ from __future__ import annotations
 import collections
 import contextlib
 import ctypes
-import inspect
 import os
 import pickle
 import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 import multiprocess
 import multiprocess.connection
 
-from ytourney.game.board import Board, parse_board
-from ytourney.players.base import Bot, Limit
-from ytourney.players.spec import BotKind, BotSpec, create_bot
-from ytourney.tournament.config import PlayerConfig, TournamentConfig
 from ytourney.errors import PlayerFault, RunInterrupted, RunnerError, YTourneyError
-from ytourney.game.state import Color, Rules
+from ytourney.game.board import Board, parse_board
+from ytourney.game.record import GameRecord, GameSetup, Termination
+from ytourney.game.rules import Color, Rules
+from ytourney.players.base import Bot, Limit
+from ytourney.players.clock import TimeControl
+from ytourney.players.spec import BotKind, BotSpec, bot_factory, create_bot
 from ytourney.stats.handicap import HandicapMode
-from ytourney.tournament.match import Seat, TimeControl, play_game
-from ytourney.game.record import GameRecord, Termination, utc_now
+from ytourney.tournament.config import PlayerConfig, TournamentConfig
+from ytourney.tournament.match import Seat, play_game
 from ytourney.tournament.schedule import GameTask, Scheduler, StopCondition, build_slots
-from ytourney.tournament.store import EncodedMoves, ResultStore, StoredPlayer, encode_moves
+from ytourney.tournament.store import (
+    EncodedMoves,
+    ResultStore,
+    StoredPlayer,
+    encode_moves,
+)
 
 SHORT_GAME_SECONDS = 1.0
 """Games shorter than this on average get a second chunk queued per worker, so workers never wait for the parent."""
@@ -139,33 +144,23 @@ def seat_seed(game_seed: int, seat: int) -> int:
     return (game_seed * 2 + seat + 1) * 0x9E3779B1 & 0x7FFFFFFF
 
 
-def pack_result(record: GameRecord) -> tuple[Any, ...]:
-    """A played game as a worker sends it: the record's fields, with its moves and times encoded for the store
-    instead of as tuples (the worker does that work, the runner only writes the text); a record whose moves and
-    times disagree travels whole, for the store to refuse."""
-    try:
-        encoded = encode_moves(record)
-    except YTourneyError:
-        return (record,)
-    return (record.tournament, record.round, record.board, record.rules, record.handicap, record.first,
-            record.second, record.black, record.white, record.winner, record.termination.value, record.seed,
-            record.started, record.finished, record.id, record.reason, record.opening_plies, record.extra or None,
-            encoded.moves, encoded.seconds, encoded.count)
+@dataclass(frozen=True)
+class PlayedGame:
+    """A finished game as a worker sends it: the record without moves and times, which travel encoded for the
+    store (the worker does that work; the runner only writes the text). A record whose moves and times disagree
+    travels whole, for the store to refuse."""
 
+    record: GameRecord
+    moves: EncodedMoves | None = None
 
-def unpack_result(packed: tuple[Any, ...]) -> tuple[GameRecord, EncodedMoves | None]:
-    """The record (moves and times left empty) and the encoded moves of a `pack_result` tuple."""
-    if len(packed) == 1:
-        return packed[0], None
-    (tournament, round_number, board, rules, handicap, first, second, black, white, winner, termination, seed,
-     started, finished, game_id, reason, opening_plies, extra, moves, seconds, count) = packed
-    record = GameRecord(
-        tournament=tournament, round=round_number, board=board, rules=rules, handicap=handicap, first=first,
-        second=second, black=black, white=white, moves=(), winner=winner, termination=Termination(termination),
-        move_seconds=(), seed=seed, started=started, finished=finished, id=game_id, reason=reason,
-        opening_plies=opening_plies, extra=extra or {},
-    )
-    return record, EncodedMoves(moves, seconds, count)
+    @classmethod
+    def of(cls, record: GameRecord) -> PlayedGame:
+        """The form in which a worker sends `record`."""
+        try:
+            encoded = encode_moves(record)
+        except YTourneyError:
+            return cls(record)
+        return cls(replace(record, moves=(), move_seconds=()), encoded)
 
 
 class SeatTracker:
@@ -227,24 +222,6 @@ class _WatchedBot:
     def close(self) -> None:
         """Forwarded."""
         self._call(self.bot.close)
-
-
-def _builtin_factory(cls: type, spec: BotSpec, name: str) -> Callable[[int], Bot]:
-    """A fast constructor of a built-in bot for each game: class, options and seed handling looked up once."""
-    options = dict(spec.options)
-    try:
-        params = inspect.signature(cls).parameters
-        takes_seed = "seed" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-    except (TypeError, ValueError):
-        takes_seed = False
-
-    def make(seed: int) -> Bot:
-        bot = cls(seed=seed, **options) if takes_seed else cls(**options)
-        if not getattr(bot, "name", None):
-            bot.name = name
-        return bot
-
-    return make
 
 
 class GamePlayer:
@@ -313,10 +290,8 @@ class GamePlayer:
                 return bot
             factory = self._factories.get(player_index)
             if factory is None:
-                bot = create_bot(spec, seed)  # the first one goes the checked way; later ones skip the lookups
-                self._factories[player_index] = _builtin_factory(type(bot), spec, bot.name)
-            else:
-                bot = factory(seed)
+                factory = self._factories[player_index] = bot_factory(spec)
+            bot = factory(seed)
             if callable(getattr(bot, "reset", None)):
                 self._kept[player_index] = bot
             else:
@@ -339,15 +314,11 @@ class GamePlayer:
 
     def fault_record(self, task: GameTask, seat: int, termination: Termination, reason: str) -> GameRecord:
         """The record of a game lost by `seat` before or outside the referee's control."""
-        names = [self.context.players[i].name for i in task.seats]
-        now = utc_now()
-        return GameRecord(
-            tournament=self.context.name, round=task.round, board=self.context.board.spec,
-            rules=self.context.rules.to_dict(), handicap=task.handicap, first=names[0], second=names[1],
-            black=names[0], white=names[1], moves=(), winner="white" if seat == 0 else "black",
-            termination=termination, move_seconds=(), seed=task.seed, started=now, finished=now, id=task.slot,
-            reason=reason,
-        )
+        first, second = (self.context.players[i].name for i in task.seats)
+        setup = GameSetup(board=self.context.board.spec, first=first, second=second, rules=self.context.rules,
+                          handicap=task.handicap, tournament=self.context.name, round=task.round, seed=task.seed,
+                          id=task.slot)
+        return setup.lost_by(seat, termination, reason)
 
     def close(self) -> None:
         """Close every cached plugin and engine and every kept built-in bot."""
@@ -434,7 +405,7 @@ def _worker_main(index: int, context: TournamentContext, conn: Any, tracker_cell
                 break
             tasks = pickle.loads(message)
             begin = time.perf_counter()
-            results = [pack_result(player.play(task)) for task in tasks]
+            results = [PlayedGame.of(player.play(task)) for task in tasks]
             busy = time.perf_counter() - begin
             conn.send_bytes(pickle.dumps((results, busy), protocol=pickle.HIGHEST_PROTOCOL))
     except (_WorkerStop, EOFError, OSError, KeyboardInterrupt):
@@ -559,9 +530,8 @@ class ProcessExecutor:
         try:
             while worker.queue and worker.conn.poll():
                 results, busy = pickle.loads(worker.conn.recv_bytes())
-                for packed in results:
-                    record, moves = unpack_result(packed)
-                    outcomes.append(GameOutcome(worker.queue.popleft(), record, moves=moves))
+                for played in results:
+                    outcomes.append(GameOutcome(worker.queue.popleft(), played.record, moves=played.moves))
                 if results:
                     self._learn(busy / len(results))
         except (EOFError, OSError):
@@ -877,7 +847,7 @@ def check_player(config: TournamentConfig, player: PlayerConfig) -> str:
     spec = player.spec
     note = "ok"
     if spec.kind is BotKind.GTP:
-        from ytourney.players.gtp.engine import check_engine
+        from ytourney.players.gtp.settings import check_engine
 
         check_engine(spec.gtp)
     bot = create_bot(spec, 0)

@@ -26,12 +26,18 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
-from ytourney.game.board import parse_board
-from ytourney.tournament.config import OpeningOrder, ScheduleFormat, TournamentConfig, derive_seed
 from ytourney.errors import YTourneyError
-from ytourney.game.state import GameState, Rules
+from ytourney.game.board import parse_board
+from ytourney.game.record import GameRecord, GameSetup, Termination
+from ytourney.game.rules import Rules
+from ytourney.game.state import GameState
 from ytourney.stats.handicap import HandicapMode, HandicapPlanner, round_level
-from ytourney.game.record import GameRecord, Termination, utc_now
+from ytourney.tournament.config import (
+    OpeningOrder,
+    ScheduleFormat,
+    TournamentConfig,
+    derive_seed,
+)
 
 StopCondition = Callable[[GameRecord], bool]
 """Told each result (stored ones first, in completion order); returns True once no more games should start.
@@ -346,13 +352,9 @@ class Scheduler:
             loser, reason = a, sa.suspended
         else:
             loser, reason = b, sb.suspended
-        now = utc_now()
-        return GameRecord(
-            tournament=self.config.name, round=slot.round, board=self.config.board, rules=self.config.rules.to_dict(),
-            handicap=0, first=a, second=b, black=a, white=b, moves=(), winner="white" if loser == a else "black",
-            termination=Termination.FORFEIT, move_seconds=(), seed=slot.seed, started=now, finished=now,
-            id=slot.id, reason=f"{loser} {reason}",
-        )
+        setup = GameSetup(board=self.config.board, first=a, second=b, rules=self.config.rules,
+                          tournament=self.config.name, round=slot.round, seed=slot.seed, id=slot.id)
+        return setup.lost_by(0 if loser == a else 1, Termination.FORFEIT, f"{loser} {reason}")
 
     # --- results --------------------------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 from ytourney.errors import ConfigMismatchError, StoreError, StoreLockedError
 from ytourney.game.record import GameRecord, Termination, utc_now
+from ytourney.game.rules import Color, Rules
 
 DB_NAME = "tournament.db"
 LOCK_NAME = "run.lock"
@@ -87,6 +88,8 @@ CREATE VIEW IF NOT EXISTS move_rows (game_id, ply, move, seconds) AS
     SELECT moves.game_id, played.key + 1, played.value, json_extract(moves.seconds, '$[' || played.key || ']')
     FROM moves, json_each(moves.moves) AS played;
 """
+
+_COLORS = {str(color): color for color in Color}
 
 _GAME_COLUMNS = (
     "id", "seq", "round", "board", "pie", "misere", "handicap", "first", "second", "black", "white", "winner",
@@ -280,14 +283,14 @@ class _RowReader:
             tournament=self.tournament,
             round=round_number,
             board=shared(board),
-            rules={"pie": bool(pie), "misere": bool(misere)},
+            rules=Rules.from_dict({"pie": pie, "misere": misere}),
             handicap=handicap,
             first=shared(first),
             second=shared(second),
             black=shared(black),
             white=shared(white),
             moves=moves,
-            winner=shared(winner),
+            winner=_COLORS[winner],
             termination=Termination(termination),
             move_seconds=seconds,
             seed=seed,
@@ -553,9 +556,8 @@ class ResultStore:
         game_id = record.id
         rules = record.rules
         row = (
-            game_id, self._next_seq, record.round, record.board, int(bool(rules.get("pie", True))),
-            int(bool(rules.get("misere", False))), record.handicap, record.first, record.second,
-            record.black, record.white, record.winner, record.winner_name, record.termination.value,
+            game_id, self._next_seq, record.round, record.board, int(rules.pie), int(rules.misere), record.handicap, record.first, record.second,
+            record.black, record.white, str(record.winner), record.winner_name, record.termination.value,
             record.reason, record.seed, record.started, record.finished, record.opening_plies, encoded.count,
             json.dumps(record.extra, sort_keys=True) if record.extra else "{}",
         )

@@ -14,10 +14,11 @@ from typing import ClassVar
 import numpy as np
 
 from ytourney.game.board import ALL_SIDES, Board, BoardKind
+from ytourney.game.playouts import playout_wins
+from ytourney.game.rules import Color, Rules
+from ytourney.game.state import EMPTY, GameState
 from ytourney.players.base import BaseBot, Limit
 from ytourney.players.spec import BotOption
-from ytourney.game.state import EMPTY, Color, GameState, Rules
-from ytourney.game.playouts import playout_wins
 
 # Boards evaluated per numpy call; bounds memory on tri:26 (26 * 26 floats per board).
 CHUNK = 2048

@@ -16,6 +16,9 @@ from typing import ClassVar
 import numpy as np
 
 from ytourney.game.board import Board, BoardKind
+from ytourney.game.notation import SWAP
+from ytourney.game.rules import Color, Rules
+from ytourney.game.state import EMPTY, GameState
 from ytourney.players.base import BaseBot, Limit
 from ytourney.players.bots.heuristic import (
     completing_from_masks,
@@ -24,8 +27,6 @@ from ytourney.players.bots.heuristic import (
     group_masks,
 )
 from ytourney.players.spec import BotOption
-from ytourney.game.state import EMPTY, Color, GameState, Rules
-from ytourney.game.notation import SWAP
 
 DEFAULT_PLAYOUTS = 10_000
 # A swap search this sure of the result decides on its own; in between, the table of first-stone worth does.

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
+from ytourney.game.state import GameState
 from ytourney.players.base import BaseBot, Limit
 from ytourney.players.spec import BotOption
-from ytourney.game.state import GameState
 
 
 class RandomBot(BaseBot):

@@ -6,13 +6,14 @@ import re
 from typing import TextIO
 
 from ytourney import __version__
-from ytourney.game.board import Board, parse_board
-from ytourney.players.base import Bot, Limit
-from ytourney.game.diagram import board_text
 from ytourney.errors import IllegalMoveError, NotationError, YTourneyError
-from ytourney.game.state import Color, GameState, Rules
-from ytourney.tournament.match import TimeControl
+from ytourney.game.board import Board, parse_board
+from ytourney.game.diagram import board_text
 from ytourney.game.notation import SWAP, move_name, parse_move
+from ytourney.game.rules import Color, Rules
+from ytourney.game.state import GameState
+from ytourney.players.base import Bot, Limit
+from ytourney.players.clock import TimeControl
 
 # `ytourney-rules pie=on|off misere=on|off genmove_swap=on|off` (an extension GtpBot sends when it is known): the
 # game's rules, and whether genmove may answer `swap` (off when the controller decides the pie for the engine).

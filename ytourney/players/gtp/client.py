@@ -1,0 +1,118 @@
+"""The GTP conversation: send a command, read its framed response before a deadline, report faults."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+
+from ytourney.errors import (
+    EngineCrashError,
+    EngineProtocolError,
+    EngineTimeoutError,
+)
+from ytourney.players.gtp.transport import Transport
+
+# --- the GTP conversation ----------------------------------------------------------------------------------------
+
+_RESPONSE = re.compile(r"([=?])(\d*)(?:\s(.*))?$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class GtpResponse:
+    """One GTP response: success (`=`) or failure (`?`) and its text."""
+
+    ok: bool
+    text: str
+
+
+class GtpClient:
+    """Sends GTP commands and reads framed responses, every read bounded by a deadline."""
+
+    def __init__(self, transport: Transport, name: str) -> None:
+        self.transport = transport
+        self.name = name
+
+    def command(self, command: str, timeout: float) -> GtpResponse:
+        """Send `command` and return its response; raise the engine fault that prevents an answer."""
+        self._check_quiet()
+        try:
+            self.transport.send(command)
+        except EngineCrashError as err:
+            raise EngineCrashError(self.describe_death(f"before {command!r} ({err})")) from err
+        deadline = time.monotonic() + timeout
+        first: re.Match[str] | None = None
+        body: list[str] = []
+        while True:
+            try:
+                line = self.transport.receive(deadline - time.monotonic())
+            except TimeoutError:
+                if first is None:
+                    raise EngineTimeoutError(
+                        f"{self.name} gave no answer to {command!r} within {timeout:.2f}s"
+                    ) from None
+                raise EngineProtocolError(
+                    f"{self.name} began answering {command!r} but never ended the response with an empty line"
+                ) from None
+            if line is None:
+                if first is not None and first.group(1) == "=" and command == "quit":
+                    break
+                raise EngineCrashError(self.describe_death(f"while answering {command!r}"))
+            if first is None:
+                if not line.strip():
+                    continue
+                first = _RESPONSE.match(line.strip())
+                if first is None:
+                    raise EngineProtocolError(
+                        f"{self.name} answered {command!r} with {clip(line)!r}, which is not a GTP response "
+                        "(it must start with '=' or '?')"
+                    )
+                body.append(first.group(3) or "")
+            elif line.strip():
+                body.append(line)
+            else:
+                return GtpResponse(first.group(1) == "=", "\n".join(body).strip())
+        return GtpResponse(True, "\n".join(body).strip())  # `quit` answered, then the engine closed its output
+
+    def expect(self, command: str, timeout: float) -> str:
+        """Send `command` and return its text; EngineProtocolError when the engine answers `?`."""
+        response = self.command(command, timeout)
+        if not response.ok:
+            raise EngineProtocolError(f"{self.name} refused {command!r}: ? {clip(response.text)}")
+        return response.text
+
+    def describe_death(self, when: str) -> str:
+        """A message for an engine that stopped: exit status and the tail of its stderr."""
+        code = None
+        for _ in range(40):  # the exit status usually follows end of output within milliseconds
+            code = self.transport.exit_code()
+            if code is not None:
+                break
+            time.sleep(0.005)
+        if code is None:
+            status = "closed its output"
+        elif code < 0:
+            status = f"was killed by signal {-code}"
+        else:
+            status = f"exited with code {code}"
+        tail = self.transport.stderr_tail()[-3:]
+        detail = "; stderr: " + " | ".join(clip(line, 120) for line in tail) if tail else ""
+        return f"{self.name} {status} {when}{detail}"
+
+    def _check_quiet(self) -> None:
+        """Fail on output the engine wrote without being asked (an answer out of turn)."""
+        while True:
+            try:
+                line = self.transport.receive(0.0)
+            except TimeoutError:
+                return
+            if line is None:
+                raise EngineCrashError(self.describe_death("between commands"))
+            if line.strip():
+                raise EngineProtocolError(f"{self.name} wrote {clip(line)!r} without being asked")
+
+
+def clip(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+

@@ -1,0 +1,205 @@
+"""Where GTP lines go and come from: an engine subprocess in its own session, every read bounded by a deadline."""
+
+from __future__ import annotations
+
+import collections
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from ytourney.errors import (
+    EngineCrashError,
+)
+from ytourney.players.gtp.settings import GtpSettings
+
+# --- transports: where GTP lines go and come from ----------------------------------------------------------------
+
+STDERR_LINES = 20
+TERM_SECONDS = 0.5  # between SIGTERM and SIGKILL when ending an engine's process group
+_LINE_LIMIT = 1 << 16
+
+
+class Transport(Protocol):
+    """A line channel to one engine; `receive` never waits past its timeout."""
+
+    pid: int | None
+
+    def send(self, line: str) -> None:
+        """Write one command line; raise EngineCrashError when the engine can no longer read."""
+
+    def receive(self, timeout: float) -> str | None:
+        """The next output line without its newline, None at end of output; TimeoutError after `timeout` seconds."""
+
+    def exit_code(self) -> int | None:
+        """The engine's exit status once it has ended (negative: killed by that signal), else None."""
+
+    def stderr_tail(self) -> list[str]:
+        """The last lines the engine wrote to stderr."""
+
+    def close(self, wait: float) -> None:
+        """End the engine: give it `wait` seconds to exit after end of input, then terminate, then kill."""
+
+
+class ProcessTransport:
+    """An engine subprocess in its own session; reader threads feed queues so no read blocks without a deadline."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        self._process = process
+        self.pid: int | None = process.pid
+        self._lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self._reaped: int | None = None
+        self._threads = [
+            threading.Thread(target=self._read_stdout, name=f"gtp-stdout-{process.pid}", daemon=True),
+            threading.Thread(target=self._read_stderr, name=f"gtp-stderr-{process.pid}", daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    @classmethod
+    def start(cls, settings: GtpSettings) -> ProcessTransport:
+        """Start the engine from its argv (no shell) in a new session; EngineCrashError if it cannot start."""
+        try:
+            process = subprocess.Popen(
+                list(settings.command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=settings.cwd,
+                env=settings.environment,
+                start_new_session=True,
+            )
+        except OSError as err:
+            raise EngineCrashError(
+                f"engine {settings.display_name!r} could not start {shlex.join(settings.command)!r}: "
+                f"{err.strerror or err}"
+            ) from err
+        return cls(process)
+
+    def _read_stdout(self) -> None:
+        stream = self._process.stdout
+        try:
+            while stream is not None:
+                raw = stream.readline(_LINE_LIMIT)
+                if not raw:
+                    break
+                self._lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        except (OSError, ValueError):
+            pass  # the pipe was closed under us: report end of output like a normal end
+        finally:
+            self._lines.put(None)
+
+    def _read_stderr(self) -> None:
+        stream = self._process.stderr
+        try:
+            while stream is not None:
+                raw = stream.readline(_LINE_LIMIT)
+                if not raw:
+                    break
+                text = raw.decode("utf-8", "replace").rstrip("\r\n")
+                if text.strip():
+                    self._stderr.append(text)
+        except (OSError, ValueError):
+            pass
+
+    def send(self, line: str) -> None:
+        """Write one line to the engine's stdin."""
+        stdin = self._process.stdin
+        try:
+            if stdin is None:
+                raise BrokenPipeError("no stdin")
+            stdin.write(line.encode("utf-8") + b"\n")
+            stdin.flush()
+        except (OSError, ValueError) as err:
+            raise EngineCrashError(f"cannot write {line!r} to the engine: {err}") from err
+
+    def receive(self, timeout: float) -> str | None:
+        """The next stdout line within `timeout` seconds."""
+        try:
+            return self._lines.get(timeout=max(0.0, timeout))
+        except queue.Empty:
+            raise TimeoutError(f"no output within {timeout:.3f}s") from None
+
+    def exit_code(self) -> int | None:
+        """Exit status without reaping, so the process group id stays reserved until `close`."""
+        if self._reaped is not None:
+            return self._reaped
+        try:
+            info = os.waitid(os.P_PID, self._process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return self._process.returncode
+        if info is None:
+            return None
+        return -info.si_status if info.si_code in (os.CLD_KILLED, os.CLD_DUMPED) else info.si_status
+
+    def stderr_tail(self) -> list[str]:
+        """The last lines of the engine's stderr."""
+        return list(self._stderr)
+
+    def close(self, wait: float) -> None:
+        """End of input, then TERM to the whole process group, KILL to whatever is left, then reap."""
+        if self._reaped is not None:
+            return
+        process = self._process
+        if process.stdin is not None:
+            try:
+                process.stdin.close()
+            except OSError:
+                pass
+        self._wait_exit(wait)
+        # Until the leader is reaped its pid still names this process group, so signalling the group is safe.
+        self._signal_group(signal.SIGTERM)
+        deadline = time.monotonic() + TERM_SECONDS
+        if self._wait_exit(TERM_SECONDS):
+            self._reap(0.0)
+            while self._group_alive() and time.monotonic() < deadline:
+                time.sleep(0.01)  # children of the engine still ending
+        if self._reaped is None or self._group_alive():
+            self._signal_group(signal.SIGKILL)
+        self._reap(5.0)
+        for thread in self._threads:
+            thread.join(timeout=1.0)
+        if not any(thread.is_alive() for thread in self._threads):
+            for stream in (process.stdout, process.stderr):
+                if stream is not None:
+                    stream.close()
+
+    def _signal_group(self, sig: signal.Signals) -> None:
+        try:
+            os.killpg(self._process.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass  # the group is already empty
+
+    def _group_alive(self) -> bool:
+        try:
+            os.killpg(self._process.pid, 0)
+        except (ProcessLookupError, PermissionError):
+            return False
+        return True
+
+    def _reap(self, timeout: float) -> None:
+        if self._reaped is not None:
+            return
+        try:
+            self._reaped = self._process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def _wait_exit(self, seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        while self.exit_code() is None:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)
+        return True
+
+
+TransportFactory = Callable[[GtpSettings], Transport]
+
+

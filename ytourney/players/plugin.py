@@ -1,0 +1,51 @@
+"""Python plugins: a bot class loaded from a file the user names, checked for the bot protocol."""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import sys
+from pathlib import Path
+
+from ytourney.errors import PluginError
+from ytourney.players.base import PROTOCOL_METHODS
+
+
+def load_plugin_class(path: str, class_name: str) -> type:
+    """Import `class_name` from the Python file at `path` and check it has the bot protocol."""
+    file = Path(path)
+    if not file.is_file():
+        raise PluginError(f"plugin file {path!r} does not exist (looked in {str(file.resolve().parent)!r})")
+    module_name = f"ytourney_plugin_{abs(hash(str(file.resolve())))}"
+    module = sys.modules.get(module_name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(module_name, file)
+        if spec is None or spec.loader is None:
+            raise PluginError(f"plugin file {path!r} cannot be imported as a Python module")
+        module = importlib.util.module_from_spec(spec)
+        # Registered before running it, as a normal import does: dataclasses and pickling look the module up.
+        sys.modules[module_name] = module
+        try:
+            spec.loader.exec_module(module)
+        except SyntaxError as err:
+            del sys.modules[module_name]
+            raise PluginError(f"plugin file {path!r} has a syntax error at line {err.lineno}: {err.msg}") from err
+        except Exception as err:
+            del sys.modules[module_name]
+            raise PluginError(f"plugin file {path!r} failed to import: {type(err).__name__}: {err}") from err
+    cls = getattr(module, class_name, None)
+    if cls is None or not inspect.isclass(cls):
+        found = sorted(n for n, v in vars(module).items() if inspect.isclass(v) and v.__module__ == module_name)
+        raise PluginError(
+            f"plugin file {path!r} has no class {class_name!r}; classes found: {', '.join(found) or 'none'}"
+        )
+    missing = [m for m in PROTOCOL_METHODS if not callable(getattr(cls, m, None))]
+    if missing:
+        raise PluginError(
+            f"plugin class {class_name!r} in {path!r} lacks the bot method(s) {', '.join(missing)}; "
+            "subclass ytourney.players.BaseBot or define new_game, move, swap and close"
+        )
+    if inspect.isabstract(cls):
+        abstract = ", ".join(sorted(getattr(cls, "__abstractmethods__", ())))
+        raise PluginError(f"plugin class {class_name!r} in {path!r} does not define {abstract} (still abstract)")
+    return cls

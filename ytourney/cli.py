@@ -386,7 +386,7 @@ _TABLE_FORMATS = ("text", "md", "csv", "json", "html")
 def _league(dirs: tuple[str, ...], detail: bool = True) -> tuple[list, Any]:
     """The sources of DIR… and their ratings (league order: folders as given, then game id); without detail the
     games are streamed from the stores and not kept."""
-    from ytourney.publish.report import load_sources, rate_sources, source_settings
+    from ytourney.publish.sources import load_sources, rate_sources, source_settings
 
     sources = load_sources(dirs)
     return sources, rate_sources(sources, source_settings(sources[0]).ratings, detail=detail)
@@ -409,12 +409,8 @@ def ratings_command(dirs: tuple[str, ...], fmt: str) -> None:
     Example:
       ytourney ratings results/demo results/demo-2 --format md
     """
-    from ytourney.publish.report import (
-        build_table,
-        format_table,
-        handicap_section,
-        sprt_state_of,
-    )
+    from ytourney.publish.report import build_table, format_table, handicap_section
+    from ytourney.publish.sources import sprt_state_of
 
     sources, ratings = _league(dirs, detail=False)  # the table needs no per-game detail: memory stays flat
     sprt = sprt_state_of(sources[0]) if len(sources) == 1 else None
@@ -470,7 +466,7 @@ def export_command(dirs: tuple[str, ...], fmt: str, out: str | None) -> None:
     """
     from ytourney.game.record import league_order
     from ytourney.publish.export import export_records
-    from ytourney.publish.report import load_sources
+    from ytourney.publish.sources import load_sources
 
     records = league_order(source.records for source in load_sources(dirs))
     result = export_records(records, fmt, out)
@@ -498,7 +494,8 @@ def publish_command(dirs: tuple[str, ...], out: str, title: str | None) -> None:
     Example:
       ytourney publish results/demo --out site/
     """
-    from ytourney.publish.report import handicap_section, sprt_state_of
+    from ytourney.publish.report import handicap_section
+    from ytourney.publish.sources import sprt_state_of
     from ytourney.publish.site import publish_site
 
     sources, ratings = _league(dirs)
@@ -544,7 +541,8 @@ def handicap_command(dirs: tuple[str, ...], fmt: str, only_levels: bool) -> None
       ytourney handicap results/handicap
       ytourney handicap results/handicap --format csv > fair.csv
     """
-    from ytourney.publish.report import handicap_report, render_table, source_settings
+    from ytourney.publish.report import handicap_report, render_table
+    from ytourney.publish.sources import source_settings
 
     sources, ratings = _league(dirs)
     report = handicap_report(ratings.records, source_settings(sources[0]).handicap, ratings)

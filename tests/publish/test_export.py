@@ -21,7 +21,7 @@ from ytourney.publish.export import (
     to_jsonl,
     to_pgn,
 )
-from ytourney.publish.report import read_jsonl
+from ytourney.publish.sources import read_jsonl
 
 SEVEN_TAG_ROSTER = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
 

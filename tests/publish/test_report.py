@@ -25,9 +25,9 @@ from ytourney.publish.report import (
     format_crosstable,
     format_table,
     rating_table,
-    read_jsonl,
     render_table,
 )
+from ytourney.publish.sources import read_jsonl
 from ytourney.stats.ratings import rate_records, superiority
 
 EVIL = "<script>alert(1)</script>"
@@ -274,7 +274,7 @@ def test_commands_report_missing_and_foreign_folders(tmp_path: Path) -> None:
 
 def test_ratings_of_folders_are_streamed_and_match_the_detailed_replay(tmp_path: Path,
                                                                      records: list[GameRecord]) -> None:
-    from ytourney.publish.report import load_sources, rate_sources
+    from ytourney.publish.sources import load_sources, rate_sources
 
     sources = load_sources([make_results(tmp_path / "one", records[:5], name="one"),
                             make_results(tmp_path / "two", records[5:], name="two")])

@@ -495,8 +495,8 @@ def publish_command(dirs: tuple[str, ...], out: str, title: str | None) -> None:
       ytourney publish results/demo --out site/
     """
     from ytourney.publish.report import handicap_section
-    from ytourney.publish.site import publish_site
     from ytourney.publish.sources import sprt_state_of
+    from ytourney.publish.site import publish_site
 
     sources, ratings = _league(dirs)
     report = handicap_section(sources, ratings)

@@ -32,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ytourney.stats.handicap import (
+    HandicapMode,
     HandicapPlanner,
     HandicapSettings,
     PairEstimator,
@@ -150,7 +151,7 @@ class _Bayes:
     """A tournament method: the handicap planner, pooling across pairs or not."""
 
     def __init__(self, pooling: bool) -> None:
-        self.planner = HandicapPlanner(HandicapSettings("auto", max_level=MAX_LEVEL), pooling=pooling)
+        self.planner = HandicapPlanner(HandicapSettings(HandicapMode.AUTO, max_level=MAX_LEVEL), pooling=pooling)
 
     def dispatch(self, a: str, b: str, rng: random.Random) -> tuple[str, int]:
         return self.planner.next_game(a, b, rng)

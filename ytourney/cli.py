@@ -386,10 +386,10 @@ _TABLE_FORMATS = ("text", "md", "csv", "json", "html")
 def _league(dirs: tuple[str, ...], detail: bool = True) -> tuple[list, Any]:
     """The sources of DIR… and their ratings (league order: folders as given, then game id); without detail the
     games are streamed from the stores and not kept."""
-    from ytourney.publish.sources import load_sources, rate_sources, source_settings
+    from ytourney.publish.sources import load_sources, rate_sources
 
     sources = load_sources(dirs)
-    return sources, rate_sources(sources, source_settings(sources[0]).ratings, detail=detail)
+    return sources, rate_sources(sources, sources[0].rating_settings, detail=detail)
 
 
 @main.command("ratings")
@@ -542,10 +542,9 @@ def handicap_command(dirs: tuple[str, ...], fmt: str, only_levels: bool) -> None
       ytourney handicap results/handicap --format csv > fair.csv
     """
     from ytourney.publish.report import handicap_report, render_table
-    from ytourney.publish.sources import source_settings
 
     sources, ratings = _league(dirs)
-    report = handicap_report(ratings.records, source_settings(sources[0]).handicap, ratings)
+    report = handicap_report(ratings.records, sources[0].handicap_settings, ratings)
     names = " + ".join(s.name for s in sources)
     pairs = report.pairs_table(f"Fair handicaps: {names}")
     levels = report.levels_table(f"Worth of each handicap level: {names}")

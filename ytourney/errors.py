@@ -40,7 +40,20 @@ class RecordError(YTourneyError, ValueError):
 
 
 class ConfigError(YTourneyError):
-    """A tournament config that is malformed or inconsistent."""
+    """A tournament config that is malformed or inconsistent.
+
+    The config reader says where: `source` (the file, or the results folder of a stored config), `path` (the key
+    path, like `players[2].gtp.swap`), `value` (what was found there, None for a missing key) and `expected` (what
+    would have been accepted). Config errors raised outside the reader (an engine check) may leave them empty.
+    """
+
+    def __init__(self, message: str, *, source: str = "", path: str = "", value: object = None,
+                 expected: str = "") -> None:
+        super().__init__(message)
+        self.source = source
+        self.path = path
+        self.value = value
+        self.expected = expected
 
 
 class BotSpecError(YTourneyError, ValueError):
@@ -109,10 +122,6 @@ class RatingsError(YTourneyError, ValueError):
 
 class ReportError(YTourneyError, ValueError):
     """A table, export or site that cannot be produced as asked (unknown format, unwritable output, no games)."""
-
-
-class SprtError(YTourneyError, ValueError):
-    """SPRT settings that do not describe a valid sequential test."""
 
 
 class RunnerError(YTourneyError):

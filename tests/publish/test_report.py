@@ -198,7 +198,8 @@ def make_results(folder: Path, games: list[GameRecord], *, name: str = "demo",
     from ytourney.tournament.store import ResultStore, StoredPlayer
 
     names = list(dict.fromkeys(n for g in games for n in (g.first, g.second)))
-    with ResultStore.open(folder, name=name, config_text=config_text or f"name: {name}\n", config_hash=name,
+    config_text = config_text or json.dumps({"name": name, "players": [{"name": n, "bot": "random"} for n in names]})
+    with ResultStore.open(folder, name=name, config_text=config_text, config_hash=name,
                           config_key={"name": name}, planned_games=len(games),
                           players=[StoredPlayer(n, "random", "builtin") for n in names]) as store:
         for number, record in enumerate(games, start=1):

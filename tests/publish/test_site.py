@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
@@ -40,7 +41,8 @@ def play_round_robin(board: str, rounds: int, seed: int, *, handicap_every: int 
 
 
 def make_results(folder: Path, games: list[GameRecord], name: str) -> Path:
-    with ResultStore.open(folder, name=name, config_text=f"name: {name}\n", config_hash=name, config_key={"n": name},
+    config = json.dumps({"name": name, "players": [{"name": player, "bot": "random"} for player in PLAYERS]})
+    with ResultStore.open(folder, name=name, config_text=config, config_hash=name, config_key={"n": name},
                           planned_games=len(games), players=[StoredPlayer(p, "random", "builtin") for p in PLAYERS]
                           ) as store:
         for record in games:

@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from ytourney.errors import SprtError
 from ytourney.game.record import GameRecord, Termination
 from ytourney.game.rules import Color, Rules
 from ytourney.stats.sprt import (
@@ -81,18 +80,6 @@ def test_clear_differences_are_found_quickly() -> None:
     decisions = [run_until_decided(0.75, rng) for _ in range(50)]
     assert all(d is SprtDecision.ACCEPT_H1 for d, _ in decisions)
     assert max(games for _, games in decisions) < 150
-
-
-def test_settings_are_validated() -> None:
-    with pytest.raises(SprtError, match="p0 must be smaller than p1"):
-        SprtSettings(0.6, 0.5)
-    with pytest.raises(SprtError, match="alpha must lie strictly between 0 and 1"):
-        SprtSettings(0.4, 0.6, alpha=0)
-    with pytest.raises(SprtError, match=r"unknown key schedule\.sprt\.elo0"):
-        SprtSettings.from_mapping({"p0": 0.4, "p1": 0.6, "elo0": 1})
-    with pytest.raises(SprtError, match=r"schedule\.sprt\.p1 is missing"):
-        SprtSettings.from_mapping({"p0": 0.4})
-    assert SprtSettings.from_mapping({"p0": 0.45, "p1": 0.55}) == SETTINGS
 
 
 def record(game_id: int, winner: str, loser: str) -> GameRecord:

@@ -9,10 +9,13 @@ from pathlib import Path
 import pytest
 
 from ytourney.errors import ConfigError
+from ytourney.players.clock import TimeControl
 from ytourney.players.spec import BotKind
 from ytourney.stats.handicap import HandicapMode
+from ytourney.stats.ratings import RatingSettings
 from ytourney.tournament.config import (
     OpeningOrder,
+    OpeningSettings,
     ScheduleFormat,
     derive_seed,
     load_config,
@@ -58,8 +61,8 @@ def test_design_example_loads() -> None:
     assert config.rules.pie and not config.rules.misere
     assert config.schedule.format is ScheduleFormat.ROUND_ROBIN and config.schedule.games_per_pair == 20
     assert config.handicap.mode is HandicapMode.AUTO and config.handicap.max_level == 6
-    assert config.time.move_seconds == 0.5 and config.time.time_control().allowed(None) == 1.5
-    assert config.ratings.sigma == 8.333
+    assert config.time == TimeControl(move_seconds=0.5, grace_seconds=1.0) and config.time.allowed(None) == 1.5
+    assert config.ratings == RatingSettings(mu=25.0, sigma=8.333, beta=4.167, tau=0.083)
     assert config.workers == 2 and config.seed == 7 and config.fault_limit == 5
     assert config.player_names == ("random", "mcts-1k")
     assert config.players[1].spec.options == (("playouts", 1000),)
@@ -71,7 +74,7 @@ def test_defaults_and_shorthand_players(tmp_path: Path) -> None:
     assert config.name == "my-cup"
     assert config.board == "tri:11" and config.rules.pie
     assert config.schedule.games_per_pair == 2 and config.handicap.mode is HandicapMode.NONE
-    assert config.time.time_control() is None and config.workers is None
+    assert config.time == TimeControl() and config.time.allowed(None) is None and config.workers is None
     assert config.seed == derive_seed("ytourney", "my-cup")
     assert config.player_names == ("random", "heuristic")
 
@@ -82,6 +85,72 @@ def test_digest_ignores_execution_keys_and_formatting() -> None:
                          + "fault_limit: 2\n# a comment\n")
     assert base.digest() == moved.digest()
     assert base.digest() != parse_config(GOOD.replace("games_per_pair: 20", "games_per_pair: 22")).digest()
+
+
+PINNED = {
+    "gtp": (("name: g\nrules: {pie: false}\nschedule: {format: match, sprt: {p0: 0.45, p1: 0.55}, openings: "
+             "{random_plies: 2}}\ntime: {game_seconds: 30, increment: 1}\nplayers:\n  - random\n  - name: e\n"
+             "    gtp: {command: [./no/engine, --x, 3], swap: genmove, env: {A: 1}}\n"),
+            "0cba848cd984d43cd70d0a22803270d4382a43dcb67c46aa51488d525a20c993"),
+    "fixed": ("name: f\nhandicap: {mode: fixed, level: 2, stop_width: 1}\nplayers: [random, 'mcts:playouts=100']\n",
+              "9ec80172a6567a383e4cb08569816e76f82a25c0dcfce0d582ab255d1ffef632"),
+    "design": (GOOD, "155b78d8aad7ed434375a9cddfed70df6fb06960afd942581f0a0d9775789480"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PINNED))
+def test_digest_of_a_config_never_changes(name: str) -> None:
+    """Results folders store this digest: a resumed run of an old folder must still match it."""
+    text, digest = PINNED[name]
+    assert parse_config(text, "t.yaml").digest() == digest
+
+
+def test_errors_carry_source_key_path_value_and_expectation(tmp_path: Path) -> None:
+    two = "players: [random, heuristic]\n"
+    cases = [
+        ("player: [random, heuristic]\n", "player", "player",
+         "one of the keys name, board, rules, schedule, handicap, time, ratings, workers, seed, fault_limit, players"),
+        ("schedule: {games_per_pair: 0}\n" + two, "schedule.games_per_pair", 0, "a whole number >= 1"),
+        ("schedule: {format: gauntlet}\n" + two, "schedule.challenger", None, "a player name"),
+        ("rules: {pie: yes please}\n" + two, "rules.pie", "yes please", "true or false"),
+        ("handicap: {mode: fixed}\n" + two, "handicap.level", None, "a handicap level"),
+        ("players: [random, {name: m, bot: alphazero}]\n", "players[1].bot", "alphazero",
+         "a built-in bot or a plugin file:Class"),
+        ("players: [random, {name: e, gtp: {command: [e], swap: maybe}}]\n", "players[1].gtp.swap", "maybe",
+         "one of none, genmove, play"),
+        ("players: [random, {name: m, bot: nowhere/bot.py:Bot}]\n", "players[1].bot", "nowhere/bot.py",
+         "an existing file"),
+    ]
+    for text, key_path, value, expected in cases:
+        path = write(tmp_path, "name: x\n" + text)
+        with pytest.raises(ConfigError) as info:
+            load_config(path)
+        error = info.value
+        assert (error.source, error.path, error.value, error.expected) == (str(path), key_path, value, expected)
+        assert str(error).startswith(f"{path}: {key_path}: ")
+
+
+def test_error_message_reads_file_key_path_expected_found_and_hint() -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_config("name: x\nschedule: {format: round-robbin}\nplayers: [random, heuristic]\n", "t.yaml")
+    assert str(info.value) == ("t.yaml: schedule.format: expected one of round-robin, gauntlet, match; "
+                               "found str 'round-robbin'; did you mean 'round-robin'?")
+    assert (info.value.path, info.value.value) == ("schedule.format", "round-robbin")
+
+
+def test_reading_without_files_keeps_named_paths_as_written(tmp_path: Path) -> None:
+    text = ("name: x\nrules: {pie: false}\nschedule: {openings: gone.txt}\nplayers:\n  - gone/bot.py:Bot\n"
+            "  - {name: e, gtp: {command: [./engines/gone, --gtp], cwd: no/such/dir}}\n")
+    with pytest.raises(ConfigError, match="plugin file 'gone/bot.py' not found"):
+        parse_config(text, "t.yaml", tmp_path)
+    config = parse_config(text, "t.yaml", tmp_path, require_files=False)
+    assert config.players[0].spec.path == "gone/bot.py" and config.players[0].name == "gone/bot.py:Bot"
+    engine = config.players[1].spec.gtp
+    assert engine is not None and engine.command == ("./engines/gone", "--gtp") and engine.cwd == "no/such/dir"
+    assert config.schedule.openings == OpeningSettings(file="gone.txt")
+    with pytest.raises(ConfigError) as info:  # everything but the files is checked as strictly
+        parse_config(text.replace("--gtp]", "--gtp], swap: maybe"), "t.yaml", tmp_path, require_files=False)
+    assert info.value.path == "players[1].gtp.swap"
 
 
 @pytest.mark.parametrize(

@@ -14,12 +14,20 @@ OWN_BUDGET = Limit()
 
 @dataclass(frozen=True)
 class TimeControl:
-    """Per-move seconds (a hard deadline plus grace) or a game clock with an increment; None means unlimited."""
+    """Per-move seconds (a hard deadline plus grace) or a game clock with an increment; with neither, untimed."""
 
     move_seconds: float | None = None
     grace_seconds: float = 1.0
     game_seconds: float | None = None
     increment: float = 0.0
+
+    def describe(self) -> str:
+        """Short human summary."""
+        if self.game_seconds is not None:
+            return f"{self.game_seconds:g}s + {self.increment:g}s per move (grace {self.grace_seconds:g}s)"
+        if self.move_seconds is not None:
+            return f"{self.move_seconds:g}s per move (grace {self.grace_seconds:g}s)"
+        return "untimed (built-in bots use their playout budgets)"
 
     @property
     def uses_clock(self) -> bool:

@@ -20,7 +20,8 @@ from typing import Any
 
 from ytourney.errors import ReportError
 from ytourney.game.record import GameRecord, Termination
-from ytourney.publish.sources import Source, source_settings
+from ytourney.publish.sources import Source
+from ytourney.stats.handicap import HandicapMode, HandicapSettings
 from ytourney.stats.ratings import (
     CONSERVATIVE_SIGMAS,
     HandicapModel,
@@ -429,7 +430,7 @@ def build_table(ratings: Ratings, *, sprt: Any = None, title: str = "Ratings") -
     )
 
 
-def rating_table(records: Iterable[GameRecord], settings: RatingSettings | Mapping[str, Any] | object | None = None,
+def rating_table(records: Iterable[GameRecord], settings: RatingSettings | None = None,
                  *, handicap_model: HandicapModel | None = None, sprt: Any = None,
                  ordered: bool = False) -> RatingTable:
     """Rate `records` (game-id order) and build their table in one call; what `ytourney run` prints at the end.
@@ -740,30 +741,20 @@ class HandicapReport:
         return level_worth_table(self.level_worth, self.level_results, title, learned=self.learned)
 
 
-def handicap_report(records: Sequence[GameRecord], section: Mapping[str, Any] | None = None,
+def handicap_report(records: Sequence[GameRecord], settings: HandicapSettings | None = None,
                     ratings: Ratings | None = None) -> HandicapReport:
     """Estimate every pair's fair handicap (faults left out) and collect the level worths of `ratings`.
 
-    `section` is the config's `handicap:` mapping (its max_level and target are used when present); `ratings`
-    the replay of the same records, whose level worths the report carries (none without it).
+    `settings` are the config's handicap settings (their max_level and target are used); `ratings` the replay of
+    the same records, whose level worths the report carries (none without it).
     """
-    from ytourney.stats.handicap import (
-        HandicapPlanner,
-        HandicapSettings,
-        counts_for_handicap,
-    )
+    from ytourney.stats.handicap import HandicapPlanner, counts_for_handicap
 
+    settings = settings or HandicapSettings()
     games = [r for r in records if r.black != r.white]
-    highest = max([1, *(r.handicap for r in games)])
-    max_level = max(6, highest)  # the planner's default ladder top, unless the config names its own
-    target = 0.5
-    if section:
-        try:
-            max_level = max(int(section.get("max_level", max_level)), highest)
-            target = float(section.get("target", 0.5))
-        except (TypeError, ValueError) as err:
-            raise ReportError(f"handicap section {dict(section)!r} is unreadable: {err}") from err
-    planner = HandicapPlanner(HandicapSettings(mode="auto", max_level=min(max_level, 50), target=target))
+    max_level = max(settings.max_level, *(r.handicap for r in games), 1)
+    target = settings.target
+    planner = HandicapPlanner(HandicapSettings(HandicapMode.AUTO, max_level=min(max_level, 50), target=target))
     faults: dict[tuple[str, str], int] = {}
     level_results: dict[tuple[str, int], tuple[int, int]] = {}
     for record in games:
@@ -781,23 +772,23 @@ def handicap_report(records: Sequence[GameRecord], section: Mapping[str, Any] | 
     return HandicapReport(planner.estimates(), faults, worth, level_results, max_level, target, learned)
 
 
-def handicap_estimates(records: Sequence[GameRecord], section: Mapping[str, Any] | None = None) -> Any:
-    """Fair-handicap estimates per pair, replaying the games (None without handicap games or an auto section)."""
-    if not any(r.handicap > 0 for r in records) and not (section and section.get("mode") == "auto"):
+def handicap_estimates(records: Sequence[GameRecord], settings: HandicapSettings | None = None) -> Any:
+    """Fair-handicap estimates per pair, replaying the games (None without handicap games or auto handicaps)."""
+    if not any(r.handicap > 0 for r in records) and not (settings and settings.mode is HandicapMode.AUTO):
         return None
-    return handicap_report(records, section).estimates
+    return handicap_report(records, settings).estimates
 
 
 def handicap_section(sources: Sequence[Source], ratings: Ratings) -> HandicapReport | None:
     """The handicap report of a league when its games used handicaps or its first config says auto, else None."""
-    section = source_settings(sources[0]).handicap if sources else None
-    if not ratings.handicap_games and not (section and section.get("mode") == "auto"):
+    settings = sources[0].handicap_settings if sources else None
+    if not ratings.handicap_games and not (settings and settings.mode is HandicapMode.AUTO):
         return None
     if ratings.detailed:
         records: Sequence[GameRecord] = ratings.records
     else:
         records = [record for source in sources for record in source.iter_records(times=False)]
-    return handicap_report(records, section, ratings)
+    return handicap_report(records, settings, ratings)
 
 
 __all__ = [

@@ -1,4 +1,9 @@
-"""Results to report on: the games of results folders (or exported JSON-lines files), read in league order."""
+"""Results to report on: the games of results folders (or exported JSON-lines files), read in league order.
+
+A results folder's stored config is read again by the one config reader, without the files it names (they may be
+on another machine): its rating, handicap and SPRT settings are the ones the tournament ran with. A stored config
+that no longer reads is an error naming the folder, never a silent fall back to default settings.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +11,19 @@ import functools
 import itertools
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from ytourney.errors import ReportError, YTourneyError
+from ytourney.errors import ReportError, StoreError
 from ytourney.game.record import GameRecord, replay_order
+from ytourney.stats.handicap import HandicapSettings
 from ytourney.stats.ratings import HandicapModel, Ratings, RatingSettings, rate_records
+from ytourney.stats.sprt import SprtState, sprt_from_records
+
+if TYPE_CHECKING:
+    from ytourney.tournament.config import TournamentConfig
 
 
 @dataclass(frozen=True)
@@ -22,13 +32,24 @@ class Source:
 
     A folder's games stay in its store until asked for: `iter_records` streams them one at a time (what the rating
     table needs), `records` reads them all once and keeps them (crosstables, exports, the published site).
-    `loaded` holds the games of a file, read when the source is opened.
+    `loaded` holds the games of a file, read when the source is opened; `config` the folder's stored config (None
+    for a file, or a folder that stores none).
     """
 
     path: Path
     name: str
     loaded: tuple[GameRecord, ...] | None = None
-    config_text: str = ""
+    config: TournamentConfig | None = None
+
+    @property
+    def rating_settings(self) -> RatingSettings:
+        """The rating parameters its tournament ran with (the defaults without a config)."""
+        return self.config.ratings if self.config is not None else RatingSettings()
+
+    @property
+    def handicap_settings(self) -> HandicapSettings:
+        """The handicap settings its tournament ran with (no handicaps without a config)."""
+        return self.config.handicap if self.config is not None else HandicapSettings()
 
     @functools.cached_property
     def records(self) -> tuple[GameRecord, ...]:
@@ -62,11 +83,21 @@ def load_source(path: str | os.PathLike[str]) -> Source:
         store.load_records(location)  # raises the store's "not a results folder" error
     try:
         info = store.load_info(location)
-        name, config_text = info.name or location.name, info.config_text
-    except YTourneyError:  # the config is optional context for the report; the games are what counts
+    except StoreError:  # a store holding no tournament row has no config: name it after its games
         first = next(store.stream_records(location, moves=False), None)
-        name, config_text = (first.tournament if first else "") or location.name, ""
-    return Source(location, name, None, config_text)
+        return Source(location, (first.tournament if first else "") or location.name)
+    return Source(location, info.name or location.name, None,
+                  read_stored_config(location, info.config_text, info.name))
+
+
+def read_stored_config(folder: Path, text: str, name: str) -> TournamentConfig | None:
+    """The config a results folder stores, read again without its files (None when it stores none)."""
+    if not text.strip():
+        return None
+    from ytourney.tournament.config import parse_config
+
+    return parse_config(text, f"stored config of results folder {str(folder)!r}", folder, require_files=False,
+                        default_name=name or None)
 
 
 def load_sources(paths: Iterable[str | os.PathLike[str]]) -> list[Source]:
@@ -96,56 +127,16 @@ def read_jsonl(path: str | os.PathLike[str]) -> list[GameRecord]:
     return records
 
 
-@dataclass(frozen=True)
-class SourceSettings:
-    """What a results folder's config says about reporting: rating parameters, SPRT, players, handicap section."""
-
-    ratings: RatingSettings = field(default_factory=RatingSettings)
-    sprt: Any = None
-    players: tuple[str, ...] = ()
-    handicap: Mapping[str, Any] | None = None
-
-
-def source_settings(source: Source) -> SourceSettings:
-    """Settings read from the stored config text (plain YAML; unreadable parts fall back to the defaults)."""
-    import yaml
-
-    try:
-        data = yaml.safe_load(source.config_text) if source.config_text else None
-    except yaml.YAMLError:
-        data = None
-    if not isinstance(data, Mapping):
-        return SourceSettings()
-    try:
-        ratings = RatingSettings.from_mapping(data.get("ratings"))
-    except YTourneyError:
-        ratings = RatingSettings()
-    players = tuple(str(p["name"]) for p in data.get("players") or () if isinstance(p, Mapping) and "name" in p)
-    sprt = None
-    schedule = data.get("schedule")
-    if isinstance(schedule, Mapping) and schedule.get("sprt") is not None:
-        from ytourney.stats.sprt import SprtSettings
-
-        try:
-            sprt = SprtSettings.from_mapping(schedule["sprt"])
-        except YTourneyError:
-            sprt = None
-    handicap = data.get("handicap") if isinstance(data.get("handicap"), Mapping) else None
-    return SourceSettings(ratings, sprt, players, handicap)
-
-
-def sprt_state_of(source: Source) -> Any:
+def sprt_state_of(source: Source) -> SprtState | None:
     """The SPRT state of a match folder whose config has `schedule.sprt` (first player tested), else None."""
-    settings = source_settings(source)
-    if settings.sprt is None or len(settings.players) < 2:
+    config = source.config
+    if config is None or config.schedule.sprt is None:
         return None
-    from ytourney.stats.sprt import sprt_from_records
-
-    return sprt_from_records(source.iter_records(moves=False), settings.sprt, settings.players[0],
-                             settings.players[1])
+    player, opponent = config.player_names[:2]
+    return sprt_from_records(source.iter_records(moves=False), config.schedule.sprt, player, opponent)
 
 
-def rate_sources(sources: Sequence[Source], settings: RatingSettings | Mapping[str, Any] | object | None = None,
+def rate_sources(sources: Sequence[Source], settings: RatingSettings | None = None,
                  *, handicap_model: HandicapModel | None = None, detail: bool = True) -> Ratings:
     """Rate several sources together as a league (source order, then game id).
 

@@ -71,43 +71,14 @@ def _real(name: str, value: object) -> float:
 
 @dataclass(frozen=True)
 class HandicapSettings:
-    """The `handicap:` section of a config: mode, fixed level, ladder top, target win rate, stop width."""
+    """The `handicap:` section of a config: mode, fixed level, ladder top, target win rate, stop width (a plain
+    value: the config reader checks 0 <= level <= max_level <= 50, 0 < target < 1 and stop_width > 0)."""
 
     mode: HandicapMode = HandicapMode.NONE
     level: float = 0.0
     max_level: int = 6
     target: float = 0.5
     stop_width: float | None = None
-
-    def __post_init__(self) -> None:
-        """Coerce the mode from its YAML string and check every value."""
-        mode = self.mode
-        if not isinstance(mode, HandicapMode):
-            try:
-                mode = HandicapMode(mode.lower() if isinstance(mode, str) else mode)
-            except ValueError:
-                names = ", ".join(m.value for m in HandicapMode)
-                raise HandicapError(f"handicap mode must be one of {names}, not {self.mode!r}") from None
-            object.__setattr__(self, "mode", mode)
-        if isinstance(self.max_level, bool) or not isinstance(self.max_level, int):
-            raise HandicapError(f"handicap max_level must be an integer, not {self.max_level!r}")
-        if not 1 <= self.max_level <= 50:
-            raise HandicapError(f"handicap max_level must be between 1 and 50, not {self.max_level!r}")
-        level = _real("level", self.level)
-        if not 0.0 <= level <= self.max_level:
-            raise HandicapError(f"handicap level must be between 0 and max_level {self.max_level}, not {self.level!r}")
-        if level != 0.0 and mode is not HandicapMode.FIXED:
-            raise HandicapError(f"handicap level {self.level!r} is only used with mode fixed, not {mode.value!r}")
-        object.__setattr__(self, "level", level)
-        target = _real("target", self.target)
-        if not 0.0 < target < 1.0:
-            raise HandicapError(f"handicap target must be a win rate strictly between 0 and 1, not {self.target!r}")
-        object.__setattr__(self, "target", target)
-        if self.stop_width is not None:
-            width = _real("stop_width", self.stop_width)
-            if width <= 0.0:
-                raise HandicapError(f"handicap stop_width must be positive, not {self.stop_width!r}")
-            object.__setattr__(self, "stop_width", width)
 
 
 def round_level(level: float, rng: random.Random) -> int:

@@ -24,7 +24,7 @@ import enum
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import trueskill
 
@@ -41,7 +41,6 @@ MPMATH_PRECISIONS = (50, 400)
 """Decimal digits tried, in order, when the float backend fails on an extreme upset."""
 
 _NUMBER_KEYS = ("mu", "sigma", "beta", "tau")
-_SETTING_KEYS = (*_NUMBER_KEYS, "handicap")
 
 
 class HandicapRating(str, enum.Enum):
@@ -53,59 +52,14 @@ class HandicapRating(str, enum.Enum):
 
 @dataclass(frozen=True)
 class RatingSettings:
-    """TrueSkill parameters (prior mean and deviation, performance spread beta, per-game drift tau) and handicaps."""
+    """TrueSkill parameters (prior mean and deviation, performance spread beta, per-game drift tau) and handicaps
+    (a plain value: the config reader checks sigma, beta > 0 and tau >= 0)."""
 
     mu: float = DEFAULT_MU
     sigma: float = DEFAULT_SIGMA
     beta: float = DEFAULT_BETA
     tau: float = DEFAULT_TAU
     handicap: HandicapRating = HandicapRating.LEARN
-
-    def __post_init__(self) -> None:
-        handicap = self.handicap
-        if not isinstance(handicap, HandicapRating):
-            word = handicap.strip().lower() if isinstance(handicap, str) else handicap
-            try:
-                handicap = HandicapRating(word)
-            except ValueError:
-                names = ", ".join(h.value for h in HandicapRating)
-                raise RatingsError(f"ratings handicap must be one of {names}, got {self.handicap!r}") from None
-            object.__setattr__(self, "handicap", handicap)
-        for key in _NUMBER_KEYS:
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise RatingsError(f"ratings {key} must be a finite number, got {value!r}")
-            object.__setattr__(self, key, float(value))
-        for key in ("sigma", "beta"):
-            if getattr(self, key) <= 0:
-                raise RatingsError(f"ratings {key} must be positive, got {getattr(self, key)!r}")
-        if self.tau < 0:
-            raise RatingsError(f"ratings tau must be zero or positive, got {self.tau!r}")
-
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any] | None, path: str = "ratings") -> RatingSettings:
-        """Settings from a config's `ratings:` mapping; missing keys take the defaults, unknown keys are errors."""
-        if data is None:
-            return cls()
-        if not isinstance(data, Mapping):
-            raise RatingsError(f"{path} must be a mapping with keys {', '.join(_SETTING_KEYS)}, got {data!r}")
-        unknown = sorted(str(key) for key in data if key not in _SETTING_KEYS)
-        if unknown:
-            raise RatingsError(
-                f"unknown key {path}.{unknown[0]!s}; expected some of {', '.join(_SETTING_KEYS)}"
-            )
-        return cls(**{key: data[key] for key in _SETTING_KEYS if key in data})
-
-    @classmethod
-    def coerce(cls, settings: RatingSettings | Mapping[str, Any] | object | None) -> RatingSettings:
-        """Settings from None (defaults), a mapping, or any object with mu/sigma/beta/tau attributes."""
-        if settings is None or isinstance(settings, RatingSettings):
-            return settings or cls()
-        if isinstance(settings, Mapping):
-            return cls.from_mapping(settings)
-        if all(hasattr(settings, key) for key in _NUMBER_KEYS):
-            return cls(**{key: getattr(settings, key) for key in _SETTING_KEYS if hasattr(settings, key)})
-        raise RatingsError(f"cannot read rating settings from {settings!r}; expected mu, sigma, beta and tau")
 
     def to_dict(self) -> dict[str, float | str]:
         """JSON form."""
@@ -452,7 +406,7 @@ class Ratings:
 
 def rate_records(
     records: Iterable[GameRecord],
-    settings: RatingSettings | Mapping[str, Any] | object | None = None,
+    settings: RatingSettings | None = None,
     *,
     handicap_model: HandicapModel | None = None,
     initial: Mapping[str, trueskill.Rating | PlayerRating] | None = None,
@@ -469,7 +423,7 @@ def rate_records(
     `detail=False` keeps no per-game data (no `games`, no `history`): final ratings, counts and results only,
     in memory that does not grow with the number of games.
     """
-    config = RatingSettings.coerce(settings)
+    config = settings or RatingSettings()
     sequence = records if ordered else replay_order(records)
     replay = _Replay(config, handicap_model, initial or {}, detail=detail)
     for index, record in enumerate(sequence, start=1):
@@ -479,7 +433,7 @@ def rate_records(
 
 def rate_league(
     groups: Iterable[Iterable[GameRecord]],
-    settings: RatingSettings | Mapping[str, Any] | object | None = None,
+    settings: RatingSettings | None = None,
     *,
     handicap_model: HandicapModel | None = None,
     initial: Mapping[str, trueskill.Rating | PlayerRating] | None = None,

@@ -97,7 +97,7 @@ class TournamentContext:
     def from_config(cls, config: TournamentConfig) -> TournamentContext:
         """The context of a validated config."""
         players = tuple(PlayerEntry(p.name, p.spec, p.own_budget) for p in config.players)
-        return cls(config.name, parse_board(config.board), config.rules, config.time.time_control(), players)
+        return cls(config.name, parse_board(config.board), config.rules, config.time, players)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,210 @@
+"""The typed fields of the config reader: YAML values checked one by one, every failure a structured ConfigError.
+
+A ConfigError from here carries the file (`source`), the key path (`players[2].gtp.swap`), the value found and what
+was expected; its message reads `file: key.path: expected …; found …`, with the close key or choice for a typo.
+"""
+
+from __future__ import annotations
+
+import difflib
+import enum
+import math
+import operator
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+
+from ytourney.errors import ConfigError
+
+Choice = TypeVar("Choice", bound=enum.Enum)
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """The safe loader, refusing duplicate keys instead of silently keeping the last one."""
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+    loader.flatten_mapping(node)
+    seen: dict[Any, yaml.Node] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if isinstance(key, (Mapping, list)):
+            continue  # reported as a bad key type later
+        if key in seen:
+            mark = key_node.start_mark
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r} (first given on line {seen[key].start_mark.line + 1})", mark
+            )
+        seen[key] = key_node
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def load_yaml(text: str, source: str) -> Any:
+    """The YAML tree of `text` (safe_load semantics, duplicate keys refused); syntax errors give line and column."""
+    try:
+        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: safe_load semantics
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = err.problem or err.context or "invalid YAML"
+        raise ConfigError(f"{source}: {where}invalid YAML: {problem}", source=source, value=text,
+                          expected="valid YAML") from err
+    except yaml.YAMLError as err:  # no line and column (a character YAML refuses): the message on one line
+        problem = " ".join(str(err).split())
+        raise ConfigError(f"{source}: invalid YAML: {problem}", source=source, value=text, expected="valid YAML") from err
+
+
+def describe(value: Any) -> str:
+    """How a found value is shown in errors."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return f"boolean {value!r}"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return f"{type(value).__name__} {value!r}"
+
+
+def close_hint(word: object, choices: Sequence[str]) -> str:
+    """`; did you mean 'x'?` for the choice closest to a typo, else nothing."""
+    close = difflib.get_close_matches(str(word), list(choices), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _broken_bound(value: float, above: float | None, at_least: float | None, below: float | None,
+                  at_most: float | None) -> str:
+    """The first bound `value` breaks, like `>= 1`, or nothing."""
+    bounds = ((">", above, operator.gt), (">=", at_least, operator.ge), ("<", below, operator.lt),
+              ("<=", at_most, operator.le))
+    return next((f"{sign} {limit:g}" for sign, limit, holds in bounds
+                 if limit is not None and not holds(value, limit)), "")
+
+
+class FieldReader:
+    """Reads the fields of one config with key-path errors.
+
+    `base_dir` anchors relative paths (the config's folder, then the current directory); `require_files=False`
+    reads no file and checks no path the config names, keeping them as written (see `parse_config`).
+    """
+
+    def __init__(self, source: str, base_dir: Path, *, require_files: bool = True) -> None:
+        self.source = source
+        self.base_dir = base_dir
+        self.require_files = require_files
+
+    # --- errors -------------------------------------------------------------------------------------------
+
+    def error(self, path: str, problem: str, *, value: Any = None, expected: str = "") -> ConfigError:
+        """An error naming the file and the key path."""
+        where = f"{self.source}: {path}: " if path else f"{self.source}: "
+        return ConfigError(where + problem, source=self.source, path=path, value=value, expected=expected)
+
+    def mismatch(self, path: str, value: Any, expected: str, *, found: str | None = None,
+                 hint: str = "") -> ConfigError:
+        """`expected …; found …` at `path`."""
+        shown = describe(value) if found is None else found
+        return self.error(path, f"expected {expected}; found {shown}{hint}", value=value, expected=expected)
+
+    def missing(self, path: str, expected: str, advice: str) -> ConfigError:
+        """A required key that is not there."""
+        return self.error(path, f"missing; {advice}", expected=expected)
+
+    # --- fields -------------------------------------------------------------------------------------------
+
+    def mapping(self, value: Any, path: str, keys: Sequence[str]) -> Mapping[str, Any]:
+        """A mapping whose keys all belong to `keys` (nothing reads as an empty mapping)."""
+        if value is None:
+            return {}
+        if not isinstance(value, Mapping):
+            raise self.mismatch(path, value, f"a mapping with keys {', '.join(keys)}")
+        for key in value:
+            if not isinstance(key, str):
+                raise self.error(path, f"keys must be text; found {describe(key)}", value=key, expected="text keys")
+            if key not in keys:
+                sub = f"{path}.{key}" if path else key
+                raise self.error(sub, f"unknown key{close_hint(key, keys)} (accepted here: {', '.join(keys)})",
+                                 value=key, expected=f"one of the keys {', '.join(keys)}")
+        return value
+
+    def number(self, value: Any, path: str, *, above: float | None = None, at_least: float | None = None,
+               below: float | None = None, at_most: float | None = None) -> float:
+        """A finite number within the bounds given (`above`/`below` exclusive, `at_least`/`at_most` inclusive)."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise self.mismatch(path, value, "a number")
+        broken = _broken_bound(value, above, at_least, below, at_most)
+        if broken:
+            raise self.mismatch(path, value, f"a number {broken}", found=repr(value))
+        return float(value)
+
+    def integer(self, value: Any, path: str, *, at_least: int | None = None, at_most: int | None = None) -> int:
+        """A whole number within the bounds given (inclusive)."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.mismatch(path, value, "a whole number")
+        broken = _broken_bound(value, None, at_least, None, at_most)
+        if broken:
+            raise self.mismatch(path, value, f"a whole number {broken}", found=repr(value))
+        return value
+
+    def boolean(self, value: Any, path: str) -> bool:
+        """true or false."""
+        if not isinstance(value, bool):
+            raise self.mismatch(path, value, "true or false")
+        return value
+
+    def string(self, value: Any, path: str) -> str:
+        """Any string, as written."""
+        if not isinstance(value, str):
+            raise self.mismatch(path, value, "a string")
+        return value
+
+    def text(self, value: Any, path: str) -> str:
+        """A non-empty string, stripped."""
+        if not isinstance(value, str) or not value.strip():
+            raise self.mismatch(path, value, "a non-empty string")
+        return value.strip()
+
+    def texts(self, value: Any, path: str, *, single: bool = False) -> tuple[str, ...]:
+        """A list of non-empty strings, stripped (with `single`, one string stands for a list of one)."""
+        if single and isinstance(value, str):
+            value = [value]
+        if not isinstance(value, (list, tuple)):
+            raise self.mismatch(path, value, "a list of strings")
+        return tuple(self.text(item, f"{path}[{index}]") for index, item in enumerate(value))
+
+    def choice(self, value: Any, path: str, choices: type[Choice]) -> Choice:
+        """One member of an enum by its value, case-insensitive."""
+        allowed = [member.value for member in choices]
+        if isinstance(value, str) and value.strip().lower() in allowed:
+            return choices(value.strip().lower())
+        raise self.mismatch(path, value, f"one of {', '.join(allowed)}", hint=close_hint(str(value).lower(), allowed))
+
+    # --- paths --------------------------------------------------------------------------------------------
+
+    def resolve(self, relative: str) -> Path | None:
+        """An existing path: as given if absolute, else under the config's folder, else under the CWD."""
+        candidate = Path(relative).expanduser()
+        if candidate.is_absolute():
+            return candidate if candidate.exists() else None
+        for base in (self.base_dir, Path.cwd()):
+            if (base / candidate).exists():
+                return (base / candidate).resolve()
+        return None
+
+    def existing(self, relative: str, path: str, what: str, *, folder: bool = False) -> Path | None:
+        """The file (or `folder`) a config names, resolved; None when this reader requires no files."""
+        if not self.require_files:
+            return None
+        found = self.resolve(relative)
+        if found is None or not (found.is_dir() if folder else found.is_file()):
+            places = " and ".join(repr(p) for p in dict.fromkeys([str(self.base_dir), str(Path.cwd())]))
+            kind = "an existing folder" if folder else "an existing file"
+            raise self.error(path, f"{what} {relative!r} not found (looked in {places})", value=relative,
+                             expected=kind)
+        return found

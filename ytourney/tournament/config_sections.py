@@ -1,0 +1,188 @@
+"""Config sections that belong to other layers, read into those layers' own types.
+
+An engine's `gtp:` block becomes a GtpSettings, `schedule.sprt` an SprtSettings, `ratings` a RatingSettings,
+`handicap` a HandicapSettings and `time` the referee's TimeControl. Those types are plain values: every check of
+what a config may hold in them is made here, and each failure is a ConfigError naming the key path.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import shlex
+from collections.abc import Mapping
+from typing import Any
+
+from ytourney.game.board import Board
+from ytourney.players.clock import TimeControl
+from ytourney.players.gtp.settings import (
+    FirstColor,
+    GtpSettings,
+    PiePolicy,
+    RowOrder,
+    SwapDialect,
+)
+from ytourney.stats.handicap import HandicapMode, HandicapSettings
+from ytourney.stats.ratings import HandicapRating, RatingSettings
+from ytourney.stats.sprt import SprtSettings
+from ytourney.tournament.config_fields import FieldReader
+
+GTP_KEYS = tuple(field.name for field in dataclasses.fields(GtpSettings))
+SPRT_KEYS = ("p0", "p1", "alpha", "beta")
+RATING_KEYS = ("mu", "sigma", "beta", "tau", "handicap")
+HANDICAP_KEYS = ("mode", "level", "max_level", "target", "stop_width")
+TIME_KEYS = ("move_seconds", "grace_seconds", "game_seconds", "increment")
+MAX_HANDICAP_LEVEL = 50
+"""The highest ladder top a config may ask for."""
+
+_GTP_CHOICES: dict[str, type[FirstColor | RowOrder | SwapDialect | PiePolicy]] = {
+    "first_color": FirstColor,
+    "rows": RowOrder,
+    "swap": SwapDialect,
+    "pie_policy": PiePolicy,
+}
+_GTP_SECONDS = ("startup_seconds", "command_seconds", "grace_seconds", "untimed_seconds")
+_RATING_BOUNDS: dict[str, dict[str, float]] = {"mu": {}, "sigma": {"above": 0}, "beta": {"above": 0},
+                                               "tau": {"at_least": 0}}
+
+
+def read_gtp(reader: FieldReader, value: Any, path: str) -> GtpSettings:
+    """An external engine; a program given with a slash and `cwd` resolve against the config's folder, then the CWD."""
+    section = reader.mapping(value, path, GTP_KEYS)
+    if "command" not in section:
+        raise reader.missing(f"{path}.command", "the engine's program and arguments",
+                             "give the engine's program and arguments as a list")
+    values: dict[str, Any] = {"command": _command(reader, section["command"], f"{path}.command")}
+    for key, choices in _GTP_CHOICES.items():
+        if key in section:
+            values[key] = reader.choice(section[key], f"{path}.{key}", choices)
+    if "setup" in section:
+        values["setup"] = reader.texts(section["setup"], f"{path}.setup", single=True)
+    for key in ("name", "kadon_boardsize"):
+        if key in section:
+            values[key] = reader.string(section[key], f"{path}.{key}")
+    if section.get("cwd") is not None:
+        cwd = reader.text(section["cwd"], f"{path}.cwd")
+        found = reader.existing(cwd, f"{path}.cwd", "directory", folder=True)
+        values["cwd"] = str(found) if found is not None else cwd
+    if section.get("env") is not None:
+        values["env"] = _env(reader, section["env"], f"{path}.env")
+    for key in _GTP_SECONDS:
+        if key in section:
+            limit = {"at_least": 0.0} if key == "grace_seconds" else {"above": 0.0}
+            values[key] = reader.number(section[key], f"{path}.{key}", **limit)
+    return GtpSettings(**values)
+
+
+def _command(reader: FieldReader, value: Any, path: str) -> tuple[str, ...]:
+    """The engine's command line: a list, or a string split like a shell would (without running one)."""
+    if isinstance(value, str):
+        try:
+            value = shlex.split(value)
+        except ValueError as err:
+            raise reader.mismatch(path, value, "a command line with balanced quotes",
+                                  found=f"{value!r} ({err})") from err
+    elif isinstance(value, (list, tuple)):
+        value = [str(item) if isinstance(item, (int, float)) and not isinstance(item, bool) else item for item in value]
+    command = reader.texts(value, path)
+    if not command:
+        raise reader.mismatch(path, value, "the engine's program and arguments, like [path/to/engine, --gtp]",
+                              found="an empty list")
+    if reader.require_files and "/" in command[0]:
+        found = reader.resolve(command[0])
+        if found is not None:
+            command = (str(found), *command[1:])
+    return command
+
+
+def _env(reader: FieldReader, value: Any, path: str) -> tuple[tuple[str, str], ...]:
+    """Extra environment variables of the engine, sorted by name."""
+    if not isinstance(value, Mapping):
+        raise reader.mismatch(path, value, "a mapping of variable names to values")
+    pairs = []
+    for key, item in value.items():
+        if not isinstance(key, str) or not key or "=" in key:
+            raise reader.mismatch(path, key, "variable names (text without '=')", found=f"name {key!r}")
+        if isinstance(item, bool) or not isinstance(item, (str, int, float)):
+            raise reader.mismatch(f"{path}.{key}", item, "a string or number")
+        pairs.append((key, str(item)))
+    return tuple(sorted(pairs))
+
+
+def read_sprt(reader: FieldReader, value: Any, path: str) -> SprtSettings:
+    """SPRT of a match: win probabilities p0 < p1 of the first-listed player, error rates alpha and beta."""
+    section = reader.mapping(value, path, SPRT_KEYS)
+    for key in ("p0", "p1"):
+        if key not in section:
+            raise reader.missing(f"{path}.{key}", "a win probability",
+                                 "expected a win probability of the tested player, such as 0.45")
+    settings = SprtSettings(**{key: reader.number(section[key], f"{path}.{key}", above=0, below=1)
+                               for key in SPRT_KEYS if key in section})
+    if settings.p0 >= settings.p1:
+        raise reader.mismatch(path, (settings.p0, settings.p1), "p0 < p1",
+                              found=f"p0 {settings.p0:g} and p1 {settings.p1:g}")
+    if settings.alpha + settings.beta >= 1:
+        raise reader.mismatch(path, (settings.alpha, settings.beta), "alpha + beta < 1",
+                              found=f"alpha {settings.alpha:g} and beta {settings.beta:g}")
+    return settings
+
+
+def read_ratings(reader: FieldReader, value: Any, path: str) -> RatingSettings:
+    """TrueSkill parameters and how handicap games are rated."""
+    section = reader.mapping(value, path, RATING_KEYS)
+    values: dict[str, Any] = {key: reader.number(section[key], f"{path}.{key}", **bounds)
+                              for key, bounds in _RATING_BOUNDS.items() if key in section}
+    if "handicap" in section:
+        values["handicap"] = reader.choice(section["handicap"], f"{path}.handicap", HandicapRating)
+    return RatingSettings(**values)
+
+
+def read_handicap(reader: FieldReader, value: Any, path: str, board: Board) -> HandicapSettings:
+    """Handicap mode (none, fixed with level, auto) and the ladder's bounds on this board."""
+    section = reader.mapping(value, path, HANDICAP_KEYS)
+    defaults = HandicapSettings()
+    mode = defaults.mode if "mode" not in section else reader.choice(section["mode"], f"{path}.mode", HandicapMode)
+    max_level = defaults.max_level if "max_level" not in section else reader.integer(
+        section["max_level"], f"{path}.max_level", at_least=1, at_most=MAX_HANDICAP_LEVEL)
+    level = defaults.level
+    if mode is HandicapMode.FIXED and "level" not in section:
+        raise reader.missing(f"{path}.level", "a handicap level",
+                             "mode fixed needs the level every weaker player receives")
+    if "level" in section:
+        level = reader.number(section["level"], f"{path}.level", at_least=0, at_most=max_level)
+        if level != 0 and mode is not HandicapMode.FIXED:
+            raise reader.error(f"{path}.level", f"only used with mode fixed, not {mode.value!r}",
+                               value=section["level"], expected="no level unless mode is fixed")
+    target = defaults.target if "target" not in section else reader.number(
+        section["target"], f"{path}.target", above=0, below=1)
+    stop_width = None if section.get("stop_width") is None else reader.number(
+        section["stop_width"], f"{path}.stop_width", above=0)
+    settings = HandicapSettings(mode, level, max_level, target, stop_width)
+    top_level = math.ceil(settings.level) if mode is HandicapMode.FIXED else max_level
+    if mode is not HandicapMode.NONE and top_level >= board.num_cells - 1:
+        key = "level" if mode is HandicapMode.FIXED else "max_level"
+        raise reader.mismatch(f"{path}.{key}", section.get(key, top_level),
+                              f"fewer handicap stones than board {board.spec!r} can take ({board.num_cells} cells)",
+                              found=str(top_level))
+    return settings
+
+
+def read_time(reader: FieldReader, value: Any, path: str) -> TimeControl:
+    """Per-move seconds or a game clock; neither is an untimed game."""
+    section = reader.mapping(value, path, TIME_KEYS)
+    move = None if section.get("move_seconds") is None else reader.number(
+        section["move_seconds"], f"{path}.move_seconds", above=0)
+    game = None if section.get("game_seconds") is None else reader.number(
+        section["game_seconds"], f"{path}.game_seconds", above=0)
+    if move is not None and game is not None:
+        raise reader.error(path, "expected either move_seconds or a game clock (game_seconds + increment), not both",
+                           value=dict(section), expected="move_seconds or game_seconds, not both")
+    increment = 0.0
+    if "increment" in section:
+        if game is None:
+            raise reader.error(f"{path}.increment", "only used with game_seconds", value=section["increment"],
+                               expected="no increment without game_seconds")
+        increment = reader.number(section["increment"], f"{path}.increment", at_least=0)
+    grace = TimeControl().grace_seconds if section.get("grace_seconds") is None else reader.number(
+        section["grace_seconds"], f"{path}.grace_seconds", at_least=0)
+    return TimeControl(move, grace, game, increment)

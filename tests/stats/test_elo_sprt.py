@@ -221,7 +221,7 @@ def test_the_first_crossing_decides_for_good() -> None:
     assert state.decision is SprtDecision.ACCEPT_H1 and state.decided_after == decided
     assert state.llr < state.bounds[0] and state.decided_llr >= state.bounds[1]
     text = state.summary()
-    assert f"H1 accepted after {decided} games, LLR {state.decided_llr:.2f} then" in text
+    assert f"H1 accepted after {decided // 2} pairs ({decided} games), LLR {state.decided_llr:.2f} then" in text
     assert "Ptnml(0-2) [30, 0, 0, 0, " in text and "pentanomial" in text
     assert state.to_dict()["decision"] == "H1" and state.to_dict()["pentanomial"][0] == 30
 

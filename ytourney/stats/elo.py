@@ -11,9 +11,10 @@ has a zero-width interval.
 Players the data cannot separate. The maximum-likelihood fit is finite only when the "beat" graph is strongly
 connected: every player both beat and lost to someone inside every split of the pool into two groups (Zermelo,
 Ford). Otherwise (a player won or lost every game, a group beat every outsider it met, or two groups never met)
-some differences run off to infinity. Then, as BayesElo does with its prior of 2 virtual draws, every player gets
-`prior_games` virtual games (half won, half lost) against a virtual opponent at the pool's centre: a log-concave
-pull that keeps every estimate finite and the fit unique, and whose information also enters the intervals. It is
+some differences run off to infinity. Then, in the spirit of BayesElo's prior (2 virtual draws per player, which
+BayesElo spreads over each player's opponents), every player gets `prior_games` virtual games (half won, half lost)
+against a virtual opponent at the pool's centre, so that groups that never met stay finite too: a log-concave pull
+that keeps every estimate finite and the fit unique, and whose information also enters the intervals. It is
 added only when needed, so whenever the plain maximum-likelihood fit exists it is exactly what is returned (Ordo's
 answer). Under the prior, a player is marked `bounded` unless it belongs to the main group: the strongly connected
 component of the named anchor, or (pool average) the unique largest one, of at least two players. A bounded

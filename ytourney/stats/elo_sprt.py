@@ -292,7 +292,10 @@ class EloSprtState:
         subject = self.player or "the tested player"
         accepted, claim = (("H1", f">= {s.elo1:g}") if self.decision is SprtDecision.ACCEPT_H1
                            else ("H0", f"<= {s.elo0:g}"))
-        return f"{head}: {accepted} accepted after {self.decided_after} games{crossed} ({subject} Elo {claim})"
+        after = f"{self.decided_after} games"
+        if s.model is SprtModel.PENTANOMIAL:
+            after = f"{(self.decided_after or 0) // 2} pairs ({after})"
+        return f"{head}: {accepted} accepted after {after}{crossed} ({subject} Elo {claim})"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""

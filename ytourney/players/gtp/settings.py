@@ -50,6 +50,15 @@ class PiePolicy(str, enum.Enum):
     CENTER = "center"  # swap a stone at least a third of the board's depth away from every side
 
 
+class TimeCommand(str, enum.Enum):
+    """How an engine is told its time for a move."""
+
+    GTP = "gtp"  # time_settings / kgs-time_settings and time_left, when the engine knows them
+    Y_PARAM = "y_param"  # `y_param max_time S` (Fuego-based Y engines: seconds per move, at least 0.5)
+    MORAT = "morat"  # `time -m S -g 0 -f 0` (morat's engines: seconds per move, no game or flexible time)
+    NONE = "none"  # nothing: the engine keeps its own default
+
+
 _INTERPRETERS = r"(python|pypy|node|java|ruby|perl|julia|Rscript|dotnet|mono)[0-9.]*(\.exe)?$"
 
 _CHOICES: dict[str, type[enum.Enum]] = {
@@ -57,6 +66,7 @@ _CHOICES: dict[str, type[enum.Enum]] = {
     "rows": RowOrder,
     "swap": SwapDialect,
     "pie_policy": PiePolicy,
+    "time_command": TimeCommand,
 }
 
 
@@ -78,6 +88,8 @@ class GtpSettings:
     grace_seconds: float = 1.0
     untimed_seconds: float = 300.0
     kadon_boardsize: str = ""
+    time_command: str = TimeCommand.GTP.value
+    chatter_lines: int = 0  # lines (statistics, logs) an engine may print on stdout before an answer
 
     def __post_init__(self) -> None:
         if not self.command or not all(isinstance(arg, str) and arg for arg in self.command):
@@ -92,6 +104,8 @@ class GtpSettings:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= least:
                 relation = ">= 0" if key == "grace_seconds" else "> 0"
                 raise ConfigError(f"gtp {key} must be a number {relation}, got {value!r}")
+        if not _is_count(self.chatter_lines):
+            raise ConfigError(f"gtp chatter_lines must be a whole number >= 0, got {self.chatter_lines!r}")
 
     @property
     def display_name(self) -> str:
@@ -148,6 +162,11 @@ class GtpSettings:
         for key in ("startup_seconds", "command_seconds", "grace_seconds", "untimed_seconds"):
             if key in data:
                 values[key] = _seconds(data[key], f"{where}.{key}", allow_zero=key == "grace_seconds")
+        # --- engine dialect keys of issue 12 ---
+        chatter = data.get("chatter_lines", 0)
+        if not _is_count(chatter):
+            raise ConfigError(f"{where}.chatter_lines must be a whole number >= 0, got {_kind(chatter)}")
+        values["chatter_lines"] = chatter
         return cls(**values)
 
 
@@ -174,6 +193,10 @@ def check_engine(settings: GtpSettings, board: Board | None = None) -> None:
     search_path = dict(settings.env).get("PATH", os.environ.get("PATH", os.defpath))
     if shutil.which(program, path=search_path) is None:
         raise ConfigError(f"{where}: program {program!r} is not found on PATH; give its full path")
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _one_of(choice: type[enum.Enum]) -> str:

@@ -139,7 +139,8 @@ def gtp(bot: str, board_spec: str, seed: int | None, rows: str, first_color: str
     \b
     Commands: protocol_version name version known_command list_commands quit
     boardsize (N or kadon) clear_board komi play genmove undo showboard winner
-    final_score time_settings kgs-time_settings time_left ytourney-rules.
+    final_score time_settings kgs-time_settings time_left ytourney-rules,
+    and the engine families' time commands `y_param max_time S` and `time -m S`.
     genmove may answer `swap` when the pie is offered; `play COLOR swap` is accepted.
     --rows and --first-color speak the dialect of other Y engines' tools.
     Example:

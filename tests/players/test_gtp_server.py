@@ -277,7 +277,9 @@ def test_our_client_plays_our_server_in_every_dialect(rows: str, first_color: st
 
     command = (sys.executable, "-c", SERVE, "gtp", "random", "--seed", "3", "--rows", rows, "--first-color",
                first_color)
-    bot = GtpBot(GtpSettings(command=command, rows=rows, first_color=first_color, swap="genmove"))
+    time_command = "y_param" if rows == "flipped" else "morat" if first_color == "white" else "gtp"
+    bot = GtpBot(GtpSettings(command=command, rows=rows, first_color=first_color, swap="genmove",
+                             time_command=time_command))
     try:
         for seed in (1, 2):
             seats = [Seat("served", bot), Seat("random", RandomBot(seed=seed, swap_rate=0.5))]
@@ -324,3 +326,21 @@ def test_a_fake_engine_plays_our_server_in_its_own_dialect(fake: str, dialect: l
     finally:
         for engine in engines:
             engine.transport.close(wait=1.0)
+
+
+def test_the_engine_families_time_commands_become_the_bots_limit() -> None:
+    bot = SpyBot()
+    server = GtpServer(bot, "tri:6")
+    ask(server, "y_param max_time 2", "genmove b")
+    assert bot.limits[-1] == Limit(seconds=pytest.approx(1.6))
+    ask(server, "time -m 0.5 -g 0 -f 0", "genmove w")
+    assert bot.limits[-1] == Limit(seconds=pytest.approx(0.4))
+    ask(server, "time --game 60 -m 0", "genmove b")
+    assert bot.limits[-1].remaining == 60
+    assert ask(server, "y_param max_nodes 5", "y_param max_time", "time -m", "time -q 3", "time -m soon") == [
+        "? unknown parameter 'max_nodes'; expected max_time",
+        "? syntax error; expected: y_param max_time SECONDS",
+        "? syntax error; expected: time -m MOVE -g GAME -f FLEXIBLE [-i INCREMENT]",
+        "? unknown time option '-q'; expected -m, -g, -f or -i",
+        "? move time 'soon' is not a number",
+    ]

@@ -47,8 +47,15 @@ COMMANDS = (
     "time_settings",
     "kgs-time_settings",
     "time_left",
+    "y_param",
+    "time",
     "ytourney-rules",
 )
+
+# The time commands of the two engine families, so their own tools can drive a served bot: `y_param max_time S`
+# (Fuego-based Y engines) and `time -m S -g G -f F` (morat's engines); both give S seconds per move.
+_TIME_FLAGS = {"-m": "move", "--move": "move", "-g": "game", "--game": "game", "-f": "flexible", "--flexible": "flexible",
+               "-i": "increment", "--increment": "increment"}
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -273,6 +280,24 @@ class GtpServer:
     def _cmd_time_left(self, args: list[str]) -> str:
         _arity(args, 3, "time_left COLOR TIME STONES")
         self._time_left[self._color(args[0])] = (_number(args[1], "time"), _stones(args[2]))
+        return ""
+
+    def _cmd_y_param(self, args: list[str]) -> str:
+        _arity(args, 2, "y_param max_time SECONDS")
+        if args[0].lower() != "max_time":
+            raise GtpCommandError(f"unknown parameter {args[0]!r}; expected max_time")
+        self._set_time(0.0, _number(args[1], "max_time"), 1, 0.0)
+        return ""
+
+    def _cmd_time(self, args: list[str]) -> str:
+        values = {"move": 0.0, "game": 0.0, "flexible": 0.0, "increment": 0.0}
+        if len(args) % 2:
+            raise GtpCommandError("syntax error; expected: time -m MOVE -g GAME -f FLEXIBLE [-i INCREMENT]")
+        for flag, word in zip(args[::2], args[1::2]):
+            if flag.lower() not in _TIME_FLAGS:
+                raise GtpCommandError(f"unknown time option {flag!r}; expected -m, -g, -f or -i")
+            values[_TIME_FLAGS[flag.lower()]] = _number(word, f"{_TIME_FLAGS[flag.lower()]} time")
+        self._set_time(values["game"], values["move"], 1 if values["move"] > 0 else 0, values["increment"])
         return ""
 
     # --- helpers ------------------------------------------------------------------------------------------------

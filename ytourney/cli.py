@@ -127,26 +127,36 @@ def bots() -> None:
 @click.option("--board", "board_spec", default="tri:11", show_default=True,
               help=f"Board until the controller sends boardsize: {ACCEPTED_SPECS}.")
 @click.option("--seed", type=int, default=None, help="Seed for the bot (default: random).")
-def gtp(bot: str, board_spec: str, seed: int | None) -> None:
+@click.option("--rows", type=click.Choice(("normal", "flipped")), default="normal", show_default=True,
+              help="Cell names: normal (row 1 the long edge) or flipped (row 1 the top corner, row r holding r cells).")
+@click.option("--first-color", type=click.Choice(("black", "white")), default="black", show_default=True,
+              help="The colour name of the player who places the first stone.")
+@click.option("--pie/--no-pie", default=True, show_default=True,
+              help="Offer the pie: genmove may answer `swap` on move 2 and `play COLOR swap` is accepted.")
+def gtp(bot: str, board_spec: str, seed: int | None, rows: str, first_color: str, pie: bool) -> None:
     """Serve a built-in or plugin bot over GTP on stdin/stdout.
 
     \b
     Commands: protocol_version name version known_command list_commands quit
-    boardsize (N or kadon) clear_board komi play genmove showboard
-    time_settings kgs-time_settings time_left ytourney-rules.
+    boardsize (N or kadon) clear_board komi play genmove undo showboard winner
+    final_score time_settings kgs-time_settings time_left ytourney-rules,
+    and the engine families' time commands `y_param max_time S` and `time -m S`.
     genmove may answer `swap` when the pie is offered; `play COLOR swap` is accepted.
+    --rows and --first-color speak the dialect of other Y engines' tools.
     Example:
       ytourney gtp mcts:playouts=2000 --board tri:13
+      ytourney gtp heuristic --rows flipped
     """
     import sys
 
     from ytourney.game.board import parse_board
+    from ytourney.game.rules import Rules
     from ytourney.players import create_bot, parse_bot_spec
     from ytourney.players.gtp.server import GtpServer
 
     board = parse_board(board_spec)
     player = create_bot(parse_bot_spec(bot), seed)
-    GtpServer(player, board).serve(sys.stdin, sys.stdout)
+    GtpServer(player, board, Rules(pie=pie), rows=rows, first_color=first_color).serve(sys.stdin, sys.stdout)
 
 
 @main.command()

@@ -20,7 +20,7 @@ from ytourney.errors import (
     EngineProtocolError,
     EngineTimeoutError,
 )
-from ytourney.game.board import SIDE_A, SIDE_B, SIDE_C, parse_board
+from ytourney.game.board import parse_board
 from ytourney.game.notation import SWAP, parse_moves
 from ytourney.game.record import Termination
 from ytourney.game.rules import Color, Rules
@@ -31,11 +31,7 @@ from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.client import GtpClient
 from ytourney.players.gtp.dialect import (
     decide_pie,
-    from_engine_cell,
-    from_engine_color,
     side_distances,
-    to_engine_cell,
-    to_engine_color,
 )
 from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.server import GtpServer
@@ -128,40 +124,6 @@ def test_check_engine_finds_programs_without_starting_them(tmp_path: Path) -> No
 
 
 # --- dialects ------------------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("size", range(2, 27))
-def test_flipped_rows_are_a_symmetry_of_the_triangle_and_round_trip(size: int) -> None:
-    board = parse_board(f"tri:{size}")
-    images = {}
-    for cell in range(board.num_cells):
-        name = to_engine_cell(board, cell, "flipped")
-        assert board.index_of(name) is not None  # a valid a1-style name on the same board
-        assert from_engine_cell(board, name, "flipped") == cell
-        assert from_engine_cell(board, to_engine_cell(board, cell), "normal") == cell
-        images[cell] = board.index_of(name)
-    assert sorted(images.values()) == list(range(board.num_cells))
-    swap_sides = {SIDE_A: SIDE_C, SIDE_C: SIDE_A, SIDE_B: SIDE_B}
-    for cell, image in images.items():
-        expected = sum(swap_sides[bit] for bit in (SIDE_A, SIDE_B, SIDE_C) if board.sides[cell] & bit)
-        assert board.sides[image] == expected
-        assert sorted(images[n] for n in board.neighbors[cell]) == sorted(board.neighbors[image])
-
-
-def test_flipped_rows_examples() -> None:
-    board = parse_board("tri:5")
-    # Engine row 1 is our side C (x + y = 4); columns keep their letters.
-    assert [to_engine_cell(board, board.index_of(n), "flipped") for n in ("a5", "b4", "e1", "a1", "c2")] == [
-        "a1", "b1", "e1", "a5", "c2"
-    ]
-
-
-def test_colour_names_follow_the_first_colour() -> None:
-    assert to_engine_color(Color.BLACK) == "b" and to_engine_color(Color.WHITE) == "w"
-    assert to_engine_color(Color.BLACK, "white") == "w" and to_engine_color(Color.WHITE, "white") == "b"
-    for color in Color:
-        for first in ("black", "white"):
-            assert from_engine_color(to_engine_color(color, first), first) is color
 
 
 def test_kadon_needs_a_boardsize_argument_and_normal_rows() -> None:
@@ -322,7 +284,8 @@ class DialectEngine:
     shows up as a refused command, and its own idea of the winner must match the referee's.
     """
 
-    def __init__(self, first_color: str, swap: str, seed: int) -> None:
+    def __init__(self, first_color: str, swap: str, seed: int, rows: str) -> None:
+        self.rows = rows
         self.first_word = "w" if first_color == "white" else "b"
         self.second_word = "b" if first_color == "white" else "w"
         self.swap = swap
@@ -333,6 +296,15 @@ class DialectEngine:
 
     def word(self, color: Color) -> str:
         return self.first_word if color is Color.BLACK else self.second_word
+
+    def name(self, cell: int) -> str:
+        """Its own name of a cell: rows counted from the long edge (normal) or from the top corner (flipped)."""
+        board = self.state.board
+        x, y = board.coords[cell]
+        return f"{chr(ord('a') + x)}{board.size - y if self.rows == 'flipped' else y + 1}"
+
+    def cell(self, name: str) -> int | None:
+        return next((cell for cell in range(self.state.board.num_cells) if self.name(cell) == name), None)
 
     def handle(self, line: str) -> str:
         words = line.split()
@@ -357,7 +329,7 @@ class DialectEngine:
                 self.swaps_heard += 1
                 self.state.play(SWAP)
                 return "=\n\n"
-            cell = self.state.board.index_of(args[1])
+            cell = self.cell(args[1])
             if cell is None or not self.state.is_legal(cell):
                 return f"? illegal move {args[1]}\n\n"
             self.state.play(cell)
@@ -368,7 +340,7 @@ class DialectEngine:
                 return "= swap\n\n"
             cell = self.rng.choice(self.state.empty_cells())
             self.state.play(cell)
-            return f"= {self.state.board.names[cell]}\n\n"
+            return f"= {self.name(cell)}\n\n"
         return "? unknown command\n\n"
 
 
@@ -377,7 +349,7 @@ class DialectEngine:
 @pytest.mark.parametrize("swap", ["none", "genmove", "play"])
 def test_dialects_round_trip_through_whole_games(first_color: str, rows: str, swap: str) -> None:
     for seed, engine_seat in ((1, 0), (2, 1)):
-        engine = DialectEngine(first_color, swap, seed)
+        engine = DialectEngine(first_color, swap, seed, rows)
         settings = GtpSettings(command=("memory",), first_color=first_color, rows=rows, swap=swap,
                                pie_policy="always")
         bot = GtpBot(settings, transport_factory=lambda _, e=engine: MemoryTransport(e))
@@ -391,10 +363,10 @@ def test_dialects_round_trip_through_whole_games(first_color: str, rows: str, sw
         # The engine saw the same game in its own words: the same stones in order (it never hears the winning move
         # of its opponent, so we hand it over), and its own rules find the same winner.
         ours = [m for m in final.moves if m != SWAP]
-        theirs = [from_engine_cell(final.board, final.board.names[m], rows) for m in engine.state.moves if m != SWAP]
+        theirs = [m for m in engine.state.moves if m != SWAP]
         assert theirs == ours[: len(theirs)] and len(ours) - len(theirs) in (0, 1)
         if len(theirs) < len(ours):
-            engine.state.play(final.board.index_of(to_engine_cell(final.board, ours[-1], rows)))
+            engine.state.play(ours[-1])
         assert engine.state.winner is final.winner
         # The engine hears of a swap in the `play` dialect, and in the `genmove` one when it did not decide it.
         assert engine.swaps_heard == (1 if swap == "play" or (swap == "genmove" and engine_seat == 0) else 0)

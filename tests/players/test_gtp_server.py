@@ -206,3 +206,141 @@ def test_cli_serves_a_builtin_bot_over_stdin_and_stdout() -> None:
     bad = subprocess.run([sys.executable, "-c", SERVE, "gtp", "nosuchbot"], capture_output=True, text=True,
                          timeout=60)
     assert bad.returncode != 0 and "unknown bot 'nosuchbot'" in bad.stderr and bad.stdout == ""
+
+
+# --- dialects, results and undo --------------------------------------------------------------------------------------
+
+
+def test_flipped_rows_name_cells_from_the_top_corner() -> None:
+    server = GtpServer(SpyBot(), "tri:7", rows="flipped")
+    assert ask(server, "play b d6", "play w e1", "play w a1", "genmove b") == [
+        "=", "? invalid vertex 'e1' on tri:7", "=", "= a7"
+    ]
+    board = server.state.board
+    assert [board.names[m] for m in server.state.moves] == ["d2", "a7", "a1"]  # their a1 is our top corner
+    rows = ask(server, "showboard")[0].split("\n")
+    assert rows[1].split() == ["1", "O"] and rows[8].strip().startswith("a b c")  # the top corner is their row 1
+    assert rows[6].split() == ["6", ".", ".", ".", "X", ".", "."] and rows[7].split()[:2] == ["7", "X"]
+
+
+def test_white_first_names_the_first_mover_white() -> None:
+    bot = SpyBot()
+    server = GtpServer(bot, "tri:5", first_color="white")
+    assert ask(server, "play b a1", "play w c2", "genmove b", "genmove b", "play w b2") == [
+        "? black is not to move; white is", "=", "= a1", "? black is not to move; white is", "="
+    ]
+    assert server.state.moves[0] == server.board.index_of("c2") and server.state.to_move is Color.WHITE
+    assert bot.games[-1][2] is Color.WHITE  # our colour: it played the second stone
+    assert "black to move (X white, O black)" in ask(server, "showboard")[0]
+
+
+@pytest.mark.parametrize(("first_color", "winner", "score"), [("black", "black", "B+"), ("white", "white", "W+")])
+def test_winner_and_final_score_once_a_y_is_complete(first_color: str, winner: str, score: str) -> None:
+    first, second = ("b", "w") if first_color == "black" else ("w", "b")
+    server = GtpServer(SpyBot(), "tri:3", Rules(pie=False), first_color=first_color)
+    assert ask(server, "winner", "final_score") == ["? game is not over: no player has completed a Y"] * 2
+    ask(server, f"play {first} a1", f"play {second} b1", f"play {first} a2", f"play {second} b2")
+    assert ask(server, f"play {first} a3", "winner", "final_score") == ["=", f"= {winner}", f"= {score}"]
+    assert ask(server, "undo", "winner", f"play {first} a3", "final_score") == [
+        "=", "? game is not over: no player has completed a Y", "=", f"= {score}"
+    ]
+
+
+def test_undo_takes_back_moves_swaps_and_handicap_stones() -> None:
+    server = GtpServer(SpyBot(), "tri:5")
+    assert ask(server, "undo") == ["? cannot undo: no moves"]
+    ask(server, "play b c2", "play w swap", "play w a1")
+    assert ask(server, "undo", "undo") == ["=", "="] and len(server.state.moves) == 1 and server.state.can_swap()
+    assert ask(server, "play w b1", "undo", "undo") == ["=", "=", "="] and not server.state.moves
+    ask(server, "play b c2", "play b c3", "play b a1")
+    assert server.state.handicap == 3
+    assert ask(server, "undo") == ["="] and server.state.handicap == 2 and server.state.to_move is Color.WHITE
+    assert ask(server, "undo") == ["="] and server.state.handicap == 0 and server.state.can_swap()
+
+
+def test_new_commands_are_known_and_listed() -> None:
+    server = GtpServer(SpyBot(), "tri:5")
+    for command in ("undo", "winner", "final_score", "showboard", "time_settings", "time_left", "known_command"):
+        assert ask(server, f"known_command {command}") == ["= true"]
+        assert command in ask(server, "list_commands")[0].split("\n")
+
+
+@pytest.mark.parametrize("rows", ["normal", "flipped"])
+@pytest.mark.parametrize("first_color", ["black", "white"])
+def test_our_client_plays_our_server_in_every_dialect(rows: str, first_color: str) -> None:
+    from ytourney.game.record import Termination
+    from ytourney.players.bots.random_bot import RandomBot
+    from ytourney.players.clock import TimeControl
+    from ytourney.players.gtp.engine import GtpBot
+    from ytourney.players.gtp.settings import GtpSettings
+    from ytourney.tournament.match import Seat, play_game
+
+    command = (sys.executable, "-c", SERVE, "gtp", "random", "--seed", "3", "--rows", rows, "--first-color",
+               first_color)
+    time_command = "y_param" if rows == "flipped" else "morat" if first_color == "white" else "gtp"
+    bot = GtpBot(GtpSettings(command=command, rows=rows, first_color=first_color, swap="genmove",
+                             time_command=time_command))
+    try:
+        for seed in (1, 2):
+            seats = [Seat("served", bot), Seat("random", RandomBot(seed=seed, swap_rate=0.5))]
+            record = play_game(seats if seed == 1 else seats[::-1], "tri:6", Rules(), seed=seed,
+                               time_control=TimeControl(move_seconds=1.0, grace_seconds=5.0))
+            assert record.termination is Termination.CONNECTION, record.reason
+    finally:
+        bot.close()
+
+
+@pytest.mark.parametrize(("fake", "dialect"), [
+    ("fake_row_reversed.py", ["--rows", "flipped"]),
+    ("fake_white_first.py", ["--first-color", "white", "--no-pie"]),
+])
+def test_a_fake_engine_plays_our_server_in_its_own_dialect(fake: str, dialect: list[str]) -> None:
+    from pathlib import Path
+
+    from ytourney.players.gtp.client import GtpClient
+    from ytourney.players.gtp.settings import GtpSettings
+    from ytourney.players.gtp.transport import ProcessTransport
+
+    script = str(Path(__file__).resolve().parents[1] / "fake_engines" / fake)
+    theirs = ProcessTransport.start(GtpSettings(command=(sys.executable, script, "--time-scale", "0", "--seed", "4")))
+    ours = ProcessTransport.start(GtpSettings(command=(sys.executable, "-c", SERVE, "gtp", "random", "--seed", "4",
+                                                       *dialect)))
+    engines = [GtpClient(theirs, "fake", chatter_lines=10), GtpClient(ours, "ours")]
+    try:
+        for engine in engines:
+            engine.expect("boardsize 7", 10.0)
+        word = "w" if "white" in dialect else "b"
+        turn, moves = 0, []
+        while not engines[1].command("winner", 5.0).ok:
+            mover, other = engines[turn], engines[1 - turn]
+            move = mover.expect(f"genmove {word}", 10.0)
+            other.expect(f"play {word} {move}", 5.0)
+            moves.append(move)
+            turn = 1 - turn
+            word = word if move == "swap" else {"b": "w", "w": "b"}[word]
+            assert len(moves) <= 29
+        last = {"b": "w", "w": "b"}[word]  # the colour of the stone that completed the Y
+        assert engines[1].expect("winner", 5.0) == {"b": "black", "w": "white"}[last]
+        assert engines[1].expect("final_score", 5.0) == f"{last.upper()}+"
+        assert not engines[0].command(f"genmove {word}", 5.0).ok  # the fake sees the same finished game
+    finally:
+        for engine in engines:
+            engine.transport.close(wait=1.0)
+
+
+def test_the_engine_families_time_commands_become_the_bots_limit() -> None:
+    bot = SpyBot()
+    server = GtpServer(bot, "tri:6")
+    ask(server, "y_param max_time 2", "genmove b")
+    assert bot.limits[-1] == Limit(seconds=pytest.approx(1.6))
+    ask(server, "time -m 0.5 -g 0 -f 0", "genmove w")
+    assert bot.limits[-1] == Limit(seconds=pytest.approx(0.4))
+    ask(server, "time --game 60 -m 0", "genmove b")
+    assert bot.limits[-1].remaining == 60
+    assert ask(server, "y_param max_nodes 5", "y_param max_time", "time -m", "time -q 3", "time -m soon") == [
+        "? unknown parameter 'max_nodes'; expected max_time",
+        "? syntax error; expected: y_param max_time SECONDS",
+        "? syntax error; expected: time -m MOVE -g GAME -f FLEXIBLE [-i INCREMENT]",
+        "? unknown time option '-q'; expected -m, -g, -f or -i",
+        "? move time 'soon' is not a number",
+    ]

@@ -16,6 +16,7 @@ from ytourney.players.gtp.settings import (
     PiePolicy,
     RowOrder,
     SwapDialect,
+    TimeCommand,
 )
 from ytourney.stats.handicap import HandicapMode, HandicapSettings
 from ytourney.stats.ratings import HandicapRating, RatingSettings
@@ -51,6 +52,17 @@ def same(found: object, value: object) -> bool:
 
 
 # --- gtp -----------------------------------------------------------------------------------------------------------
+
+
+def test_time_command_and_chatter_lines_are_read_and_checked() -> None:
+    settings = engine("{command: [e], time_command: Y_param, chatter_lines: 40}")
+    assert (settings.time_command, settings.chatter_lines) == (TimeCommand.Y_PARAM, 40)
+    assert GtpSettings(command=("e",)).time_command is TimeCommand.GTP and GtpSettings(command=("e",)).chatter_lines == 0
+    error = failure("players:\n  - random\n  - name: e\n    gtp: {command: [e], time_command: moray}\n")
+    assert error.path == "players[1].gtp.time_command" and "did you mean 'morat'" in str(error)
+    for bad in (-1, 2.5, "true", "'10'"):
+        error = failure(f"players:\n  - random\n  - name: e\n    gtp: {{command: [e], chatter_lines: {bad}}}\n")
+        assert error.path == "players[1].gtp.chatter_lines" and "whole number" in str(error), str(error)
 
 
 def test_gtp_block_reads_every_field_into_enums_and_pickles() -> None:

@@ -21,6 +21,7 @@ from ytourney.players.gtp.settings import (
     PiePolicy,
     RowOrder,
     SwapDialect,
+    TimeCommand,
 )
 from ytourney.stats.handicap import HandicapMode, HandicapSettings
 from ytourney.stats.ratings import HandicapRating, RatingSettings
@@ -34,12 +35,15 @@ HANDICAP_KEYS = ("mode", "level", "max_level", "target", "stop_width")
 TIME_KEYS = ("move_seconds", "grace_seconds", "game_seconds", "increment")
 MAX_HANDICAP_LEVEL = 50
 """The highest ladder top a config may ask for."""
+MAX_CHATTER_LINES = 100_000
+"""The most lines an engine may be allowed to print before an answer (its bytes are capped by the client too)."""
 
-_GTP_CHOICES: dict[str, type[FirstColor | RowOrder | SwapDialect | PiePolicy]] = {
+_GTP_CHOICES: dict[str, type[FirstColor | RowOrder | SwapDialect | PiePolicy | TimeCommand]] = {
     "first_color": FirstColor,
     "rows": RowOrder,
     "swap": SwapDialect,
     "pie_policy": PiePolicy,
+    "time_command": TimeCommand,
 }
 _GTP_SECONDS = ("startup_seconds", "command_seconds", "grace_seconds", "untimed_seconds")
 _RATING_BOUNDS: dict[str, dict[str, float]] = {"mu": {}, "sigma": {"above": 0}, "beta": {"above": 0},
@@ -71,6 +75,9 @@ def read_gtp(reader: FieldReader, value: Any, path: str) -> GtpSettings:
         if key in section:
             limit = {"at_least": 0.0} if key == "grace_seconds" else {"above": 0.0}
             values[key] = reader.number(section[key], f"{path}.{key}", **limit)
+    if "chatter_lines" in section:
+        values["chatter_lines"] = reader.integer(section["chatter_lines"], f"{path}.chatter_lines", at_least=0,
+                                                 at_most=MAX_CHATTER_LINES)
     return GtpSettings(**values)
 
 

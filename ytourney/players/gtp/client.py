@@ -16,6 +16,8 @@ from ytourney.players.gtp.transport import Transport
 # --- the GTP conversation ----------------------------------------------------------------------------------------
 
 _RESPONSE = re.compile(r"([=?])(\d*)(?:\s(.*))?$", re.DOTALL)
+CHATTER_BYTES = 1 << 16
+"""Most bytes of chatter (lines that are not GTP) an engine may print before one answer."""
 
 
 @dataclass(frozen=True)
@@ -27,11 +29,18 @@ class GtpResponse:
 
 
 class GtpClient:
-    """Sends GTP commands and reads framed responses, every read bounded by a deadline."""
+    """Sends GTP commands and reads framed responses, every read bounded by a deadline.
 
-    def __init__(self, transport: Transport, name: str) -> None:
+    An engine may print up to `chatter_lines` lines (and CHATTER_BYTES bytes) that are not GTP before an answer, as
+    engines that show their search statistics on stdout do; they are skipped. Any more is a protocol fault.
+    """
+
+    def __init__(self, transport: Transport, name: str, chatter_lines: int = 0,
+                 chatter_bytes: int = CHATTER_BYTES) -> None:
         self.transport = transport
         self.name = name
+        self.chatter_lines = chatter_lines
+        self.chatter_bytes = chatter_bytes
 
     def command(self, command: str, timeout: float) -> GtpResponse:
         """Send `command` and return its response; raise the engine fault that prevents an answer."""
@@ -43,6 +52,7 @@ class GtpClient:
         deadline = time.monotonic() + timeout
         first: re.Match[str] | None = None
         body: list[str] = []
+        chatter = chatter_bytes = 0
         while True:
             try:
                 line = self.transport.receive(deadline - time.monotonic())
@@ -63,9 +73,15 @@ class GtpClient:
                     continue
                 first = _RESPONSE.match(line.strip())
                 if first is None:
+                    chatter += 1
+                    chatter_bytes += len(line.encode("utf-8", "replace")) + 1
+                    if chatter <= self.chatter_lines and chatter_bytes <= self.chatter_bytes:
+                        continue
+                    before = f" after {chatter - 1} lines of chatter" if chatter > 1 else ""
                     raise EngineProtocolError(
-                        f"{self.name} answered {command!r} with {clip(line)!r}, which is not a GTP response "
-                        "(it must start with '=' or '?')"
+                        f"{self.name} answered {command!r} with {clip(line)!r}{before}, which is not a GTP "
+                        f"response (it must start with '=' or '?'; gtp.chatter_lines lets {self.chatter_lines} "
+                        f"lines, at most {self.chatter_bytes} bytes, come before it)"
                     )
                 body.append(first.group(3) or "")
             elif line.strip():

@@ -18,11 +18,12 @@ from ytourney.players.gtp.settings import FirstColor, PiePolicy, RowOrder
 
 # --- board dialect: cell names and colour names as the engine knows them ----------------------------------------
 #
-# Cells travel in the DESIGN notation (`a1`; kadon `E5`). An engine with `rows: flipped` counts rows from the other
-# end: its rows run parallel to our side C (x + y = N - 1) and its row 1 is that side; columns keep their letters.
-# In coordinates, our (x, y) is the engine's (x, N - 1 - x - y). That map is the mirror of the triangle that swaps
-# sides A and C (it fixes the corner at the end of row 1), so every cell has a valid engine name, neighbours stay
-# neighbours, the game is the same game, and the map is its own inverse (the round trip is exact).
+# Cells travel in the DESIGN notation (`a1`; kadon `E5`): row 1 is the long edge, row r holds N + 1 - r cells and
+# the top corner is `a<N>`. An engine with `rows: flipped` numbers the rows from the top corner instead, as the
+# Fuego-based Y engines do: its row r holds r cells `a<r> ... <r-th letter><r>`, its row 1 is the top cell and its
+# row N the long edge. Columns keep their letters, so its (column x, row r) is our (x, N + 1 - r): its `a1` is our
+# `a<N>`, its `e5` on tri:5 our `e1`, its `d6` on tri:7 our `d2`. The map only renames rows, so it is its own
+# inverse and a name exists in one notation exactly when its image exists in the other.
 #
 # Colours: with `first_color: white` the engine calls the player who places the first stone "white"; we swap the two
 # names on the wire in both directions. Stones keep their colour after a pie swap (DESIGN §1), so a `swap` never
@@ -33,6 +34,7 @@ from ytourney.players.gtp.settings import FirstColor, PiePolicy, RowOrder
 # are then the Boardspace names. Flipped rows apply to tri boards only.
 
 VERTEX = re.compile(r"[a-z]{1,2}[0-9]{1,3}")
+_COLUMN_ROW = re.compile(r"([a-z])([1-9][0-9]?)")
 
 
 def to_engine_cell(board: Board, cell: int, rows: str = RowOrder.NORMAL.value) -> str:
@@ -40,20 +42,29 @@ def to_engine_cell(board: Board, cell: int, rows: str = RowOrder.NORMAL.value) -
     if not 0 <= cell < board.num_cells:
         raise NotationError(f"cell index {cell!r} is outside board {board.spec!r} (0..{board.num_cells - 1})")
     if rows == RowOrder.FLIPPED.value and board.kind is BoardKind.TRI:
-        x, y = board.coords[cell]
-        return f"{chr(ord('a') + x)}{board.size - x - y}"
+        return _renumbered(board, board.names[cell])
     return board.names[cell]
 
 
 def from_engine_cell(board: Board, token: str, rows: str = RowOrder.NORMAL.value) -> int:
     """Flat cell index of an engine's cell name under the `rows` dialect; NotationError when it names no cell."""
-    index = board.index_of(token.strip())
+    name = token.strip()
+    flipped = rows == RowOrder.FLIPPED.value and board.kind is BoardKind.TRI
+    index = board.index_of(_renumbered(board, name) if flipped else name)
     if index is None:
-        raise NotationError(f"{token!r} is not a cell of board {board.spec!r}")
-    if rows == RowOrder.FLIPPED.value and board.kind is BoardKind.TRI:
-        x, engine_y = board.coords[index]
-        return board.index_of(f"{chr(ord('a') + x)}{board.size - x - engine_y}")  # type: ignore[return-value]
+        if board.kind is BoardKind.KADON:
+            raise NotationError(f"{token!r} is not a cell of board {board.spec!r}")
+        shape = "row 1 the top corner, row r holding r cells" if flipped else "row 1 the long edge"
+        raise NotationError(f"{token!r} is not a cell of board {board.spec!r} (rows {rows!r}: {shape})")
     return index
+
+
+def _renumbered(board: Board, name: str) -> str:
+    """A tri cell name with its row r renamed N + 1 - r; a name with no row 1..N is returned as it is (no cell)."""
+    match = _COLUMN_ROW.fullmatch(name.lower())
+    if match is None or not 1 <= int(match.group(2)) <= board.size:
+        return name
+    return f"{match.group(1)}{board.size + 1 - int(match.group(2))}"
 
 
 def to_engine_color(color: Color, first_color: str = FirstColor.BLACK.value) -> str:

@@ -29,7 +29,12 @@ from ytourney.players.gtp.dialect import (
     to_engine_cell,
     to_engine_color,
 )
-from ytourney.players.gtp.settings import GtpSettings, SwapDialect, check_board
+from ytourney.players.gtp.settings import (
+    GtpSettings,
+    SwapDialect,
+    TimeCommand,
+    check_board,
+)
 from ytourney.players.gtp.transport import ProcessTransport, TransportFactory
 
 # --- the player ----------------------------------------------------------------------------------------------------
@@ -71,6 +76,7 @@ class GtpBot:
         self._seen: GameState | None = None  # the game exactly as the engine knows it
         self._answer: tuple[int, int] | None = None  # (ply, cell): a genmove answer obtained while deciding the pie
         self._clock_sent = False
+        self._move_time_sent = ""  # the last per-move time given by `y_param max_time` or `time -m`
 
     @property
     def pid(self) -> int | None:
@@ -92,6 +98,7 @@ class GtpBot:
         self._seen = None
         self._answer = None
         self._clock_sent = False
+        self._move_time_sent = ""
 
     def move(self, state: GameState, limit: Limit) -> int:
         """Sync the engine with `state`, then `genmove` for the colour to move."""
@@ -136,7 +143,7 @@ class GtpBot:
         self.restarts += self._started
         self._started = 1
         transport = self._factory(self.settings)
-        client = GtpClient(transport, f"engine {self.name!r}")
+        client = GtpClient(transport, f"engine {self.name!r}", self.settings.chatter_lines)
         self._client = client
         first = client.command("name", self.settings.startup_seconds)
         self.engine_name = first.text if first.ok else ""
@@ -198,7 +205,7 @@ class GtpBot:
     def _genmove(self, seen: GameState, state: GameState, limit: Limit, allow_swap: bool) -> int:
         client = self._require_client()
         color = to_engine_color(state.to_move, self.settings.first_color)
-        self._send_clock(state, limit, color)
+        self._send_clock(limit, color)
         budget = limit.remaining if limit.remaining is not None else limit.seconds
         timeout = budget + self.settings.grace_seconds if budget is not None else self.settings.untimed_seconds
         command = f"genmove {color}"
@@ -231,8 +238,26 @@ class GtpBot:
         seen.play(cell)
         return cell
 
-    def _send_clock(self, state: GameState, limit: Limit, color: str) -> None:
-        """Tell the engine its time: once `time_settings` per game, then `time_left` before each genmove."""
+    def _send_clock(self, limit: Limit, color: str) -> None:
+        """Tell the engine its time for the next genmove in the command its `time_command` dialect names."""
+        dialect = self.settings.time_command
+        if dialect == TimeCommand.GTP.value:
+            self._send_gtp_clock(limit, color)
+            return
+        if dialect == TimeCommand.NONE.value or limit.seconds is None:
+            return
+        seconds = f"{max(limit.seconds, 0.001):.3f}".rstrip("0").rstrip(".")
+        if seconds == self._move_time_sent:
+            return  # said once per game under a move clock; again whenever a game clock changes the share
+        if dialect == TimeCommand.Y_PARAM.value:
+            command = f"y_param max_time {seconds}"
+        else:
+            command = f"time -m {seconds} -g 0 -f 0"
+        self._require_client().expect(command, self.settings.command_seconds)
+        self._move_time_sent = seconds
+
+    def _send_gtp_clock(self, limit: Limit, color: str) -> None:
+        """Once `time_settings` per game, then `time_left` before each genmove, as far as the engine knows them."""
         client = self._require_client()
         timeout = self.settings.command_seconds
         if limit.remaining is not None:

@@ -7,13 +7,20 @@ from typing import TextIO
 
 from ytourney import __version__
 from ytourney.errors import IllegalMoveError, NotationError, YTourneyError
-from ytourney.game.board import Board, parse_board
+from ytourney.game.board import Board, BoardKind, parse_board
 from ytourney.game.diagram import board_text
-from ytourney.game.notation import SWAP, move_name, parse_move
+from ytourney.game.notation import SWAP, SWAP_TOKEN
 from ytourney.game.rules import Color, Rules
 from ytourney.game.state import GameState
 from ytourney.players.base import Bot, Limit
 from ytourney.players.clock import TimeControl
+from ytourney.players.gtp.dialect import (
+    from_engine_cell,
+    from_engine_color,
+    to_engine_cell,
+    to_engine_color,
+)
+from ytourney.players.gtp.settings import FirstColor, RowOrder
 
 # `ytourney-rules pie=on|off misere=on|off genmove_swap=on|off` (an extension GtpBot sends when it is known): the
 # game's rules, and whether genmove may answer `swap` (off when the controller decides the pie for the engine).
@@ -34,11 +41,21 @@ COMMANDS = (
     "play",
     "genmove",
     "showboard",
+    "undo",
+    "winner",
+    "final_score",
     "time_settings",
     "kgs-time_settings",
     "time_left",
+    "y_param",
+    "time",
     "ytourney-rules",
 )
+
+# The time commands of the two engine families, so their own tools can drive a served bot: `y_param max_time S`
+# (Fuego-based Y engines) and `time -m S -g G -f F` (morat's engines); both give S seconds per move.
+_TIME_FLAGS = {"-m": "move", "--move": "move", "-g": "game", "--game": "game", "-f": "flexible", "--flexible": "flexible",
+               "-i": "increment", "--increment": "increment"}
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -48,10 +65,17 @@ class GtpCommandError(YTourneyError):
 
 
 class GtpServer:
-    """A GTP engine around one Bot: keeps the game, asks the bot for moves and the pie, validates every input."""
+    """A GTP engine around one Bot: keeps the game, asks the bot for moves and the pie, validates every input.
 
-    def __init__(self, bot: Bot, board: Board | str = "tri:11", rules: Rules | None = None) -> None:
+    It speaks the dialect it is given, as an engine of that family would: `rows` names the cells (flipped: row 1 is
+    the top corner), `first_color` names the player who places the first stone (black or white).
+    """
+
+    def __init__(self, bot: Bot, board: Board | str = "tri:11", rules: Rules | None = None,
+                 rows: str = RowOrder.NORMAL.value, first_color: str = FirstColor.BLACK.value) -> None:
         self.bot = bot
+        self.rows = RowOrder(rows).value
+        self.first_color = FirstColor(first_color).value
         self.board = parse_board(board) if isinstance(board, str) else board
         self.rules = rules or Rules()
         self.finished = False
@@ -165,7 +189,7 @@ class GtpServer:
 
     def _cmd_play(self, args: list[str]) -> str:
         _arity(args, 2, "play COLOR VERTEX")
-        color = _color(args[0])
+        color = self._color(args[0])
         move = self._vertex(args[1])
         state = self._turn_state(color, extend_handicap=move != SWAP)
         try:
@@ -177,7 +201,7 @@ class GtpServer:
 
     def _cmd_genmove(self, args: list[str]) -> str:
         _arity(args, 1, "genmove COLOR")
-        color = _color(args[0])
+        color = self._color(args[0])
         state = self._turn_state(color, extend_handicap=True)
         limit = self._limit(color)
         try:
@@ -187,7 +211,7 @@ class GtpServer:
             if self.genmove_swap and state.can_swap() and self.bot.swap(state.copy(), limit):
                 state.play(SWAP)
                 self.state = state
-                return move_name(self.board, SWAP)
+                return SWAP_TOKEN
             move = self.bot.move(state.copy(), limit)
         except YTourneyError as err:
             raise GtpCommandError(f"bot failed: {err}") from None
@@ -197,12 +221,35 @@ class GtpServer:
             raise GtpCommandError(f"bot answered illegal move {move!r}")
         state.play(move)
         self.state = state
-        return move_name(self.board, move)
+        return to_engine_cell(self.board, move, self.rows)
+
+    def _cmd_undo(self, args: list[str]) -> str:
+        moves = self.state.moves
+        if not moves:
+            raise GtpCommandError("cannot undo: no moves")
+        kept = moves[:-1]
+        handicap = self.state.handicap
+        if handicap >= 2 and len(kept) < handicap:  # taking back a stone of a handicap turn
+            handicap = len(kept) if len(kept) >= 2 else 0
+        self.state = self._replayed(self.state.rules, handicap, kept)
+        return ""
+
+    def _cmd_winner(self, args: list[str]) -> str:
+        return self._word(self._winner())
+
+    def _cmd_final_score(self, args: list[str]) -> str:
+        return f"{self._word(self._winner())[0].upper()}+"
 
     def _cmd_showboard(self, args: list[str]) -> str:
         state = self.state
-        status = f"{state.winner} has won" if state.is_over else f"{state.to_move} to move"
-        return "\n" + board_text(state) + f"\n{self.board.spec}, {len(state.moves)} moves, {status}"
+        lines = board_text(state).split("\n")
+        if self.rows == RowOrder.FLIPPED.value and self.board.kind is BoardKind.TRI:
+            width = len(str(self.board.size))
+            lines[:-1] = [f"{index + 1:>{width}}{line[width:]}" for index, line in enumerate(lines[:-1])]
+        mover = state.winner if state.is_over else state.to_move
+        status = f"{self._word(mover)} has won" if state.is_over else f"{self._word(mover)} to move"
+        legend = f"X {self._word(Color.BLACK)}, O {self._word(Color.WHITE)}"
+        return "\n" + "\n".join(lines) + f"\n{self.board.spec}, {len(state.moves)} moves, {status} ({legend})"
 
     def _cmd_time_settings(self, args: list[str]) -> str:
         _arity(args, 3, "time_settings MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES")
@@ -232,22 +279,58 @@ class GtpServer:
 
     def _cmd_time_left(self, args: list[str]) -> str:
         _arity(args, 3, "time_left COLOR TIME STONES")
-        self._time_left[_color(args[0])] = (_number(args[1], "time"), _stones(args[2]))
+        self._time_left[self._color(args[0])] = (_number(args[1], "time"), _stones(args[2]))
+        return ""
+
+    def _cmd_y_param(self, args: list[str]) -> str:
+        _arity(args, 2, "y_param max_time SECONDS")
+        if args[0].lower() != "max_time":
+            raise GtpCommandError(f"unknown parameter {args[0]!r}; expected max_time")
+        self._set_time(0.0, _number(args[1], "max_time"), 1, 0.0)
+        return ""
+
+    def _cmd_time(self, args: list[str]) -> str:
+        values = {"move": 0.0, "game": 0.0, "flexible": 0.0, "increment": 0.0}
+        if len(args) % 2:
+            raise GtpCommandError("syntax error; expected: time -m MOVE -g GAME -f FLEXIBLE [-i INCREMENT]")
+        for flag, word in zip(args[::2], args[1::2]):
+            if flag.lower() not in _TIME_FLAGS:
+                raise GtpCommandError(f"unknown time option {flag!r}; expected -m, -g, -f or -i")
+            values[_TIME_FLAGS[flag.lower()]] = _number(word, f"{_TIME_FLAGS[flag.lower()]} time")
+        self._set_time(values["game"], values["move"], 1 if values["move"] > 0 else 0, values["increment"])
         return ""
 
     # --- helpers ------------------------------------------------------------------------------------------------
 
     def _vertex(self, token: str) -> int:
+        if token.lower() == SWAP_TOKEN:
+            return SWAP
         try:
-            return parse_move(self.board, token)
+            return from_engine_cell(self.board, token, self.rows)
         except NotationError:
             raise GtpCommandError(f"invalid vertex {token!r} on {self.board.spec}") from None
+
+    def _color(self, word: str) -> Color:
+        """Our colour for a colour word in this server's dialect."""
+        try:
+            return from_engine_color(word, self.first_color)
+        except YTourneyError:
+            raise GtpCommandError(f"invalid color {word!r}; expected b, w, black or white") from None
+
+    def _word(self, color: Color) -> str:
+        """The name of our `color` in this server's dialect."""
+        return "black" if to_engine_color(color, self.first_color) == "b" else "white"
+
+    def _winner(self) -> Color:
+        if self.state.winner is None:
+            raise GtpCommandError("game is not over: no player has completed a Y")
+        return self.state.winner
 
     def _turn_state(self, color: Color, extend_handicap: bool) -> GameState:
         """A copy of the game with `color` to move: a second Black stone before any White one is a handicap turn."""
         state = self.state
         if state.is_over:
-            raise GtpCommandError(f"game is over: {state.winner} has won")
+            raise GtpCommandError(f"game is over: {self._word(state.winner)} has won")
         if color is state.to_move:
             return state.copy()
         black_only = bool(state.moves) and SWAP not in state.moves and color is Color.BLACK
@@ -256,7 +339,7 @@ class GtpServer:
                 return self._replayed(state.rules, len(state.moves) + 1, state.moves)
             except YTourneyError as err:
                 raise GtpCommandError(f"cannot place another handicap stone: {err}") from None
-        raise GtpCommandError(f"{color} is not to move; {state.to_move} is")
+        raise GtpCommandError(f"{self._word(color)} is not to move; {self._word(state.to_move)} is")
 
     def _replayed(self, rules: Rules, handicap: int, moves: tuple[int, ...]) -> GameState:
         state = GameState(self.board, rules, handicap)
@@ -293,13 +376,6 @@ class GtpServer:
 def _arity(args: list[str], count: int, syntax: str) -> None:
     if len(args) != count:
         raise GtpCommandError(f"syntax error; expected: {syntax}")
-
-
-def _color(word: str) -> Color:
-    try:
-        return Color.parse(word)
-    except YTourneyError:
-        raise GtpCommandError(f"invalid color {word!r}; expected b, w, black or white") from None
 
 
 def _number(word: str, what: str) -> float:

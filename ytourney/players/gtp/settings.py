@@ -43,6 +43,15 @@ class PiePolicy(str, enum.Enum):
     CENTER = "center"  # swap a stone at least a third of the board's depth away from every side
 
 
+class TimeCommand(str, enum.Enum):
+    """How an engine is told its time for a move."""
+
+    GTP = "gtp"  # time_settings / kgs-time_settings and time_left, when the engine knows them
+    Y_PARAM = "y_param"  # `y_param max_time S` (Fuego-based Y engines: seconds per move, at least 0.5)
+    MORAT = "morat"  # `time -m S -g 0 -f 0` (morat's engines: seconds per move, no game or flexible time)
+    NONE = "none"  # nothing: the engine keeps its own default
+
+
 _INTERPRETERS = r"(python|pypy|node|java|ruby|perl|julia|Rscript|dotnet|mono)[0-9.]*(\.exe)?$"
 
 
@@ -67,6 +76,8 @@ class GtpSettings:
     grace_seconds: float = 1.0
     untimed_seconds: float = 300.0
     kadon_boardsize: str = ""
+    time_command: TimeCommand = TimeCommand.GTP
+    chatter_lines: int = 0  # lines (statistics, logs) an engine may print on stdout before an answer
 
     @property
     def display_name(self) -> str:

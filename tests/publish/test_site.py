@@ -11,12 +11,12 @@ from click.testing import CliRunner
 
 from ytourney.cli import main
 from ytourney.errors import ReportError
-from ytourney.game.record import GameRecord
+from ytourney.game.record import GameRecord, league_order
 from ytourney.game.rules import Color, Rules
 from ytourney.players.bots.random_bot import RandomBot
 from ytourney.publish.report import handicap_table, render_table
 from ytourney.publish.site import MANIFEST, first_move_stats, publish_site, render_page
-from ytourney.stats.ratings import rate_league, rate_records
+from ytourney.stats.ratings import rate_records
 from ytourney.tournament.match import Seat, play_game
 from ytourney.tournament.store import ResultStore, StoredPlayer
 
@@ -127,11 +127,11 @@ def test_league_site_and_republish_replace_stale_pages(tmp_path: Path, tri_games
     one = [GameRecord(**{**g.__dict__, "tournament": "one"}) for g in tri_games]
     two = [GameRecord(**{**g.__dict__, "tournament": "two"}) for g in kadon_games]
     out = tmp_path / "site"
-    publish_site(rate_league([one, two]), out)
+    publish_site(rate_records(league_order([one, two]), ordered=True), out)
     assert (out / "games" / "two-1.html").is_file()
     kadon_page = (out / "games" / "two-1.html").read_text(encoding="utf-8")
     assert "<line" not in kadon_page and "<path" in kadon_page  # kadon: nodes joined by adjacency lines
-    publish_site(rate_league([one]), out)
+    publish_site(rate_records(league_order([one]), ordered=True), out)
     assert not (out / "games" / "two-1.html").exists()
     assert (out / "games" / "one-1.html").is_file()
     listed = set((out / MANIFEST).read_text(encoding="utf-8").split())

@@ -23,7 +23,6 @@ from ytourney.game.record import GameRecord, Termination
 from ytourney.publish.sources import Source, source_settings
 from ytourney.stats.ratings import (
     CONSERVATIVE_SIGMAS,
-    HandicapModel,
     HandicapRating,
     LevelValue,
     PlayerRating,
@@ -430,14 +429,14 @@ def build_table(ratings: Ratings, *, sprt: Any = None, title: str = "Ratings") -
 
 
 def rating_table(records: Iterable[GameRecord], settings: RatingSettings | Mapping[str, Any] | object | None = None,
-                 *, handicap_model: HandicapModel | None = None, sprt: Any = None,
+                 *, sprt: Any = None,
                  ordered: bool = False) -> RatingTable:
     """Rate `records` (game-id order) and build their table in one call; what `ytourney run` prints at the end.
 
     Nothing per game is kept; with `ordered=True` (records already in game-id order, e.g. streamed from a store)
     they are not even held all at once.
     """
-    ratings = rate_records(records, settings, handicap_model=handicap_model, ordered=ordered, detail=False)
+    ratings = rate_records(records, settings, ordered=ordered, detail=False)
     return build_table(ratings, sprt=sprt)
 
 

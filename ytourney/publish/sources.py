@@ -13,7 +13,7 @@ from typing import Any
 
 from ytourney.errors import ReportError, YTourneyError
 from ytourney.game.record import GameRecord, replay_order
-from ytourney.stats.ratings import HandicapModel, Ratings, RatingSettings, rate_records
+from ytourney.stats.ratings import Ratings, RatingSettings, rate_records
 
 
 @dataclass(frozen=True)
@@ -146,13 +146,13 @@ def sprt_state_of(source: Source) -> Any:
 
 
 def rate_sources(sources: Sequence[Source], settings: RatingSettings | Mapping[str, Any] | object | None = None,
-                 *, handicap_model: HandicapModel | None = None, detail: bool = True) -> Ratings:
+                 *, detail: bool = True) -> Ratings:
     """Rate several sources together as a league (source order, then game id).
 
     With `detail=False` the games are streamed from the stores and nothing per game is kept (what a rating table
     needs): memory stays flat however many games the folders hold.
     """
     games = itertools.chain.from_iterable(s.records if detail else s.iter_records(times=False) for s in sources)
-    return rate_records(games, settings, handicap_model=handicap_model, ordered=True, detail=detail)
+    return rate_records(games, settings, ordered=True, detail=detail)
 
 

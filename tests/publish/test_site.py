@@ -14,8 +14,10 @@ from ytourney.errors import ReportError
 from ytourney.game.record import GameRecord, league_order
 from ytourney.game.rules import Color, Rules
 from ytourney.players.bots.random_bot import RandomBot
-from ytourney.publish.report import handicap_table, render_table
-from ytourney.publish.site import MANIFEST, first_move_stats, publish_site, render_page
+from ytourney.publish.handicap_table import handicap_report, handicap_table
+from ytourney.publish.html import render_page
+from ytourney.publish.render import render_table
+from ytourney.publish.site import MANIFEST, first_move_stats, publish_site
 from ytourney.stats.ratings import rate_records
 from ytourney.tournament.match import Seat, play_game
 from ytourney.tournament.store import ResultStore, StoredPlayer
@@ -111,10 +113,9 @@ def test_game_page_shows_diagram_moves_winner_and_ending(tmp_path: Path, tri_gam
 
 
 def test_handicap_table_is_rendered_when_given(tmp_path: Path, tri_games: list[GameRecord]) -> None:
-    from ytourney.publish.report import handicap_estimates
-
-    estimates = handicap_estimates(tri_games)
-    assert estimates, "the fixture has handicap games"
+    assert any(record.handicap > 0 for record in tri_games), "the fixture has handicap games"
+    estimates = handicap_report(tri_games).estimates
+    assert estimates
     table = handicap_table(estimates, title="")
     assert "fair level" in render_table(table, "text")
     site = publish_site(rate_records(tri_games), tmp_path / "site", handicap=table).out

@@ -193,6 +193,36 @@ class PlayerResults:
     faults: dict[str, int] = field(default_factory=dict)
     opponents: dict[str, int] = field(default_factory=dict)
 
+    @property
+    def losses(self) -> int:
+        """Games lost."""
+        return self.games - self.wins
+
+    @property
+    def score(self) -> float | None:
+        """Share of games won (None before any game)."""
+        return _share(self.wins, self.games)
+
+    @property
+    def first_win_rate(self) -> float | None:
+        """Win rate in even games where the player placed the first stone."""
+        return _share(self.first_wins, self.first_games)
+
+    @property
+    def swap_rate(self) -> float | None:
+        """How often the player, second in a pie game, answered swap."""
+        return _share(self.swaps, self.swap_chances)
+
+    @property
+    def swap_win_rate(self) -> float | None:
+        """Win rate in the games where the player swapped."""
+        return _share(self.swap_wins, self.swaps)
+
+
+def _share(part: int, whole: int) -> float | None:
+    """part / whole, or None when whole is 0 (a rate of nothing)."""
+    return part / whole if whole else None
+
 
 def count_results(results: dict[str, PlayerResults], record: GameRecord) -> None:
     """Add one game to the players' results (self-play counts for nobody; faults go to the loser)."""

@@ -31,14 +31,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ytourney.stats.handicap import (
-    HandicapMode,
-    HandicapPlanner,
-    HandicapSettings,
-    PairEstimator,
-    Staircase,
-    normal_cdf,
-)
+from handicap_baselines import Staircase, ThompsonEstimator
+
+from ytourney.stats.handicap import HandicapMode, HandicapPlanner, HandicapSettings, PairEstimator
+from ytourney.stats.normal import normal_cdf
 
 CHECKPOINTS = (20, 50, 100)
 MAX_LEVEL = 6
@@ -80,9 +76,9 @@ def signed(estimate: object, a: str) -> tuple[float, float, float]:
 # --- independent pairs ------------------------------------------------------------------------------------------
 
 
-def run_bayes(pair: Pair, rng: random.Random, policy: str, in_flight: int) -> Result:
+def run_bayes(pair: Pair, rng: random.Random, estimator: type[PairEstimator], in_flight: int) -> Result:
     """Estimates at the checkpoints; `in_flight` games are dispatched before their results arrive."""
-    est = PairEstimator("a", "b", max_level=MAX_LEVEL, policy=policy)
+    est = estimator("a", "b", max_level=MAX_LEVEL)
     out: Result = {}
     pending: list[tuple[str, int]] = []
     for played in range(1, CHECKPOINTS[-1] + 1):
@@ -257,12 +253,12 @@ def independent(args: argparse.Namespace) -> None:
     seeds = [master.getrandbits(64) for _ in pairs]
     k = args.in_flight
     methods: dict[str, Callable[[Pair, int], Result]] = {
-        "bayes median (default)": lambda p, s: run_bayes(p, random.Random(s), "median", 1),
-        "bayes sample (Thompson)": lambda p, s: run_bayes(p, random.Random(s), "sample", 1),
+        "bayes median (default)": lambda p, s: run_bayes(p, random.Random(s), PairEstimator, 1),
+        "bayes sample (Thompson)": lambda p, s: run_bayes(p, random.Random(s), ThompsonEstimator, 1),
         "staircase plain": lambda p, s: run_staircase(p, random.Random(s), "plain", 1),
         "staircase reversals": lambda p, s: run_staircase(p, random.Random(s), "reversals", 1),
         "staircase tail": lambda p, s: run_staircase(p, random.Random(s), "tail", 1),
-        f"bayes median, {k} in flight": lambda p, s: run_bayes(p, random.Random(s), "median", k),
+        f"bayes median, {k} in flight": lambda p, s: run_bayes(p, random.Random(s), PairEstimator, k),
         f"staircase plain, {k} in flight": lambda p, s: run_staircase(p, random.Random(s), "plain", k),
         f"staircase reversals, {k} in flight": lambda p, s: run_staircase(p, random.Random(s), "reversals", k),
         f"staircase tail, {k} in flight": lambda p, s: run_staircase(p, random.Random(s), "tail", k),

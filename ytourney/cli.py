@@ -239,12 +239,12 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
 
 
 def _final_table(out: Any, tournament: Any, sprt_state: Any) -> str:
-    """The rating table of a finished run (TrueSkill from ytourney.publish.report), else plain standings; the games are
+    """The rating table of a finished run (TrueSkill, publish.ratings_table), else plain standings; the games are
     streamed from the store in game-id order, so memory does not grow with the tournament."""
     from ytourney.tournament.store import stream_records
 
     try:
-        from ytourney.publish.report import format_table, rating_table
+        from ytourney.publish.ratings_table import format_table, rating_table
     except ImportError:
         rating_table = None
     if rating_table is not None:
@@ -419,7 +419,8 @@ def ratings_command(dirs: tuple[str, ...], fmt: str) -> None:
     Example:
       ytourney ratings results/demo results/demo-2 --format md
     """
-    from ytourney.publish.report import build_table, format_table, handicap_section
+    from ytourney.publish.handicap_table import handicap_section
+    from ytourney.publish.ratings_table import build_table, format_table
     from ytourney.publish.sources import sprt_state_of
 
     sources, ratings = _league(dirs, detail=False)  # the table needs no per-game detail: memory stays flat
@@ -448,7 +449,7 @@ def crosstable_command(dirs: tuple[str, ...], fmt: str) -> None:
     Example:
       ytourney crosstable results/demo --format md
     """
-    from ytourney.publish.report import build_crosstable, format_crosstable
+    from ytourney.publish.crosstable import build_crosstable, format_crosstable
 
     sources, ratings = _league(dirs)
     order = [player.name for player in ratings.ranking()]
@@ -504,9 +505,9 @@ def publish_command(dirs: tuple[str, ...], out: str, title: str | None) -> None:
     Example:
       ytourney publish results/demo --out site/
     """
-    from ytourney.publish.report import handicap_section
-    from ytourney.publish.sources import sprt_state_of
+    from ytourney.publish.handicap_table import handicap_section
     from ytourney.publish.site import publish_site
+    from ytourney.publish.sources import sprt_state_of
 
     sources, ratings = _league(dirs)
     report = handicap_section(sources, ratings)
@@ -518,8 +519,8 @@ def publish_command(dirs: tuple[str, ...], out: str, title: str | None) -> None:
 
 def _echo_tables(tables: list[Any], fmt: str, title: str) -> None:
     """Print several tables: one after another in text and Markdown, on one standalone page in html."""
-    from ytourney.publish.report import render_table
-    from ytourney.publish.site import render_page
+    from ytourney.publish.html import render_page
+    from ytourney.publish.render import render_table
 
     if fmt == "html":
         click.echo(render_page("table_page.html", title=title, tables=tables).rstrip("\n"))
@@ -551,7 +552,8 @@ def handicap_command(dirs: tuple[str, ...], fmt: str, only_levels: bool) -> None
       ytourney handicap results/handicap
       ytourney handicap results/handicap --format csv > fair.csv
     """
-    from ytourney.publish.report import handicap_report, render_table
+    from ytourney.publish.handicap_table import handicap_report
+    from ytourney.publish.render import render_table
 
     sources, ratings = _league(dirs)
     report = handicap_report(ratings.records, sources[0].handicap_settings, ratings)

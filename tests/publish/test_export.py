@@ -7,16 +7,15 @@ import re
 from pathlib import Path
 
 import pytest
+from pgn_reader import PGN_TAG, parse_pgn
 
 from ytourney.errors import ReportError
 from ytourney.game.record import GameRecord, Termination
 from ytourney.game.rules import Color, Rules
 from ytourney.publish.export import (
-    PGN_TAG,
     export_records,
     game_to_pgn,
     game_to_sgf,
-    parse_pgn,
     stone_colours,
     to_jsonl,
     to_pgn,

@@ -12,12 +12,14 @@ from click.testing import CliRunner
 
 from ytourney.cli import main
 from ytourney.errors import ReportError
-from ytourney.game.record import GameRecord
+from ytourney.game.record import GameRecord, league_order
 from ytourney.game.rules import Color, Rules
 from ytourney.players.bots.random_bot import RandomBot
-from ytourney.publish.report import handicap_table, render_table
-from ytourney.publish.site import MANIFEST, first_move_stats, publish_site, render_page
-from ytourney.stats.ratings import rate_league, rate_records
+from ytourney.publish.handicap_table import handicap_report, handicap_table
+from ytourney.publish.html import render_page
+from ytourney.publish.render import render_table
+from ytourney.publish.site import MANIFEST, first_move_stats, publish_site
+from ytourney.stats.ratings import rate_records
 from ytourney.tournament.match import Seat, play_game
 from ytourney.tournament.store import ResultStore, StoredPlayer
 
@@ -113,10 +115,9 @@ def test_game_page_shows_diagram_moves_winner_and_ending(tmp_path: Path, tri_gam
 
 
 def test_handicap_table_is_rendered_when_given(tmp_path: Path, tri_games: list[GameRecord]) -> None:
-    from ytourney.publish.report import handicap_estimates
-
-    estimates = handicap_estimates(tri_games)
-    assert estimates, "the fixture has handicap games"
+    assert any(record.handicap > 0 for record in tri_games), "the fixture has handicap games"
+    estimates = handicap_report(tri_games).estimates
+    assert estimates
     table = handicap_table(estimates, title="")
     assert "fair level" in render_table(table, "text")
     site = publish_site(rate_records(tri_games), tmp_path / "site", handicap=table).out
@@ -129,11 +130,11 @@ def test_league_site_and_republish_replace_stale_pages(tmp_path: Path, tri_games
     one = [GameRecord(**{**g.__dict__, "tournament": "one"}) for g in tri_games]
     two = [GameRecord(**{**g.__dict__, "tournament": "two"}) for g in kadon_games]
     out = tmp_path / "site"
-    publish_site(rate_league([one, two]), out)
+    publish_site(rate_records(league_order([one, two]), ordered=True), out)
     assert (out / "games" / "two-1.html").is_file()
     kadon_page = (out / "games" / "two-1.html").read_text(encoding="utf-8")
     assert "<line" not in kadon_page and "<path" in kadon_page  # kadon: nodes joined by adjacency lines
-    publish_site(rate_league([one]), out)
+    publish_site(rate_records(league_order([one]), ordered=True), out)
     assert not (out / "games" / "two-1.html").exists()
     assert (out / "games" / "one-1.html").is_file()
     listed = set((out / MANIFEST).read_text(encoding="utf-8").split())

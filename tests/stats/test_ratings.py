@@ -13,15 +13,12 @@ from ytourney.game.rules import Color, Rules
 from ytourney.stats.ratings import (
     Backend,
     HandicapRating,
-    LevelWorth,
     PlayerRating,
     Ratings,
     RatingSettings,
     make_env,
-    rate_league,
     rate_records,
     superiority,
-    win_probability,
 )
 
 EVEN = RatingSettings(handicap=HandicapRating.EVEN)
@@ -140,9 +137,8 @@ def test_league_replays_folder_by_folder_then_by_id() -> None:
     second = [game(1, "c", "a", tournament="two"), game(3, "a", "c", tournament="two")]
     order = league_order([first, second])
     assert [(g.tournament, g.id) for g in order] == [("one", 1), ("one", 2), ("two", 1), ("two", 3)]
-    league = rate_league([first, second])
+    league = rate_records(order, ordered=True)
     assert set(league.players) == {"a", "b", "c"}
-    assert league.players == rate_records(order, ordered=True).players
     assert [h.tournament for h in league.history["a"]] == ["one", "one", "two", "two"]
 
 
@@ -180,19 +176,18 @@ def test_handicap_games_are_rated_as_even_and_marked_when_asked() -> None:
     assert learned.games[0].handicap_adjusted and not learned.games[0].handicap_as_even
 
 
-def test_a_handicap_model_plugs_in_and_learns() -> None:
-    model = LevelWorth(per_level=3.0, sigma=1.0)
+def test_the_learned_worth_of_a_level_follows_the_result() -> None:
     games = [game(1, "weak", "strong", handicap=2)]
-    with_model = rate_records(games, handicap_model=model)
+    learned = rate_records(games)
     even = rate_records(games, EVEN)
-    assert with_model.games[0].handicap_adjusted
+    assert learned.games[0].handicap_adjusted
     # a win the handicap explains in part moves the ratings less than an even win
-    assert with_model.players["weak"].mu - 25 < even.players["weak"].mu - 25
-    assert 2 in model.worth and model.worth[2].mu > 6.0
+    assert learned.players["weak"].mu - 25 < even.players["weak"].mu - 25
+    prior = 2 * RatingSettings().beta  # level L starts worth L betas
+    assert {v.level: v.mu for v in learned.level_worth}[2] > prior
     # the weaker side losing with its handicap
-    model2 = LevelWorth(per_level=3.0)
-    lost = rate_records([game(1, "strong", "weak", first="weak", handicap=2)], handicap_model=model2)
-    assert lost.players["weak"].mu < 25 and model2.worth[2].mu < 6.0
+    lost = rate_records([game(1, "strong", "weak", first="weak", handicap=2)])
+    assert lost.players["weak"].mu < 25 and {v.level: v.mu for v in lost.level_worth}[2] < prior
 
 
 def test_self_play_is_skipped() -> None:
@@ -203,13 +198,12 @@ def test_self_play_is_skipped() -> None:
     assert ratings.players["a"].mu == 25
 
 
-def test_superiority_and_win_probability() -> None:
+def test_superiority() -> None:
     a, b = PlayerRating("a", 30, 2), PlayerRating("b", 25, 1)
     assert superiority(a, b) + superiority(b, a) == pytest.approx(1.0)
     expected = 0.5 * math.erfc(-(5 / math.sqrt(5)) / math.sqrt(2))
     assert superiority(a, b) == pytest.approx(expected)
     assert superiority(PlayerRating("x", 1, 0), PlayerRating("y", 1, 0)) == 0.5
-    assert 0.5 < win_probability(a, b) < superiority(a, b)
 
 
 def test_a_replay_without_detail_keeps_no_games_and_gives_the_same_table_figures() -> None:

@@ -22,21 +22,21 @@ SETTINGS = SprtSettings(p0=0.45, p1=0.55, alpha=0.05, beta=0.05)
 
 
 def run_until_decided(p: float, rng: random.Random, limit: int = 20_000) -> tuple[SprtDecision, int]:
-    test = Sprt(SETTINGS.p0, SETTINGS.p1, SETTINGS.alpha, SETTINGS.beta)
+    test = Sprt(SETTINGS)
     for games in range(1, limit + 1):
         if test.update(rng.random() < p) is not SprtDecision.CONTINUE:
-            return test.decision, games
-    return test.decision, limit
+            return test.state.decision, games
+    return test.state.decision, limit
 
 
 def test_llr_and_bounds_follow_wald() -> None:
-    test = Sprt(0.45, 0.55, 0.05, 0.05)
-    assert test.bounds == pytest.approx((math.log(0.05 / 0.95), math.log(0.95 / 0.05)))
+    test = Sprt(SprtSettings(0.45, 0.55, 0.05, 0.05))
+    assert test.state.bounds == pytest.approx((math.log(0.05 / 0.95), math.log(0.95 / 0.05)))
     for win in (True, True, False, True):
         test.update(win)
     expected = 3 * math.log(0.55 / 0.45) + math.log(0.45 / 0.55)
-    assert test.llr == pytest.approx(expected)
-    assert test.decision is SprtDecision.CONTINUE
+    assert test.state.llr == pytest.approx(expected)
+    assert test.state.decision is SprtDecision.CONTINUE
 
 
 def test_the_first_crossing_decides_for_good() -> None:

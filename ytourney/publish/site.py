@@ -1,8 +1,7 @@
-"""Static HTML: the jinja2 environment (autoescape on) and the published site of one or more results folders."""
+"""The published site of one or more results folders: index, games list, player and game pages, charts."""
 
 from __future__ import annotations
 
-import functools
 import io
 import os
 import re
@@ -11,99 +10,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jinja2
 from markupsafe import Markup
 
-from ytourney import __version__
 from ytourney.errors import ReportError, YTourneyError
 from ytourney.game.board import BoardKind, parse_board
+from ytourney.game.notation import parse_cell
 from ytourney.game.record import GameRecord, utc_now
 from ytourney.game.rules import Color
-from ytourney.publish.report import (
-    RATING_COLUMNS,
-    Crosstable,
-    Standing,
-    Table,
-    build_crosstable,
-    build_table,
-)
+from ytourney.publish.crosstable import Crosstable, build_crosstable
+from ytourney.publish.export import stone_colours, to_jsonl, to_pgn
+from ytourney.publish.html import TableView, render_page, stylesheet, table_view
+from ytourney.publish.ratings_table import RATING_COLUMNS, Standing, build_table
+from ytourney.publish.svg import heatmap_svg, position_svg, replay, winning_group
+from ytourney.publish.table import Table
 from ytourney.stats.ratings import PlayerRating, RatedGame, Ratings
-
-
-@functools.lru_cache(maxsize=1)
-def template_env() -> jinja2.Environment:
-    """The jinja2 environment of the package templates; every page autoescapes."""
-    return jinja2.Environment(
-        loader=jinja2.PackageLoader("ytourney.publish", "templates"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-
-
-def stylesheet() -> str:
-    """The site's CSS."""
-    source, _, _ = template_env().loader.get_source(template_env(), "style.css")
-    return source
-
-
-@dataclass(frozen=True)
-class CellView:
-    """One rendered table cell: text, optional link, optional CSS class."""
-
-    text: str
-    href: str | None = None
-    css: str | None = None
-
-
-@dataclass(frozen=True)
-class TableView:
-    """A Table prepared for the HTML templates."""
-
-    kind: str
-    title: str
-    columns: tuple[Any, ...]
-    rows: tuple[tuple[CellView, ...], ...]
-    notes: tuple[str, ...]
-
-
-def table_view(table: Table, links: Mapping[str, str] | None = None, *, title: str | None = None) -> TableView:
-    """Prepare a Table for HTML: cells as text, player names linked through `links` (name -> href)."""
-    links = links or {}
-    columns = table.display_columns
-    rows = []
-    for row, cells in zip(table.rows, table.cells()):
-        rendered = []
-        for column, text in zip(columns, cells):
-            css = "num" if column.numeric else None
-            if text == "x" and column.key.startswith("vs"):
-                css = "self"
-            href = links.get(str(row.get(column.key))) if column.key == "name" else None
-            rendered.append(CellView(text, href, css))
-        rows.append(tuple(rendered))
-    return TableView(table.kind, table.title if title is None else title, columns, tuple(rows), table.notes)
-
-
-def render_page(template: str, *, title: str, root: str = "", inline_css: bool = True, nav: Any = (),
-                site_title: str = "", tables: Any = (), **context: Any) -> str:
-    """Render one page template; Tables in `tables` are prepared with table_view, CSS inlined unless linked."""
-    views = [t if isinstance(t, TableView) else table_view(t) for t in tables]
-    return template_env().get_template(template).render(
-        title=title,
-        root=root,
-        inline_css=Markup(stylesheet()) if inline_css else None,
-        nav=nav,
-        site_title=site_title,
-        tables=views,
-        version=__version__,
-        generated=context.pop("generated", ""),
-        **context,
-    )
-
-
-# --- the published site -----------------------------------------------------------------------------------------
+from ytourney.stats.sprt import SprtState
 
 MANIFEST = ".ytourney-site"
 """File listing what a publish wrote, so a later publish may replace exactly those files."""
@@ -158,7 +79,7 @@ def publish_site(
     *,
     title: str | None = None,
     handicap: Table | Sequence[Table] | None = None,
-    sprt: Any = None,
+    sprt: SprtState | None = None,
     crosstable: Crosstable | None = None,
     downloads: bool = True,
     generated: str | None = None,
@@ -166,7 +87,7 @@ def publish_site(
     """Write a static site of a replay: index (tables, chart, heat maps), a games list, player and game pages.
 
     Every link is relative, so the folder works from file:// and from any web server. `handicap` is an optional
-    Table or tables (see report.HandicapReport: fair handicaps per pair, worth of each level) shown under the
+    Table or tables (see handicap_table.HandicapReport: fair handicaps per pair, worth of each level) shown under the
     crosstable; `sprt` an SprtState shown above the ratings. A folder that already holds
     a site from an earlier publish is updated; any other non-empty folder is refused.
     """
@@ -192,8 +113,6 @@ def publish_site(
         writer.text("ratings.svg", chart)
     download_links = []
     if downloads and records:
-        from ytourney.publish.export import to_jsonl, to_pgn
-
         writer.text("games.pgn", to_pgn(records))
         writer.text("games.jsonl", to_jsonl(records))
         download_links = [("PGN", "games.pgn"), ("JSON lines", "games.jsonl")]
@@ -290,9 +209,6 @@ def _change(before: PlayerRating, after: PlayerRating) -> str:
 
 def _game_page(game: RatedGame, number: int, prev_href: str | None, next_href: str | None,
                player_href: Mapping[str, str], common: Mapping[str, Any]) -> str:
-    from ytourney.publish.export import stone_colours
-    from ytourney.publish.svg import position_svg, replay, winning_group
-
     record = game.record
     board = parse_board(record.board)
     rules = record.rules
@@ -357,7 +273,7 @@ def _player_page(name: str, standing: Standing, games: Sequence[tuple[int, Rated
     results = Table("player", "", tuple(c for c in RATING_COLUMNS if c.key not in ("rank", "name")),
                     (standing.row(),))
     summary = (f"rank {standing.rank} · mu {standing.mu:.2f} ± {standing.sigma:.2f} · rating {standing.conservative:.2f}"
-               f" · {standing.wins} wins, {standing.losses} losses")
+               f" · {standing.results.wins} wins, {standing.results.losses} losses")
     return render_page("player.html", title=name, root="../", name=name, summary=summary, chart=chart,
                        chart_width=CHART_WIDTH, results=table_view(results, title=""), games=rows, **common)
 
@@ -458,8 +374,6 @@ class FirstMoveStats:
 
 def first_move_stats(records: Iterable[GameRecord]) -> list[FirstMoveStats]:
     """First-stone statistics of even games (handicap 0), one entry per board spec."""
-    from ytourney.game.notation import parse_cell
-
     by_board: dict[str, FirstMoveStats] = {}
     for record in records:
         if record.handicap != 0 or not record.moves:
@@ -479,8 +393,6 @@ def first_move_stats(records: Iterable[GameRecord]) -> list[FirstMoveStats]:
 
 
 def _heatmaps(records: Sequence[GameRecord]) -> list[dict[str, Any]]:
-    from ytourney.publish.svg import heatmap_svg
-
     maps = []
     for stats in first_move_stats(records):
         board = parse_board(stats.board)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from ytourney.errors import ReportError, StoreError
 from ytourney.game.record import GameRecord, replay_order
 from ytourney.stats.handicap import HandicapSettings
-from ytourney.stats.ratings import HandicapModel, Ratings, RatingSettings, rate_records
+from ytourney.stats.ratings import Ratings, RatingSettings, rate_records
 from ytourney.stats.sprt import SprtState, sprt_from_records
 
 if TYPE_CHECKING:
@@ -136,14 +136,14 @@ def sprt_state_of(source: Source) -> SprtState | None:
     return sprt_from_records(source.iter_records(moves=False), config.schedule.sprt, player, opponent)
 
 
-def rate_sources(sources: Sequence[Source], settings: RatingSettings | None = None,
-                 *, handicap_model: HandicapModel | None = None, detail: bool = True) -> Ratings:
+def rate_sources(sources: Sequence[Source], settings: RatingSettings | None = None, *,
+                 detail: bool = True) -> Ratings:
     """Rate several sources together as a league (source order, then game id).
 
     With `detail=False` the games are streamed from the stores and nothing per game is kept (what a rating table
     needs): memory stays flat however many games the folders hold.
     """
     games = itertools.chain.from_iterable(s.records if detail else s.iter_records(times=False) for s in sources)
-    return rate_records(games, settings, handicap_model=handicap_model, ordered=True, detail=detail)
+    return rate_records(games, settings, ordered=True, detail=detail)
 
 

@@ -1,10 +1,10 @@
 """Handicap ladder: settings, randomized rounding and the Bayesian fair-handicap estimator of every pair.
 
-Each pair's posterior lives on a grid over its signed fair level d and slope s (model below); the next game of a
-pair is played at the randomized rounding of the posterior median, decided when the game is dispatched, whatever
-is still in flight. A HandicapPlanner holds the pairs of a tournament and, by default, lets them inform each
-other's priors (a shared slope; strengths on the level scale). Only games decided on the board count: faults and
-forfeits are left out. The posterior depends on the win counts per level alone, computed exactly, so a resumed
+Each pair's posterior lives on a grid over its signed fair level d and slope s (see handicap_grid); the next game
+of a pair is played at the randomized rounding of the posterior median, decided when the game is dispatched,
+whatever is still in flight. A HandicapPlanner holds the pairs of a tournament and, by default, lets them inform
+each other's priors (a shared slope; strengths on the level scale). Only games decided on the board count: faults
+and forfeits are left out. The posterior depends on the win counts per level alone, computed exactly, so a resumed
 tournament rebuilds it bit for bit from the stored games in any order.
 """
 
@@ -13,42 +13,27 @@ from __future__ import annotations
 import enum
 import math
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
-from statistics import NormalDist
-from typing import Any
 
 import numpy as np
 
 from ytourney.errors import HandicapError
+from ytourney.game.record import GameRecord, Termination
+from ytourney.stats.handicap_grid import (
+    THETA_STEP,
+    Grid,
+    exp_relative,
+    logsumexp,
+    shared_binning,
+    shared_grid,
+    shared_likelihood,
+)
 
-# The model, on one signed axis per unordered pair (a, b) with a < b in the planner:
-#   x = +L when a received level L, -L when b received it, 0 for an even (pie) game;
-#   P(a wins | x) = Phi(s * (x - d)).
-# d > 0 means a is the weaker player and needs d levels to break even; d < 0 means b is weaker and needs -d.
-# Seen from b, P(b wins | b receives L) = Phi(s * (L - (-d))): the same curve, so one grid over (d, s)
-# covers both orientations and the weaker player simply follows the sign of d in the posterior.
-
-THETA_STEP = 0.025
-"""Spacing of the d grid (in handicap levels)."""
-SLOPE_MIN = 0.15
-"""Smallest slope s on the grid (win-probability curve per level, probit scale)."""
-SLOPE_MAX = 6.0
-"""Largest slope s on the grid."""
-SLOPE_POINTS = 28
-"""Number of log-spaced slopes on the grid."""
-SLOPE_PRIOR_SD = 1.0
-"""Prior on the slope: log s ~ Normal(0, SLOPE_PRIOR_SD), truncated to the grid (weakly informative)."""
 CREDIBLE_MASS = 0.95
 """Mass of the credible interval reported by estimates."""
 STOP_MIN_GAMES = 8
 """A pair never stops early before this many of its own games, however narrow a pooled prior made its interval."""
-POLICIES = ("median", "sample")
-"""Level-choice policies of PairEstimator: posterior median, or posterior (Thompson) sampling."""
-
-_SQRT2 = math.sqrt(2.0)
-_LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 
 
 class HandicapMode(str, enum.Enum):
@@ -88,154 +73,6 @@ def round_level(level: float, rng: random.Random) -> int:
         raise HandicapError(f"handicap level must not be negative, not {level!r}")
     base = math.floor(value)
     return int(base) + (1 if rng.random() < value - base else 0)
-
-
-def normal_cdf(z: float) -> float:
-    """Standard normal CDF Phi(z), accurate in both tails."""
-    return 0.5 * math.erfc(-z / _SQRT2)
-
-
-def _log_ndtr(z: float) -> float:
-    """log Phi(z) without underflow for very negative z."""
-    if z > 0.0:
-        return math.log1p(-0.5 * math.erfc(z / _SQRT2))
-    if z > -30.0:
-        return math.log(0.5 * math.erfc(-z / _SQRT2))
-    z2 = z * z
-    return -0.5 * z2 - math.log(-z) - _LOG_SQRT_2PI + math.log1p(-1.0 / z2 + 3.0 / (z2 * z2))
-
-
-_log_ndtr_array = np.vectorize(_log_ndtr, otypes=[float])
-
-
-@dataclass(frozen=True)
-class _Grid:
-    """The (d, s) grid shared by every estimator with the same ladder top; posteriors are (d, s) arrays."""
-
-    d: np.ndarray
-    s: np.ndarray
-    log_s: np.ndarray
-    log_prior_s: np.ndarray  # log prior of each slope: log s ~ Normal(0, SLOPE_PRIOR_SD), up to a constant
-    d_flat: np.ndarray  # the grid flattened d-major, for the binning of other targets and posterior sampling
-    s_flat: np.ndarray
-    zero: int  # index of d == 0
-    flat_variance: float  # variance of d under the flat prior over the grid (no information)
-
-
-@cache
-def _grid(max_level: int) -> _Grid:
-    """Build (once per ladder top) the grid over signed fair level d and slope s."""
-    half = round((max_level + 1) / THETA_STEP)
-    d = np.arange(-half, half + 1) * THETA_STEP
-    s = np.geomspace(SLOPE_MIN, SLOPE_MAX, SLOPE_POINTS)
-    log_s = np.log(s)
-    log_prior_s = -0.5 * (log_s / SLOPE_PRIOR_SD) ** 2
-    d_flat = np.repeat(d, s.size)
-    s_flat = np.tile(s, d.size)
-    for array in (d, s, log_s, log_prior_s, d_flat, s_flat):
-        array.flags.writeable = False
-    return _Grid(d, s, log_s, log_prior_s, d_flat, s_flat, half, float(np.var(d)))
-
-
-LOG_QUANTUM = 2.0 ** -24
-"""Log-likelihood terms are rounded to multiples of this, so sums of them are exact floats in any order (up to a
-magnitude of 2**29): the posterior is bit for bit the same however the games were ordered or replayed."""
-
-
-class _Likelihood:
-    """Log-likelihood rows over the flattened grid, two per signed level x (a wins, b wins), built on first use."""
-
-    def __init__(self, max_level: int) -> None:
-        self.max_level = max_level
-        self._grid = _grid(max_level)
-        self._rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-
-    def rows(self, x: int) -> tuple[np.ndarray, np.ndarray]:
-        """(log P(a wins), log P(b wins)) at signed level x over the (d, s) grid, quantized to LOG_QUANTUM."""
-        if x not in self._rows:
-            grid = self._grid
-            z = grid.s_flat * (x - grid.d_flat)
-            pair = []
-            for values in (_log_ndtr_array(z), _log_ndtr_array(-z)):
-                row = (np.round(values / LOG_QUANTUM) * LOG_QUANTUM).reshape(grid.d.size, grid.s.size)
-                row.flags.writeable = False
-                pair.append(row)
-            self._rows[x] = (pair[0], pair[1])
-        return self._rows[x]
-
-
-@cache
-def _likelihood(max_level: int) -> _Likelihood:
-    """The shared likelihood table of a ladder top."""
-    return _Likelihood(max_level)
-
-
-@dataclass(frozen=True)
-class _Binning:
-    """Where each grid cell's fair level falls on a 1-D histogram, for both orientations."""
-
-    start: float
-    size: int
-    index_a: np.ndarray | None  # None: the fair level is d itself, so the histogram is the d marginal
-    index_b: np.ndarray | None
-
-
-@lru_cache(maxsize=64)
-def _binning(max_level: int, target: float) -> _Binning:
-    """Bin the fair level (the level where the weaker wins with probability target) of every cell."""
-    grid = _grid(max_level)
-    if target == 0.5:
-        return _Binning(float(grid.d[0]), grid.d.size, None, None)
-    shift = NormalDist().inv_cdf(target) / grid.s_flat
-    value_a, value_b = grid.d_flat + shift, -grid.d_flat + shift
-    start = float(min(value_a.min(), value_b.min()))
-    index_a = np.rint((value_a - start) / THETA_STEP).astype(np.intp)
-    index_b = np.rint((value_b - start) / THETA_STEP).astype(np.intp)
-    size = int(max(index_a.max(), index_b.max())) + 1
-    return _Binning(start, size, index_a, index_b)
-
-
-EXP_FLOOR = -60.0
-"""Log weights this far below the largest count as exp(EXP_FLOOR) (about 1e-26): keeps exp out of subnormals."""
-
-
-def _exp_relative(values: np.ndarray) -> np.ndarray:
-    """exp(values - max(values)), with anything below EXP_FLOOR raised to it (subnormals make exp slow)."""
-    return np.exp(np.maximum(values - values.max(), EXP_FLOOR))
-
-
-def _logsumexp(values: np.ndarray, axis: int | None = None) -> np.ndarray:
-    """log(sum(exp(values))) without overflow."""
-    top = np.max(values, axis=axis, keepdims=True)
-    total = np.log(np.sum(np.exp(np.maximum(values - top, EXP_FLOOR)), axis=axis, keepdims=True)) + top
-    return np.squeeze(total, axis=axis) if axis is not None else total.reshape(())
-
-
-@dataclass(frozen=True)
-class HandicapHint:
-    """Prior knowledge about a pair: who is probably weaker and by about how many levels."""
-
-    weaker: str
-    level: float
-    sd: float = 1.5
-
-    def __post_init__(self) -> None:
-        """Check the hint's numbers."""
-        object.__setattr__(self, "level", _real("hint level", self.level))
-        sd = _real("hint sd", self.sd)
-        if sd <= 0.0:
-            raise HandicapError(f"handicap hint sd must be positive, not {self.sd!r}")
-        object.__setattr__(self, "sd", sd)
-
-
-def hint_from_ratings(a: str, mu_a: float, b: str, mu_b: float, *, mu_per_level: float = 4.0,
-                      sd: float = 1.5) -> HandicapHint:
-    """Turn two ratings into a hint: the lower-rated player needs |mu_a - mu_b| / mu_per_level levels."""
-    per_level = _real("mu_per_level", mu_per_level)
-    if per_level <= 0.0:
-        raise HandicapError(f"handicap mu_per_level must be positive, not {mu_per_level!r}")
-    gap = _real("rating", mu_b) - _real("rating", mu_a)
-    return HandicapHint(a if gap >= 0 else b, abs(gap) / per_level, sd)
 
 
 @dataclass(frozen=True)
@@ -294,22 +131,17 @@ class PairEstimator:
     sum of terms rounded to LOG_QUANTUM, hence exact: replaying the same games in any order gives identical bits.
     """
 
-    def __init__(self, a: str, b: str, *, max_level: int = 6, target: float = 0.5,
-                 hint: HandicapHint | None = None, policy: str = "median") -> None:
-        """Start from a flat prior on the signed fair level (or the hint's normal prior) and log-normal slope."""
+    def __init__(self, a: str, b: str, *, max_level: int = 6, target: float = 0.5) -> None:
+        """Start from a flat prior on the signed fair level and a log-normal prior on the slope."""
         if a == b:
             raise HandicapError(f"a handicap pair needs two different players, not {a!r} twice")
-        if policy not in POLICIES:
-            raise HandicapError(f"handicap policy must be one of {', '.join(POLICIES)}, not {policy!r}")
         settings = HandicapSettings(HandicapMode.AUTO, max_level=max_level, target=target)
         self.a, self.b = a, b
         self.max_level = settings.max_level
         self.target = settings.target
-        self.policy = policy
-        self._grid = _grid(self.max_level)
-        self._table = _likelihood(self.max_level)
-        self._binning = _binning(self.max_level, self.target)
-        self._log_prior_d = self._prior(hint)
+        self._grid = shared_grid(self.max_level)
+        self._table = shared_likelihood(self.max_level)
+        self._binning = shared_binning(self.max_level, self.target)
         self._log_lik = np.zeros((self._grid.d.size, self._grid.s.size))
         self._wins: dict[int, list[int]] = {}
         self._games = 0
@@ -317,22 +149,6 @@ class PairEstimator:
         self._pooled_d: tuple[float, float] | None = None
         self._evidence: _Evidence | None = None
         self._summary: _Summary | None = None
-        self._cumulative: np.ndarray | None = None
-
-    def _prior(self, hint: HandicapHint | None) -> np.ndarray | None:
-        """Log prior of d over the grid's d axis from a hint (None: flat)."""
-        if hint is None:
-            return None
-        if hint.weaker not in (self.a, self.b):
-            raise HandicapError(f"handicap hint names {hint.weaker!r}, who is not in the pair {self.a!r}, {self.b!r}")
-        centre = hint.level if hint.weaker == self.a else -hint.level
-        return -0.5 * ((self._grid.d - centre) / hint.sd) ** 2
-
-    def set_hint(self, hint: HandicapHint | None) -> None:
-        """Replace the prior (results already recorded are kept)."""
-        self._log_prior_d = self._prior(hint)
-        self._evidence = None
-        self._invalidate()
 
     @property
     def games(self) -> int:
@@ -343,11 +159,6 @@ class PairEstimator:
     def pooled(self) -> bool:
         """True while a planner's pooled prior (other pairs' evidence) is part of the posterior."""
         return self._pooled_slope is not None or self._pooled_d is not None
-
-    def _invalidate(self) -> None:
-        """Forget the cached posterior summary after the posterior changed."""
-        self._summary = None
-        self._cumulative = None
 
     def record(self, level: int, weaker: str | None, winner: str) -> None:
         """Add one finished game: the level played, who received it (ignored at level 0) and who won."""
@@ -371,26 +182,17 @@ class PairEstimator:
         self._wins.setdefault(x, [0, 0])[0 if a_won else 1] += 1
         self._games += 1
         self._evidence = None
-        self._invalidate()
-
-    def _likelihood(self) -> np.ndarray:
-        """Log-likelihood of the games so far as a (d, s) array."""
-        return self._log_lik
+        self._summary = None
 
     def _own_log_posterior(self) -> np.ndarray:
-        """Log posterior from this pair's games and its own prior only (no pooling)."""
-        log_post = self._likelihood() + self._grid.log_prior_s[None, :]
-        if self._log_prior_d is not None:
-            log_post = log_post + self._log_prior_d[:, None]
-        return log_post
+        """Log posterior from this pair's games and the default slope prior only (no pooling)."""
+        return self._log_lik + self._grid.log_prior_s[None, :]
 
     def _log_posterior(self) -> np.ndarray:
         """Log posterior including the pooled prior a planner set, unnormalised, as a (d, s) array."""
         grid = self._grid
         slope = self._pooled_slope if self._pooled_slope is not None else grid.log_prior_s
-        log_post = self._likelihood() + slope[None, :]
-        if self._log_prior_d is not None:
-            log_post = log_post + self._log_prior_d[:, None]
+        log_post = self._log_lik + slope[None, :]
         if self._pooled_d is not None:
             mean, sd = self._pooled_d
             log_post = log_post + (-0.5 * ((grid.d - mean) / sd) ** 2)[:, None]
@@ -399,11 +201,8 @@ class PairEstimator:
     def _own_evidence(self) -> _Evidence:
         """This pair's own evidence about the slope and about d, for a planner to pool (cached)."""
         if self._evidence is None:
-            log_lik = self._likelihood()
-            if self._log_prior_d is not None:
-                log_lik = log_lik + self._log_prior_d[:, None]
-            log_slope = _logsumexp(log_lik, axis=0)
-            weights = _exp_relative(self._own_log_posterior())
+            log_slope = logsumexp(self._log_lik, axis=0)
+            weights = exp_relative(self._own_log_posterior())
             marginal = weights.sum(axis=1)
             marginal /= marginal.sum()
             mean = float(marginal @ self._grid.d)
@@ -419,12 +218,11 @@ class PairEstimator:
             return
         self._pooled_slope = slope
         self._pooled_d = d
-        self._invalidate()
+        self._summary = None
 
     def _weights(self) -> np.ndarray:
         """Unnormalised posterior weights as a (d, s) array."""
-        log_post = self._log_posterior()
-        return _exp_relative(log_post)
+        return exp_relative(self._log_posterior())
 
     def _summarise(self) -> _Summary:
         """Posterior orientation, median and credible interval (cached until the posterior changes)."""
@@ -460,22 +258,8 @@ class PairEstimator:
 
     def next_level(self, rng: random.Random) -> tuple[str, int]:
         """The next game's (weaker player, integer level): a pure function of results so far and rng."""
-        if self.policy == "sample":
-            return self._sampled_level(rng)
         summary = self._summarise()
         return summary.weaker, round_level(min(max(summary.median, 0.0), float(self.max_level)), rng)
-
-    def _sampled_level(self, rng: random.Random) -> tuple[str, int]:
-        """Thompson sampling: draw (d, s) from the posterior and play its fair level, rounded at random."""
-        if self._cumulative is None:
-            self._cumulative = np.cumsum(self._weights().ravel())
-        cumulative = self._cumulative
-        i = min(int(np.searchsorted(cumulative, rng.random() * float(cumulative[-1]), side="right")),
-                cumulative.size - 1)
-        d = float(self._grid.d_flat[i]) + (rng.random() - 0.5) * THETA_STEP
-        shift = NormalDist().inv_cdf(self.target) / float(self._grid.s_flat[i])
-        weaker = self.a if d >= 0 else self.b
-        return weaker, round_level(min(max(abs(d) + shift, 0.0), float(self.max_level)), rng)
 
     def estimate(self) -> HandicapEstimate:
         """Posterior median and 95% credible interval of the fair level, with the per-level tallies."""
@@ -501,19 +285,13 @@ class PairEstimator:
         return summary.high - summary.low < width
 
 
-ReplayRecord = Sequence[Any] | Mapping[str, Any]
-"""One stored result for HandicapPlanner.replay (the accepted shapes are listed in its body)."""
+def counts_for_handicap(termination: Termination) -> bool:
+    """True when a game with this ending informs the handicap estimate: only games decided on the board count.
 
-COUNTED_TERMINATIONS = frozenset({"connection"})
-"""Game endings that count towards the handicap estimate: only games decided on the board. A loss on time, by a
-crash, a protocol error, an illegal move or a forfeit says nothing about what a handicap level is worth, so it is
-left out (the ratings still count it as a loss)."""
-
-
-def counts_for_handicap(termination: object) -> bool:
-    """True when a game with this termination (enum or its string value) informs the handicap estimate."""
-    value = getattr(termination, "value", termination)
-    return value in COUNTED_TERMINATIONS
+    A loss on time, by a crash, a protocol error, an illegal move or a forfeit says nothing about what a handicap
+    level is worth, so it is left out (the ratings still count it as a loss).
+    """
+    return termination is Termination.CONNECTION
 
 
 def _pair_key(a: str, b: str) -> tuple[str, str]:
@@ -534,15 +312,13 @@ class HandicapPlanner:
       about h_a - h_b levels, fitted by weighted least squares to the other pairs' estimates; the prior of the pair
       is normal around that prediction, widened by how far pairs stray from additivity (also estimated).
     A round-robin thereby starts new pairs near the right level and needs fewer games per pair; pairs with
-    nothing linking them through other players keep the flat prior.
+    nothing linking them through other players keep the flat prior. The order in which games are recorded never
+    matters: the posterior depends on the win counts per level only.
     """
 
-    def __init__(self, settings: HandicapSettings, *, policy: str = "median", pooling: bool = True) -> None:
+    def __init__(self, settings: HandicapSettings, *, pooling: bool = True) -> None:
         """Plan handicaps as `settings` says; estimators are created on first use of a pair."""
-        if policy not in POLICIES:
-            raise HandicapError(f"handicap policy must be one of {', '.join(POLICIES)}, not {policy!r}")
         self.settings = settings
-        self.policy = policy
         self.pooling = pooling
         self._pairs: dict[tuple[str, str], PairEstimator] = {}
         self._stale = False
@@ -551,28 +327,24 @@ class HandicapPlanner:
         """The estimator of pair {a, b}, created empty if needed (its pooled prior as of the last planner query)."""
         key = _pair_key(a, b)
         if key not in self._pairs:
-            self._pairs[key] = PairEstimator(*key, max_level=self.settings.max_level, target=self.settings.target,
-                                             policy=self.policy)
+            self._pairs[key] = PairEstimator(*key, max_level=self.settings.max_level, target=self.settings.target)
             self._stale = True
         return self._pairs[key]
-
-    def set_hint(self, hint: HandicapHint | None, a: str, b: str) -> None:
-        """Use hint (e.g. from hint_from_ratings) as the prior of pair {a, b}; results already in are kept."""
-        self.estimator(a, b).set_hint(hint)
-        self._stale = True
 
     def record(self, a: str, b: str, level: int, weaker: str | None, winner: str) -> None:
         """Add one finished game of pair {a, b}: level played, who received it (None at level 0), winner."""
         self.estimator(a, b).record(level, weaker, winner)
         self._stale = True
 
-    def record_game(self, record: Any) -> bool:
-        """Add a game record (GameRecord or its dict) unless it ended in a fault; True when it was counted."""
-        data = record if isinstance(record, Mapping) else None
-        termination = data.get("termination", "connection") if data is not None else record.termination
-        if not counts_for_handicap(termination):
+    def record_game(self, record: GameRecord) -> bool:
+        """Add a game record unless it ended in a fault; True when it was counted.
+
+        At level >= 1 the weaker player is Black and moves first (no pie); at level 0 nobody received anything.
+        """
+        if not counts_for_handicap(record.termination):
             return False
-        self.record(*_unpack(data if data is not None else _record_mapping(record)))
+        weaker = (record.first or record.black) if record.handicap else None
+        self.record(record.black, record.white, record.handicap, weaker, record.winner_name)
         return True
 
     def next_game(self, a: str, b: str, rng: random.Random) -> tuple[str, int]:
@@ -597,25 +369,6 @@ class HandicapPlanner:
         self._refresh()
         return {key: self._pairs[key].estimate() for key in sorted(self._pairs)}
 
-    def replay(self, records: Iterable[ReplayRecord]) -> int:
-        """Rebuild from stored results; returns how many records were counted (faults are skipped)."""
-        # Each record is one of:
-        #   a tuple (a, b, level, weaker, winner)          weaker may be None at level 0;
-        #   a mapping with keys a, b, level, weaker, winner (weaker optional at level 0);
-        #   a game record mapping with black, white, handicap, winner_name and optionally first and termination:
-        #   at level >= 1 the weaker player is Black and moves first (no pie), at level 0 nobody received
-        #   anything; games that ended in a fault are skipped (see COUNTED_TERMINATIONS).
-        # The posterior depends only on the win counts per level, so the order of the records does not matter.
-        count = 0
-        for record in records:
-            if isinstance(record, Mapping) and not counts_for_handicap(record.get("termination", "connection")):
-                continue
-            self.record(*_unpack(record))
-            count += 1
-        return count
-
-    # --- pooling ------------------------------------------------------------------------------------------------
-
     def _refresh(self) -> None:
         """Recompute every pair's pooled prior after a change anywhere (cheap: vectors of slopes and players)."""
         if not self._stale:
@@ -628,11 +381,13 @@ class HandicapPlanner:
                 estimator._set_pooled(None, None)
             return
         evidence = [estimator._own_evidence() for estimator in estimators]
-        slopes = _pooled_slopes(_grid(self.settings.max_level), evidence)
-        levels = _pooled_levels(keys, evidence, _grid(self.settings.max_level).flat_variance)
+        slopes = _pooled_slopes(shared_grid(self.settings.max_level), evidence)
+        levels = _pooled_levels(keys, evidence, shared_grid(self.settings.max_level).flat_variance)
         for estimator, slope, level in zip(estimators, slopes, levels):
             estimator._set_pooled(slope, level)
 
+
+# --- pooling ----------------------------------------------------------------------------------------------------
 
 SLOPE_SPREADS = (0.05, 0.2, 0.4, 0.8)
 """Candidate spreads (sd of log s) of the pairs' slopes around the tournament's, equally likely a priori."""
@@ -646,7 +401,7 @@ ADDITIVITY_PSEUDO_PAIRS = 2.0
 """Weight of ADDITIVITY_SD, in pairs, against the departures measured on the tournament's pairs."""
 
 
-def _pooled_slopes(grid: _Grid, evidence: Sequence[_Evidence]) -> list[np.ndarray | None]:
+def _pooled_slopes(grid: Grid, evidence: Sequence[_Evidence]) -> list[np.ndarray | None]:
     """Each pair's log prior over slopes from the other pairs' evidence, under the hierarchical slope model."""
     played = np.array([e.games > 0 for e in evidence])
     log_m = np.array([e.log_slope for e in evidence])  # (pairs, slopes), each row's max is 0
@@ -660,12 +415,12 @@ def _pooled_slopes(grid: _Grid, evidence: Sequence[_Evidence]) -> list[np.ndarra
         contribution[~played] = 0.0
         total = grid.log_prior_s + contribution.sum(axis=0)
         leave_out = total[None, :] - contribution  # (pairs, s0)
-        log_z = _logsumexp(leave_out, axis=1)
+        log_z = logsumexp(leave_out, axis=1)
         posterior = np.exp(leave_out - log_z[:, None])
         mixtures.append(posterior @ kernel.T)  # (pairs, slopes): prior of the pair's own slope
         evidences.append(log_z)
     log_weights = np.array(evidences)  # (spreads, pairs)
-    weights = np.exp(log_weights - _logsumexp(log_weights, axis=0)[None, :])
+    weights = np.exp(log_weights - logsumexp(log_weights, axis=0)[None, :])
     prior = sum(w[:, None] * m for w, m in zip(weights, mixtures))
     others = played.sum() - played
     return [np.log(np.maximum(row, 1e-300)) if count > 0 else None for row, count in zip(prior, others)]
@@ -703,90 +458,3 @@ def _pooled_levels(keys: Sequence[tuple[str, str]], evidence: Sequence[_Evidence
         total = float(variance) + tau2
         priors.append((float(mean), math.sqrt(total)) if total < flat_variance else None)
     return priors
-
-
-def _record_mapping(record: Any) -> dict[str, Any]:
-    """The replay mapping of a GameRecord-like object."""
-    return {"black": record.black, "white": record.white, "handicap": record.handicap,
-            "first": getattr(record, "first", None), "winner_name": record.winner_name}
-
-
-def _unpack(record: ReplayRecord) -> tuple[str, str, int, str | None, str]:
-    """Read one replay record into (a, b, level, weaker, winner)."""
-    if isinstance(record, Mapping):
-        try:
-            if "handicap" in record:
-                level = record["handicap"]
-                weaker = (record.get("first") or record["black"]) if level else None
-                return record["black"], record["white"], level, weaker, record["winner_name"]
-            return record["a"], record["b"], record["level"], record.get("weaker"), record["winner"]
-        except KeyError as missing:
-            raise HandicapError(f"handicap replay record lacks key {missing.args[0]!r}: {dict(record)!r}") from None
-    if isinstance(record, Sequence) and not isinstance(record, str) and len(record) == 5:
-        a, b, level, weaker, winner = record
-        return a, b, level, weaker, winner
-    raise HandicapError(f"handicap replay record must be (a, b, level, weaker, winner) or a mapping, not {record!r}")
-
-
-STAIRCASE_METHODS = ("plain", "reversals", "tail")
-"""How a Staircase turns its levels into an estimate (see the class comment)."""
-
-
-class Staircase:
-    """One-up/one-down staircase on the signed level: the textbook baseline the estimator is measured against."""
-
-    # After a win by the handicap receiver the next game is one level lower than the one just finished, after a
-    # loss one higher (from level 0 the winner's opponent becomes the receiver at level 1). The estimate is the
-    # mean of every level played ("plain": the up-and-down estimate with nothing discarded), the mean of the
-    # reversal levels after discarding the first `discard` ("reversals", Wetherill/Levitt), or the mean of the last
-    # half of the levels played ("tail"). Games in flight reuse the current position.
-
-    def __init__(self, a: str, b: str, *, max_level: int = 6, start: int = 0, discard: int = 2,
-                 method: str = "reversals") -> None:
-        """Start at signed level `start` (positive: a receives it)."""
-        if a == b:
-            raise HandicapError(f"a handicap pair needs two different players, not {a!r} twice")
-        if method not in STAIRCASE_METHODS:
-            raise HandicapError(f"staircase method must be one of {', '.join(STAIRCASE_METHODS)}, not {method!r}")
-        self.a, self.b = a, b
-        self.max_level = max_level
-        self.discard = discard
-        self.method = method
-        self._x = max(-max_level, min(max_level, start))
-        self._levels: list[int] = []
-        self._reversals: list[int] = []
-        self._direction = 0
-
-    def next_level(self) -> tuple[str, int]:
-        """(weaker player, level) for the next game: the staircase's current position."""
-        return (self.a if self._x >= 0 else self.b), abs(self._x)
-
-    def record(self, level: int, weaker: str | None, winner: str) -> None:
-        """Step the staircase after one finished game."""
-        if winner not in (self.a, self.b):
-            raise HandicapError(f"winner {winner!r} is not in the pair {self.a!r}, {self.b!r}")
-        x = 0 if level == 0 else (level if weaker == self.a else -level)
-        self._levels.append(x)
-        step = -1 if winner == self.a else 1
-        if self._direction and step != self._direction:
-            self._reversals.append(x)
-        self._direction = step
-        self._x = max(-self.max_level, min(self.max_level, x + step))
-
-    def signed_estimate(self) -> float:
-        """Estimated fair level on the signed axis (positive: a is weaker)."""
-        if not self._levels:
-            return float(self._x)
-        if self.method == "plain":
-            return float(np.mean(self._levels))
-        if self.method == "reversals" and len(self._reversals) > self.discard:
-            kept = self._reversals[self.discard:]
-            if len(kept) % 2 and len(kept) > 1:
-                kept = kept[1:]
-            return float(np.mean(kept))
-        return float(np.mean(self._levels[len(self._levels) // 2:]))
-
-    def estimate(self) -> tuple[str, float]:
-        """(weaker player, estimated fair level)."""
-        value = self.signed_estimate()
-        return (self.a if value >= 0 else self.b), abs(value)

@@ -1,20 +1,17 @@
 """TrueSkill ratings replayed from game records in a fixed order, so results never depend on how games finished.
 
 Order of replay: `rate_records` sorts games by id (records without an id come after, by a content key), so the
-same games give the same ratings whatever the worker count or completion order. A league (`rate_league`, the
+same games give the same ratings whatever the worker count or completion order. A league (the
 `ytourney ratings DIR1 DIR2` command) replays the first folder's games in id order, then the second folder's, and
-so on; players are matched across folders by name.
+so on (`ordered=True` with `league_order`); players are matched across folders by name.
 
 Every environment is an explicit `trueskill.TrueSkill(mu, sigma, beta, tau, draw_probability=0)` (Y has no draws);
 the module never touches trueskill's global environment. When an extreme upset makes the float backend give up
 (trueskill raises FloatingPointError), the game is rated again with the mpmath backend at rising precision.
 
 Handicap games (level >= 1: the weaker player is Black, moves first without pie, and places `level` stones) are
-rated by default with a learned worth per level (`LearnedLevelWorth`, one per board): the weaker player plays as a
-team with a virtual team-mate whose skill is what the level is worth. That team-mate is scaled (weight
-`BONUS_WEIGHT`, skill and deviation divided by it) so it adds its skill and its uncertainty to the team but no
-performance noise of its own; its posterior after each game is the level's new worth, kept non-decreasing in the
-level by weighted isotonic regression, with level 0 worth exactly 0. So a bot that wins only with three stones is
+rated by default with a learned worth per level and board (see level_worth): the weaker player plays as a team
+with a virtual team-mate whose skill is what the level is worth. So a bot that wins only with three stones is
 rated below one that wins even games. `ratings: {handicap: even}` rates handicap games as plain wins instead.
 """
 
@@ -24,12 +21,12 @@ import enum
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
 
 import trueskill
 
-from ytourney.errors import RatingsError
-from ytourney.game.record import GameRecord, league_order, replay_order
+from ytourney.game.record import GameRecord, replay_order
+from ytourney.stats.level_worth import BONUS_WEIGHT, LearnedLevelWorth, LevelValue
+from ytourney.stats.normal import normal_cdf
 
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = DEFAULT_MU / 3
@@ -73,142 +70,6 @@ def make_env(settings: RatingSettings | None = None, backend: str | None = None)
     s = settings or RatingSettings()
     return trueskill.TrueSkill(mu=s.mu, sigma=s.sigma, beta=s.beta, tau=s.tau, draw_probability=0.0,
                                backend=backend)
-
-
-@runtime_checkable
-class HandicapModel(Protocol):
-    """Plug-in that turns a handicap level into skill added to the weaker (first, Black) player's side.
-
-    `bonus(level)` returns the skill a level is worth as a trueskill Rating, or None to rate the game as even.
-    After the game the bonus's posterior is handed to `learn`, so a model can learn what each level is worth.
-    """
-
-    def bonus(self, level: int) -> trueskill.Rating | None:
-        """Skill added to the weaker player's side at this level, or None to rate the game as even."""
-
-    def learn(self, level: int, posterior: trueskill.Rating) -> None:
-        """The bonus's posterior after one game at this level."""
-
-
-@dataclass
-class LevelWorth:
-    """A simple HandicapModel: level k starts worth k * per_level skill points with deviation sigma, learned."""
-
-    per_level: float
-    sigma: float = 1.0
-    learning: bool = True
-    worth: dict[int, trueskill.Rating] = field(default_factory=dict)
-
-    def bonus(self, level: int) -> trueskill.Rating | None:
-        """The current worth of `level` (None at level 0)."""
-        if level <= 0:
-            return None
-        return self.worth.get(level) or trueskill.Rating(mu=level * self.per_level, sigma=self.sigma)
-
-    def learn(self, level: int, posterior: trueskill.Rating) -> None:
-        """Keep the posterior worth of `level` when learning is on."""
-        if self.learning:
-            self.worth[level] = posterior
-
-
-BONUS_WEIGHT = 0.01
-"""Partial-play weight of the scaled virtual team-mate that carries a level's worth (its skill and deviation are
-divided by it): the team gains the worth and its uncertainty, and only BONUS_WEIGHT**2 * beta**2 of noise."""
-
-
-class LearnedLevelWorth:
-    """The default HandicapModel: each level's worth in skill points, learned from the games, non-decreasing.
-
-    Level L starts at Normal(L * per_level, sigma^2) (by default one beta per level, with the players' prior
-    deviation). After every game the level's posterior replaces its worth, then the worths of levels 1..top are
-    made non-decreasing by pool-adjacent-violators weighted by their precisions and floored at 0, the worth of
-    level 0 (an even game). Deviations are kept per level.
-    """
-
-    def __init__(self, per_level: float = DEFAULT_BETA, sigma: float = DEFAULT_SIGMA) -> None:
-        """Prior: level L worth L * per_level skill points with deviation sigma."""
-        for name, value in (("per_level", per_level), ("sigma", sigma)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise RatingsError(f"handicap worth {name} must be a finite number, got {value!r}")
-        if per_level < 0:
-            raise RatingsError(f"handicap worth per_level must be zero or positive, got {per_level!r}")
-        if sigma <= 0:
-            raise RatingsError(f"handicap worth sigma must be positive, got {sigma!r}")
-        self.per_level = float(per_level)
-        self.sigma = float(sigma)
-        self.worth: dict[int, trueskill.Rating] = {}
-        self.games: dict[int, int] = {}
-
-    @classmethod
-    def for_settings(cls, settings: RatingSettings) -> LearnedLevelWorth:
-        """The default prior for these TrueSkill settings: one beta per level, deviation sigma."""
-        return cls(per_level=settings.beta, sigma=settings.sigma)
-
-    def prior(self, level: int) -> trueskill.Rating:
-        """The worth of a level before any game at it."""
-        return trueskill.Rating(mu=level * self.per_level, sigma=self.sigma)
-
-    def bonus(self, level: int) -> trueskill.Rating | None:
-        """The current worth of `level` (None at level 0: an even game); above the levels learned, at least theirs."""
-        if level <= 0:
-            return None
-        if level in self.worth:
-            return self.worth[level]
-        prior = self.prior(level)
-        below = max((float(rating.mu) for k, rating in self.worth.items() if k < level), default=0.0)
-        return trueskill.Rating(mu=max(float(prior.mu), below), sigma=float(prior.sigma))
-
-    def learn(self, level: int, posterior: trueskill.Rating) -> None:
-        """Take the posterior worth of `level`, then restore monotonicity over levels 1..top."""
-        if level <= 0:
-            return
-        self.games[level] = self.games.get(level, 0) + 1
-        top = max(max(self.worth, default=0), level)
-        for other in range(1, top + 1):
-            if other not in self.worth:
-                self.worth[other] = self.bonus(other)
-        self.worth[level] = trueskill.Rating(mu=float(posterior.mu), sigma=float(posterior.sigma))
-        levels = list(range(1, top + 1))
-        means = isotonic([float(self.worth[k].mu) for k in levels],
-                         [1.0 / float(self.worth[k].sigma) ** 2 for k in levels], floor=0.0)
-        for k, mean in zip(levels, means):
-            self.worth[k] = trueskill.Rating(mu=mean, sigma=float(self.worth[k].sigma))
-
-    def table(self) -> dict[int, tuple[float, float, int]]:
-        """level -> (worth mu, sigma, games at the level), levels 0..top (level 0 is exactly 0)."""
-        top = max(self.worth, default=0)
-        rows = {0: (0.0, 0.0, self.games.get(0, 0))}
-        for level in range(1, top + 1):
-            rating = self.bonus(level)
-            rows[level] = (float(rating.mu), float(rating.sigma), self.games.get(level, 0))
-        return rows
-
-
-def isotonic(values: list[float], weights: list[float], *, floor: float | None = None) -> list[float]:
-    """Weighted least-squares non-decreasing fit (pool adjacent violators), optionally floored."""
-    blocks: list[list[float]] = []  # [weighted mean, total weight, count]
-    for value, weight in zip(values, weights):
-        blocks.append([value, weight, 1])
-        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
-            mean, total, count = blocks.pop()
-            previous = blocks[-1]
-            joined = previous[1] + total
-            previous[0] = (previous[0] * previous[1] + mean * total) / joined
-            previous[1] = joined
-            previous[2] += count
-    fitted = [mean for mean, _, count in blocks for _ in range(int(count))]
-    return [max(v, floor) for v in fitted] if floor is not None else fitted
-
-
-@dataclass(frozen=True)
-class LevelValue:
-    """What a handicap level was worth at the end of a replay (skill points), on one board."""
-
-    board: str
-    level: int
-    mu: float
-    sigma: float
-    games: int
 
 
 @dataclass(frozen=True)
@@ -265,7 +126,7 @@ class RatedGame:
 
     @property
     def handicap_as_even(self) -> bool:
-        """True for a handicap game rated as a plain win/loss (no handicap model, or the model gave no bonus)."""
+        """True for a handicap game rated as a plain win/loss (`ratings.handicap: even`) or left unrated."""
         return self.record.handicap > 0 and not self.handicap_adjusted
 
 
@@ -283,6 +144,36 @@ class PlayerResults:
     swap_wins: int = 0
     faults: dict[str, int] = field(default_factory=dict)
     opponents: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def losses(self) -> int:
+        """Games lost."""
+        return self.games - self.wins
+
+    @property
+    def score(self) -> float | None:
+        """Share of games won (None before any game)."""
+        return _share(self.wins, self.games)
+
+    @property
+    def first_win_rate(self) -> float | None:
+        """Win rate in even games where the player placed the first stone."""
+        return _share(self.first_wins, self.first_games)
+
+    @property
+    def swap_rate(self) -> float | None:
+        """How often the player, second in a pie game, answered swap."""
+        return _share(self.swaps, self.swap_chances)
+
+    @property
+    def swap_win_rate(self) -> float | None:
+        """Win rate in the games where the player swapped."""
+        return _share(self.swap_wins, self.swaps)
+
+
+def _share(part: int, whole: int) -> float | None:
+    """part / whole, or None when whole is 0 (a rate of nothing)."""
+    return part / whole if whole else None
 
 
 def count_results(results: dict[str, PlayerResults], record: GameRecord) -> None:
@@ -408,16 +299,15 @@ def rate_records(
     records: Iterable[GameRecord],
     settings: RatingSettings | None = None,
     *,
-    handicap_model: HandicapModel | None = None,
     initial: Mapping[str, trueskill.Rating | PlayerRating] | None = None,
     ordered: bool = False,
     detail: bool = True,
 ) -> Ratings:
     """Rate games with TrueSkill, replayed in game-id order (`ordered=True` keeps the given order instead).
 
-    Handicap games (level >= 1, `first` is the weaker player): the weaker player plays as a team with the level's
-    bonus from `handicap_model`; without one, with the learned worth of each level per board (LearnedLevelWorth),
-    or, when the settings say `handicap: even`, as plain wins and losses, marked as such.
+    Handicap games (level >= 1, `first` is the weaker player): the weaker player plays as a team with the learned
+    worth of the level on its board (LearnedLevelWorth), or, when the settings say `handicap: even`, as plain wins
+    and losses, marked as such.
     `initial` seeds players' priors (e.g. ratings carried over from an earlier event).
     With `ordered=True` the records are consumed as they come (a stream from the store is never held in memory);
     `detail=False` keeps no per-game data (no `games`, no `history`): final ratings, counts and results only,
@@ -425,23 +315,10 @@ def rate_records(
     """
     config = settings or RatingSettings()
     sequence = records if ordered else replay_order(records)
-    replay = _Replay(config, handicap_model, initial or {}, detail=detail)
+    replay = _Replay(config, initial or {}, detail=detail)
     for index, record in enumerate(sequence, start=1):
         replay.play(index, record)
     return replay.result()
-
-
-def rate_league(
-    groups: Iterable[Iterable[GameRecord]],
-    settings: RatingSettings | None = None,
-    *,
-    handicap_model: HandicapModel | None = None,
-    initial: Mapping[str, trueskill.Rating | PlayerRating] | None = None,
-    detail: bool = True,
-) -> Ratings:
-    """Rate several tournaments together: folder order, then game id within each folder; players match by name."""
-    return rate_records(league_order(groups), settings, handicap_model=handicap_model, initial=initial,
-                        ordered=True, detail=detail)
 
 
 def superiority(a: PlayerRating, b: PlayerRating) -> float:
@@ -449,30 +326,19 @@ def superiority(a: PlayerRating, b: PlayerRating) -> float:
     spread = math.hypot(a.sigma, b.sigma)
     if spread == 0:
         return 0.5 if a.mu == b.mu else float(a.mu > b.mu)
-    return _phi((a.mu - b.mu) / spread)
-
-
-def win_probability(a: PlayerRating, b: PlayerRating, settings: RatingSettings | None = None) -> float:
-    """TrueSkill's predicted probability that a beats b in one game."""
-    beta = (settings or RatingSettings()).beta
-    return _phi((a.mu - b.mu) / math.sqrt(2 * beta * beta + a.sigma ** 2 + b.sigma ** 2))
-
-
-def _phi(z: float) -> float:
-    return 0.5 * math.erfc(-z / math.sqrt(2.0))
+    return normal_cdf((a.mu - b.mu) / spread)
 
 
 class _Replay:
     """Mutable state of one replay: current ratings, counts and results, and with detail histories and games."""
 
-    def __init__(self, settings: RatingSettings, model: HandicapModel | None,
-                 initial: Mapping[str, trueskill.Rating | PlayerRating], *, detail: bool = True) -> None:
+    def __init__(self, settings: RatingSettings, initial: Mapping[str, trueskill.Rating | PlayerRating], *,
+                 detail: bool = True) -> None:
         self.settings = settings
         self.env = make_env(settings)
-        self.model = model
         self.detail = detail
-        self.learned = model is None and settings.handicap is HandicapRating.LEARN
-        self.boards: dict[str, LearnedLevelWorth] = {}  # the default model, one per board
+        self.learned = settings.handicap is HandicapRating.LEARN
+        self.boards: dict[str, LearnedLevelWorth] = {}  # the worth of each level, one model per board
         self.current: dict[str, trueskill.Rating] = {
             name: trueskill.Rating(mu=float(r.mu), sigma=float(r.sigma)) for name, r in initial.items()
         }
@@ -481,7 +347,7 @@ class _Replay:
         self.games: list[RatedGame] = []
         self.results: dict[str, PlayerResults] = {}
         self.tournaments: dict[str, None] = {}
-        self.adjusted: dict[tuple[str, int], int] = {}  # (board or "" for the caller's model, level) -> games
+        self.adjusted: dict[tuple[str, int], int] = {}  # (board, level) -> games rated with its worth
         self.count = self.mpmath = self.skipped = self.handicap = 0
 
     def rating(self, name: str) -> trueskill.Rating:
@@ -535,18 +401,18 @@ class _Replay:
         if record.handicap > 0:
             self.handicap += 1
             if adjusted:
-                key = (record.board if self.model is None else "", record.handicap)
+                key = (record.board, record.handicap)
                 self.adjusted[key] = self.adjusted.get(key, 0) + 1
         if record.tournament and record.tournament not in self.tournaments:
             self.tournaments[record.tournament] = None
         count_results(self.results, record)
 
-    def _model(self, record: GameRecord) -> HandicapModel | None:
-        """The handicap model of a record: the caller's, else the learned worth of its board (if learning)."""
-        if self.model is not None or not self.learned or record.handicap <= 0:
-            return self.model
-        if record.board not in self.boards:
-            self.boards[record.board] = LearnedLevelWorth.for_settings(self.settings)
+    def _model(self, record: GameRecord) -> LearnedLevelWorth | None:
+        """The learned worth of the record's board for a handicap game (None for an even game or when not learning)."""
+        if not self.learned or record.handicap <= 0:
+            return None
+        if record.board not in self.boards:  # one beta per level to start with, the players' prior deviation
+            self.boards[record.board] = LearnedLevelWorth(self.settings.beta, self.settings.sigma)
         return self.boards[record.board]
 
     def _rate(self, winner: trueskill.Rating, loser: trueskill.Rating, bonus: trueskill.Rating | None,
@@ -609,15 +475,13 @@ class _Replay:
         )
 
     def _level_worth(self) -> tuple[LevelValue, ...]:
-        """Final worth of every level up to the highest played, per board (or of the caller's model)."""
+        """Final worth of every level up to the highest played, per board."""
         played: dict[str, dict[int, int]] = {}
         for (board, level), games in self.adjusted.items():
             played.setdefault(board, {})[level] = games
         values = []
         for board in sorted(played):
-            model = self.boards.get(board) if self.model is None else self.model
-            if model is None:
-                continue
+            model = self.boards[board]
             counts = played[board]
             values.append(LevelValue(board, 0, 0.0, 0.0, 0))
             for level in range(1, max(counts) + 1):

@@ -146,35 +146,15 @@ def sprt_step(state: SprtState, win: bool) -> SprtState:
 
 
 class Sprt:
-    """A running SPRT: `update(win)` after each game, then read `llr`, `bounds` and `decision`."""
+    """A running SPRT: `update(win)` after each game; `state` holds the counts, the LLR and the decision."""
 
-    def __init__(self, p0: float, p1: float, alpha: float = 0.05, beta: float = 0.05, *, player: str = "",
-                 opponent: str = "") -> None:
-        self.state = SprtState(SprtSettings(p0, p1, alpha, beta), player=player, opponent=opponent)
-
-    @classmethod
-    def from_settings(cls, settings: SprtSettings, *, player: str = "", opponent: str = "") -> Sprt:
-        """A test with these settings."""
-        return cls(settings.p0, settings.p1, settings.alpha, settings.beta, player=player, opponent=opponent)
+    def __init__(self, settings: SprtSettings, *, player: str = "", opponent: str = "") -> None:
+        """A test with these settings, of `player` against `opponent`, before any result."""
+        self.state = SprtState(settings, player=player, opponent=opponent)
 
     def update(self, win: bool) -> SprtDecision:
         """Count one result of the tested player and return the decision."""
         self.state = sprt_step(self.state, win)
-        return self.state.decision
-
-    @property
-    def llr(self) -> float:
-        """Current log-likelihood ratio."""
-        return self.state.llr
-
-    @property
-    def bounds(self) -> tuple[float, float]:
-        """(lower, upper) LLR bounds."""
-        return self.state.bounds
-
-    @property
-    def decision(self) -> SprtDecision:
-        """CONTINUE, ACCEPT_H0 or ACCEPT_H1."""
         return self.state.decision
 
 

@@ -832,7 +832,7 @@ def sprt_condition(config: TournamentConfig) -> tuple[StopCondition | None, Call
     from ytourney.stats.sprt import Sprt
 
     player, opponent = config.player_names[0], config.player_names[1]
-    test = Sprt.from_settings(settings, player=player, opponent=opponent)
+    test = Sprt(settings, player=player, opponent=opponent)
 
     def stop(record: GameRecord) -> bool:
         if {record.black, record.white} == {player, opponent}:

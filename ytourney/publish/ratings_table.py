@@ -1,0 +1,211 @@
+"""The rating table: standings by conservative rating with results, opposition, LOS, seat figures and faults."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ytourney.game.record import GameRecord, Termination
+from ytourney.publish.handicap_table import level_row, level_worth_text
+from ytourney.publish.render import render_table
+from ytourney.publish.table import Column, ColumnKind, Table, TableFormat
+from ytourney.stats.level_worth import LevelValue
+from ytourney.stats.ratings import (
+    CONSERVATIVE_SIGMAS,
+    PlayerResults,
+    Ratings,
+    RatingSettings,
+    rate_records,
+    superiority,
+)
+from ytourney.stats.sprt import SprtState
+
+FAULTS: tuple[Termination, ...] = tuple(t for t in Termination if t.is_fault)
+"""Fault terminations, counted against the losing (faulty) side."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's line of the rating table: rank, rating, the replay's results of the player, opposition, LOS."""
+
+    rank: int
+    name: str
+    mu: float
+    sigma: float
+    results: PlayerResults
+    opponent_mu: float | None
+    los_next: float | None
+
+    @property
+    def conservative(self) -> float:
+        """mu - 3 sigma, the sort key."""
+        return self.mu - CONSERVATIVE_SIGMAS * self.sigma
+
+    @property
+    def faults(self) -> dict[str, int]:
+        """Games lost by each kind of fault of this player (every fault named, 0 when none)."""
+        return {fault.value: self.results.faults.get(fault.value, 0) for fault in FAULTS}
+
+    def row(self) -> dict[str, Any]:
+        """The table row of this standing (keys of RATING_COLUMNS)."""
+        r = self.results
+        faults = self.faults
+        row: dict[str, Any] = {
+            "rank": self.rank, "name": self.name, "mu": self.mu, "sigma": self.sigma,
+            "conservative": self.conservative, "games": r.games, "wins": r.wins, "losses": r.losses,
+            "score": r.score, "opponent_mu": self.opponent_mu, "los_next": self.los_next,
+            "first_games": r.first_games, "first_win_rate": r.first_win_rate,
+            "swap_chances": r.swap_chances, "swaps": r.swaps, "swap_rate": r.swap_rate,
+            "swap_win_rate": r.swap_win_rate, "handicap_games": r.handicap_games,
+            "faults_text": _faults_text(faults),
+        }
+        for fault in FAULTS:
+            row[f"faults_{fault.value}"] = faults[fault.value]
+        return row
+
+
+def _faults_text(faults: Mapping[str, int]) -> str:
+    shown = [f"{name} {count}" for name, count in faults.items() if count]
+    return ", ".join(shown) if shown else "-"
+
+
+RATING_COLUMNS: tuple[Column, ...] = (
+    Column("rank", "#", ColumnKind.INT, description="rank by conservative rating mu - 3 sigma"),
+    Column("name", "player"),
+    Column("mu", "mu", ColumnKind.FLOAT, 2, "TrueSkill mean"),
+    Column("sigma", "sigma", ColumnKind.FLOAT, 2, "TrueSkill deviation"),
+    Column("conservative", "rating", ColumnKind.FLOAT, 2, "conservative rating mu - 3 sigma"),
+    Column("games", "games", ColumnKind.INT),
+    Column("wins", "W", ColumnKind.INT, description="wins"),
+    Column("losses", "L", ColumnKind.INT, description="losses"),
+    Column("score", "score", ColumnKind.PERCENT, 1, "share of games won"),
+    Column("opponent_mu", "opp-mu", ColumnKind.FLOAT, 2, "mean final mu of the opponents, per game"),
+    Column("los_next", "LOS", ColumnKind.PERCENT, 1,
+           "likelihood of superiority over the next player: Phi((mu_i - mu_j) / sqrt(sigma_i^2 + sigma_j^2))"),
+    Column("first_games", "1st-games", ColumnKind.INT, description="even games placing the first stone",
+           display=False),
+    Column("first_win_rate", "1st-win", ColumnKind.PERCENT, 1, "win rate placing the first stone (even games)"),
+    Column("swap_chances", "swap-chances", ColumnKind.INT, description="pie games as second player",
+           display=False),
+    Column("swaps", "swaps", ColumnKind.INT, display=False),
+    Column("swap_rate", "swap", ColumnKind.PERCENT, 1, "how often the player swapped when it could"),
+    Column("swap_win_rate", "swap-win", ColumnKind.PERCENT, 1, "win rate in games where the player swapped"),
+    Column("handicap_games", "hcp", ColumnKind.INT,
+           description="handicap games (rated with each level's learned worth unless ratings.handicap is even)"),
+    Column("faults_text", "faults", description="games lost by the player's own fault", data=False),
+    *(Column(f"faults_{fault.value}", f"{fault.value}", ColumnKind.INT,
+             description=f"games lost by {fault.value}", display=False) for fault in FAULTS),
+)
+
+
+@dataclass(frozen=True)
+class RatingTable:
+    """The rating table of a set of games: standings best first plus what the footer reports."""
+
+    standings: tuple[Standing, ...]
+    settings: RatingSettings
+    games: int
+    handicap_games: int = 0
+    handicap_adjusted: bool = False
+    mpmath_games: int = 0
+    skipped_games: int = 0
+    tournaments: tuple[str, ...] = ()
+    sprt: SprtState | None = None
+    title: str = "Ratings"
+    level_worth: tuple[LevelValue, ...] = ()
+
+    def notes(self) -> list[str]:
+        """Footer lines: games, handicap handling, upsets, SPRT state."""
+        s = self.settings
+        lines = [(f"{self.games} games rated with TrueSkill (mu {s.mu:.4g}, sigma {s.sigma:.4g}, "
+                  f"beta {s.beta:.4g}, tau {s.tau:.4g}); ranked by mu - 3 sigma.")]
+        if self.handicap_games:
+            if not self.handicap_adjusted:
+                how = "as plain wins/losses"
+            elif self.level_worth:
+                how = "with the learned worth of each level in skill points (" + level_worth_text(self.level_worth) + ")"
+            else:
+                how = "with the handicap model"
+            lines.append(f"{self.handicap_games} handicap games rated {how} (see column hcp).")
+        if self.mpmath_games:
+            lines.append(f"{self.mpmath_games} extreme upsets rated with the mpmath backend.")
+        if self.skipped_games:
+            lines.append(f"{self.skipped_games} games left unrated (self-play or beyond every backend).")
+        if self.sprt is not None:
+            lines.append(self.sprt.summary())
+        return lines
+
+    def to_table(self) -> Table:
+        """The generic Table of this rating table."""
+        meta: dict[str, Any] = {
+            "settings": self.settings.to_dict(),
+            "games": self.games,
+            "handicap_games": self.handicap_games,
+            "handicap_adjusted": self.handicap_adjusted,
+            "mpmath_games": self.mpmath_games,
+            "skipped_games": self.skipped_games,
+            "tournaments": list(self.tournaments),
+            "sort_key": "mu - 3 * sigma",
+            "sprt": self.sprt.to_dict() if self.sprt is not None else None,
+            "level_worth": [level_row(value) for value in self.level_worth],
+        }
+        return Table("ratings", self.title, RATING_COLUMNS, tuple(s.row() for s in self.standings),
+                     tuple(self.notes()), meta)
+
+
+def build_table(ratings: Ratings, *, sprt: SprtState | None = None, title: str = "Ratings") -> RatingTable:
+    """The rating table of a replay: standings with results, LOS, seat figures and faults, and the SPRT state.
+
+    Works from the results and counts every replay keeps, so a replay without detail (a streamed store) gives the
+    same table as one that kept every game.
+    """
+    ranking = ratings.ranking()
+    results = ratings.player_results()
+    standings = []
+    for rank, player in enumerate(ranking, start=1):
+        tally = results.get(player.name) or PlayerResults()
+        below = ranking[rank] if rank < len(ranking) else None
+        opponent_mu = sum(ratings.players[name].mu * games for name, games in tally.opponents.items())
+        standings.append(Standing(
+            rank=rank,
+            name=player.name,
+            mu=player.mu,
+            sigma=player.sigma,
+            results=tally,
+            opponent_mu=opponent_mu / tally.games if tally.games else None,
+            los_next=superiority(player, below) if below is not None else None,
+        ))
+    return RatingTable(
+        standings=tuple(standings),
+        settings=ratings.settings,
+        games=ratings.game_count,
+        handicap_games=ratings.handicap_games,
+        handicap_adjusted=ratings.handicap_adjusted_games > 0,
+        mpmath_games=ratings.mpmath_games,
+        skipped_games=ratings.skipped_games,
+        tournaments=ratings.tournaments,
+        sprt=sprt,
+        title=title,
+        level_worth=ratings.level_worth,
+    )
+
+
+def rating_table(records: Iterable[GameRecord], settings: RatingSettings | None = None, *,
+                 sprt: SprtState | None = None, ordered: bool = False) -> RatingTable:
+    """Rate `records` (game-id order) and build their table in one call; what `ytourney run` prints at the end.
+
+    Nothing per game is kept; with `ordered=True` (records already in game-id order, e.g. streamed from a store)
+    they are not even held all at once.
+    """
+    ratings = rate_records(records, settings, ordered=ordered, detail=False)
+    return build_table(ratings, sprt=sprt)
+
+
+def format_table(table: RatingTable | Ratings | Table, fmt: TableFormat | str = TableFormat.TEXT) -> str:
+    """A rating table (or a Ratings replay, or any Table) in the given format."""
+    if isinstance(table, Ratings):
+        table = build_table(table)
+    if isinstance(table, RatingTable):
+        table = table.to_table()
+    return render_table(table, fmt)

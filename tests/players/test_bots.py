@@ -12,7 +12,7 @@ import pytest
 
 from ytourney.errors import BotSpecError, PluginError
 from ytourney.game.board import parse_board
-from ytourney.game.notation import parse_moves
+from ytourney.game.notation import parse_move, parse_moves
 from ytourney.game.playout import RandomFill
 from ytourney.game.record import Termination
 from ytourney.game.rules import Color, Rules
@@ -62,7 +62,7 @@ def test_builtin_plays_legal_moves_to_the_end(name: str, board: str) -> None:
     assert record.termination is Termination.CONNECTION
     replay = GameState(board, Rules(pie=True))
     for token in record.moves:
-        replay.play_token(token)
+        replay.play(parse_move(replay.board, token))
     assert replay.winner == record.winner
 
 
@@ -130,7 +130,7 @@ def test_misere_game_is_lost_by_the_player_completing_a_y() -> None:
     record = play_game(seats, "tri:5", Rules(pie=False, misere=True), seed=1)
     replay = GameState("tri:5", Rules(pie=False, misere=True))
     for token in record.moves:
-        replay.play_token(token)
+        replay.play(parse_move(replay.board, token))
     last = replay.board.index_of(record.moves[-1])
     assert Color(replay.cells[last]) is not Color.parse(record.winner)
 

@@ -21,8 +21,6 @@ MIN_TRI_SIZE = 2
 MAX_TRI_SIZE = 26
 ACCEPTED_SPECS = f"'tri:N' with {MIN_TRI_SIZE} <= N <= {MAX_TRI_SIZE} (e.g. 'tri:11') or 'kadon'"
 
-KADON_ROW_LENGTHS = (9, 10, 11, 12, 13, 12, 11, 10, 5)
-
 
 class BoardKind(enum.Enum):
     """The families of boards ytourney knows."""

@@ -20,7 +20,7 @@ from ytourney.errors import (
     YTourneyError,
 )
 from ytourney.game.board import ALL_SIDES, Board, parse_board
-from ytourney.game.notation import SWAP, move_name, parse_move
+from ytourney.game.notation import SWAP, move_name
 from ytourney.game.rules import Color, Rules
 
 EMPTY = 0
@@ -99,12 +99,6 @@ class _GameStateCommon:
     def seat_to_move(self) -> int:
         """Seat (0 first mover, 1 other) whose turn it is."""
         return self.owner(self.to_move)
-
-    def play_token(self, token: str) -> int:
-        """Parse a move token on this board, play it and return the move."""
-        move = parse_move(self.board, token)
-        self.play(move)
-        return move
 
     def _describe(self, move: object) -> str:
         try:

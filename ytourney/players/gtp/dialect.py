@@ -63,12 +63,6 @@ def to_engine_color(color: Color, first_color: str = FirstColor.BLACK.value) -> 
     return "b" if color is Color.BLACK else "w"
 
 
-def from_engine_color(word: str, first_color: str = FirstColor.BLACK.value) -> Color:
-    """Our colour for a GTP colour word of an engine with the given `first_color` dialect."""
-    color = Color.parse(word)
-    return color.other if first_color == FirstColor.WHITE.value else color
-
-
 # --- the pie for engines that cannot decide it -------------------------------------------------------------------
 
 

@@ -291,39 +291,24 @@ def test_plugin_missing_file(tmp_path: Path) -> None:
         create_bot(parse_bot_spec(f"{tmp_path}/nowhere.py:Bot"))
 
 
-def test_plugin_missing_class_lists_the_classes_found(tmp_path: Path) -> None:
-    path = tmp_path / "two.py"
-    path.write_text("class Alpha:\n    pass\n\nclass Beta:\n    pass\n")
-    with pytest.raises(PluginError, match="no class 'Gamma'; classes found: Alpha, Beta"):
-        create_bot(parse_bot_spec(f"{path}:Gamma"))
-
-
-def test_plugin_class_lacking_methods(tmp_path: Path) -> None:
-    path = tmp_path / "half.py"
-    path.write_text("class Half:\n    def move(self, state, limit):\n        return 0\n")
-    with pytest.raises(PluginError, match="lacks the bot method\\(s\\) new_game, swap, close"):
-        create_bot(parse_bot_spec(f"{path}:Half"))
-
-
-def test_plugin_abstract_subclass_names_its_missing_method(tmp_path: Path) -> None:
-    path = tmp_path / "abstract.py"
-    path.write_text("from ytourney.players import BaseBot\n\nclass NoMove(BaseBot):\n    pass\n")
-    with pytest.raises(PluginError, match="does not define move"):
-        create_bot(parse_bot_spec(f"{path}:NoMove"))
-
-
-def test_plugin_syntax_error_names_the_line(tmp_path: Path) -> None:
-    path = tmp_path / "broken.py"
-    path.write_text("x = 1\n\ndef f(:\n    pass\n")
-    with pytest.raises(PluginError, match="syntax error at line 3"):
-        create_bot(parse_bot_spec(f"{path}:Bot"))
-
-
-def test_plugin_import_error_is_reported(tmp_path: Path) -> None:
-    path = tmp_path / "imports.py"
-    path.write_text("import no_such_module_for_ytourney\n")
-    with pytest.raises(PluginError, match="failed to import: ModuleNotFoundError"):
-        create_bot(parse_bot_spec(f"{path}:Bot"))
+@pytest.mark.parametrize(
+    ("source", "class_name", "message"),
+    [
+        ("class Alpha:\n    pass\n\nclass Beta:\n    pass\n", "Gamma", "no class 'Gamma'; classes found: Alpha, Beta"),
+        ("class Half:\n    def move(self, state, limit):\n        return 0\n", "Half",
+         "lacks the bot method\\(s\\) new_game, swap, close"),
+        ("from ytourney.players import BaseBot\n\nclass NoMove(BaseBot):\n    pass\n", "NoMove",
+         "does not define move"),
+        ("x = 1\n\ndef f(:\n    pass\n", "Bot", "syntax error at line 3"),
+        ("import no_such_module_for_ytourney\n", "Bot", "failed to import: ModuleNotFoundError"),
+    ],
+    ids=["missing class", "lacking methods", "abstract", "syntax error", "import error"],
+)
+def test_plugin_faults_are_named(tmp_path: Path, source: str, class_name: str, message: str) -> None:
+    path = tmp_path / "plugin.py"
+    path.write_text(source)
+    with pytest.raises(PluginError, match=message):
+        create_bot(parse_bot_spec(f"{path}:{class_name}"))
 
 
 def test_plugin_with_a_dataclass_loads(tmp_path: Path) -> None:

@@ -47,9 +47,6 @@ class Board:
         """Number of cells on the board."""
         return len(self.names)
 
-    def __len__(self) -> int:
-        return len(self.names)
-
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and other.spec == self.spec
 
@@ -76,11 +73,6 @@ class Board:
     def side_array(self) -> np.ndarray:
         """Side masks as a uint8 array indexed by cell."""
         return np.array(self.sides, dtype=np.uint8)
-
-    @functools.cached_property
-    def corners(self) -> tuple[int, ...]:
-        """Cells lying on two sides."""
-        return tuple(c for c, m in enumerate(self.sides) if bin(m).count("1") >= 2)
 
     def cells_on_side(self, side: int) -> tuple[int, ...]:
         """Cells whose side mask includes `side` (SIDE_A, SIDE_B or SIDE_C)."""

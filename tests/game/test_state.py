@@ -210,12 +210,6 @@ def test_illegal_moves_raise_specific_errors(state_class: type) -> None:
     assert state.moves == (parse_cell(board, "c2"),)
 
 
-def test_play_token(state_class: type) -> None:
-    state = state_class("kadon")
-    assert state.play_token("e5") == state.board.index_of("E5")
-    assert state.play_token("Swap") == SWAP
-
-
 def test_copy_is_independent(state_class: type) -> None:
     board = parse_board("tri:7")
     state = replay(state_class, board, parse_moves(board, "a1 b1 a2"))

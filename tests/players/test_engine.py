@@ -667,7 +667,7 @@ def test_close_ends_the_whole_process_group(tmp_path: Path) -> None:
         bot = GtpBot(fake("--spawn-child", str(pidfile), "--fault", fault))
         board = parse_board("tri:5")
         bot.new_game(board, Rules(), Color.BLACK)
-        leader = bot.pid
+        leader = bot._client.transport.pid  # the engine process the bot started
         child = int(pidfile.read_text())
         assert leader is not None and not gone(leader) and not gone(child)
         if fault == "hang-hard":

@@ -72,11 +72,6 @@ class GtpBot:
         self._answer: tuple[int, int] | None = None  # (ply, cell): a genmove answer obtained while deciding the pie
         self._clock_sent = False
 
-    @property
-    def pid(self) -> int | None:
-        """Process id of the running engine, if any."""
-        return self._client.transport.pid if self._client is not None else None
-
     # --- Bot protocol ---------------------------------------------------------------------------------------------
 
     def new_game(self, board: Board, rules: Rules, color: Color) -> None:

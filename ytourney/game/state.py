@@ -426,9 +426,6 @@ GameState = PyGameState if CGameState is None or _pure_python_forced() else CGam
 """The game state class in use: `CGameState` when the C core is built, else (or with YTOURNEY_PURE_PYTHON=1)
 the pure-Python `PyGameState`; both have the same API, rules and errors."""
 
-ACCELERATED = GameState is CGameState
-"""True when `GameState` is the C-accelerated implementation."""
-
 
 def _replay(board: Board, rules: Rules, handicap: int, moves: tuple[int, ...], accelerated: bool) -> GameState:
     """Rebuild a pickled state by replaying its moves (pure Python where the C core is missing)."""
@@ -437,10 +434,3 @@ def _replay(board: Board, rules: Rules, handicap: int, moves: tuple[int, ...], a
         state.play(move)
     return state
 
-
-def play_moves(board: Board | str, moves: list[int], rules: Rules | None = None, handicap: int = 0) -> GameState:
-    """A new state with `moves` played in order."""
-    state = GameState(board, rules, handicap)
-    for move in moves:
-        state.play(move)
-    return state

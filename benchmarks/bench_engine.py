@@ -1,6 +1,6 @@
 """Engine speed against OpenSpiel's Y in the same process: (a) random games move by move through the public game
-API (the C-core GameState and the pure-Python one), (b) batch random playouts against OpenSpiel's C++ random
-rollouts.
+API (the C-core GameState and the pure-Python one), (b) the playout kernel the `mcts` bot runs, called as mcts
+calls it and in big batches, against OpenSpiel's C++ random rollouts.
 
     python benchmarks/bench_engine.py [--quick]
 
@@ -19,9 +19,12 @@ from collections.abc import Callable
 import numpy as np
 
 from ytourney.game.board import Board, parse_board
-from ytourney.game.playouts import playout_wins, playout_wins_many
+from ytourney.game.playout import RandomFill
 from ytourney.game.rules import Rules
 from ytourney.game.state import CGameState, GameState, PyGameState
+from ytourney.players.bots.mcts import DEFAULT_BATCH, DEFAULT_LEAVES
+
+BIG_BATCH = 4096  # playouts of one position in one call: big, yet its (playouts x cells) keys fit in cache-sized memory
 
 try:  # optional bench extra; never imported by the library or the tests
     import pyspiel
@@ -174,7 +177,7 @@ def bench_copies(
         print(f"    {name:58s} {rate / 1e6:6.2f} M copies/s{ratio}")
 
 
-# --- (b) batch random playouts ------------------------------------------------------------------
+# --- (b) the playout kernel the bots run -------------------------------------------------------------------
 
 
 def python_playouts(spec: str, games: int, seed: int) -> int:
@@ -207,48 +210,62 @@ def spiel_rollouts(size: int, rollouts: int) -> float:
     return best_rate(work, 3)
 
 
-def bench_playouts(n: int, quick: bool) -> None:
-    print(f"(b) batch random playouts from the empty board, {n} per run (win counts only)")
-    rng = np.random.default_rng(2026)
-    spiel_tri11 = spiel_rollouts(11, n // 10 if quick else 100_000) if pyspiel is not None else None
-    spiel_tri13 = spiel_rollouts(13, n // 10 if quick else 100_000) if pyspiel is not None else None
-    for spec, spiel_rate, spiel_name in (
-        ("tri:11", spiel_tri11, "OpenSpiel tri:11"),
-        ("kadon", spiel_tri13, "OpenSpiel tri:13 (91 cells; OpenSpiel has no kadon board)"),
-    ):
-        state = GameState(spec, Rules(pie=False))
-        black = [0]
-
-        def ours(state: GameState = state, black: list[int] = black) -> int:
-            black[0] = playout_wins(state, n, rng)[0]
-            return n
-
-        rate = best_rate(ours, 2 if quick else 3)
-        plain = best_rate(lambda spec=spec: python_playouts(spec, 300 if quick else 1000, 1), 2)
-        print(f"  {spec}: ours {rate / 1e6:6.2f} M playouts/s (Black won {black[0] / n:.3f})")
-        print(f"    plain GameState random games move by move {plain / 1e3:8.1f} k/s   ours {rate / plain:7.1f}x")
-        if spiel_rate is None:
-            print("    OpenSpiel baseline missing: open_spiel is not importable (pip install '.[bench]')")
-        else:
-            print(f"    {spiel_name} C++ random rollouts {spiel_rate / 1e3:8.1f} k/s   ours {rate / spiel_rate:7.1f}x")
-
-
-def bench_leaves(quick: bool) -> None:
-    """Many small batches, as an MCTS evaluating leaves would ask for them (no OpenSpiel counterpart)."""
-    print("(c) MCTS-style batches: 256 positions a few moves in, 16 playouts each, one call (ours only)")
-    for spec in ("tri:11", "kadon"):
-        rng = random.Random(5)
+def mcts_leaves(spec: str, calls: int, seed: int) -> list[list[GameState]]:
+    """`calls` groups of DEFAULT_LEAVES positions a few random moves in, as a search's leaves look."""
+    rng = random.Random(seed)
+    groups = []
+    for _ in range(calls):
         leaves = []
-        for _ in range(256):
+        for _ in range(DEFAULT_LEAVES):
             state = GameState(spec, Rules(pie=False))
             cells = list(range(state.board.num_cells))
             rng.shuffle(cells)
             for cell in cells[: rng.randrange(0, 12)]:
-                state.play(cell)
+                if state.play(cell) is not None:
+                    break
             leaves.append(state)
-        gen = np.random.default_rng(5)
-        rate = best_rate(lambda leaves=leaves, gen=gen: int(playout_wins_many(leaves, 16, gen).sum()), 3 if quick else 5)
-        print(f"  {spec}: {rate / 1e6:6.2f} M playouts/s  ({256 * 16 / rate * 1e3:.1f} ms per call)")
+        groups.append(leaves)
+    return groups
+
+
+def bench_playouts(quick: bool) -> None:
+    """RandomFill.play as mcts calls it (DEFAULT_LEAVES leaves x DEFAULT_BATCH playouts a call) and in big batches."""
+    print(f"(b) the playout kernel mcts runs (RandomFill.play): mcts-sized calls of {DEFAULT_LEAVES} leaves x "
+          f"{DEFAULT_BATCH} playouts, and big calls of 1 position x {BIG_BATCH} playouts from the empty board")
+    repeats = 2 if quick else 3
+    rollouts = 20_000 if quick else 100_000
+    spiel_tri11 = spiel_rollouts(11, rollouts) if pyspiel is not None else None
+    spiel_tri13 = spiel_rollouts(13, rollouts) if pyspiel is not None else None
+    rng = np.random.default_rng(2026)
+    big_calls = 5 if quick else 20
+    for spec, spiel_rate, spiel_name in (
+        ("tri:11", spiel_tri11, "OpenSpiel tri:11"),
+        ("kadon", spiel_tri13, "OpenSpiel tri:13 (91 cells; OpenSpiel has no kadon board)"),
+    ):
+        board = parse_board(spec)
+        fill = RandomFill(board)
+        groups = mcts_leaves(spec, 100 if quick else 400, seed=5)
+        empty = [GameState(board, Rules(pie=False))]
+
+        def mcts_sized(fill: RandomFill = fill, groups: list[list[GameState]] = groups) -> int:
+            return sum(fill.play(leaves, DEFAULT_BATCH, rng)[0].size for leaves in groups)
+
+        def big_batches(fill: RandomFill = fill, empty: list[GameState] = empty) -> int:
+            return sum(fill.play(empty, BIG_BATCH, rng)[0].size for _ in range(big_calls))
+
+        small = best_rate(mcts_sized, repeats)
+        big = best_rate(big_batches, repeats)
+        plain = best_rate(lambda spec=spec: python_playouts(spec, 300 if quick else 1000, 1), 2)
+        call_ms = DEFAULT_LEAVES * DEFAULT_BATCH / small * 1e3
+        print(f"  {spec}: mcts-sized calls {small / 1e3:8.1f} k playouts/s ({call_ms:.2f} ms a call); "
+              f"big calls {big / 1e3:8.1f} k playouts/s")
+        print(f"    plain GameState random games move by move {plain / 1e3:8.1f} k/s   "
+              f"ours {small / plain:6.1f}x (mcts-sized) / {big / plain:6.1f}x (big)")
+        if spiel_rate is None:
+            print("    OpenSpiel baseline missing: open_spiel is not importable (pip install '.[bench]')")
+        else:
+            print(f"    {spiel_name} C++ random rollouts {spiel_rate / 1e3:8.1f} k/s   "
+                  f"ours {small / spiel_rate:6.1f}x (mcts-sized) / {big / spiel_rate:6.1f}x (big)")
 
 
 def main() -> None:
@@ -257,8 +274,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"open_spiel: {'pyspiel ' + getattr(pyspiel, '__version__', '') if pyspiel else 'not importable'}")
     bench_moves(games=500 if args.quick else 5000, repeats=3 if args.quick else 5)
-    bench_playouts(n=200_000 if args.quick else 1_000_000, quick=args.quick)
-    bench_leaves(args.quick)
+    bench_playouts(args.quick)
 
 
 if __name__ == "__main__":

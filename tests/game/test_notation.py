@@ -9,7 +9,6 @@ from ytourney.game.board import parse_board
 from ytourney.game.notation import (
     SWAP,
     cell_name,
-    format_moves,
     move_name,
     parse_cell,
     parse_move,
@@ -48,7 +47,7 @@ def test_swap_token() -> None:
     assert parse_move(board, "SWAP") == SWAP
     assert move_name(board, SWAP) == "swap"
     assert parse_moves(board, "c3 swap, b2") == [parse_cell(board, "c3"), SWAP, parse_cell(board, "b2")]
-    assert format_moves(board, parse_moves(board, ["a1", "swap"])) == ["a1", "swap"]
+    assert [move_name(board, move) for move in parse_moves(board, ["a1", "swap"])] == ["a1", "swap"]
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -37,7 +38,7 @@ def test_derived_fields() -> None:
     record = make_record(winner=Color.BLACK, termination=Termination.TIME)
     assert record.winner_name == "random" and record.loser_name == "mcts-1k"
     assert record.swapped and record.termination.is_fault
-    assert record.with_id(5).id == 5
+    assert replace(record, id=5).id == 5
 
 
 def test_second_is_inferred_for_foreign_records() -> None:

@@ -27,12 +27,10 @@ from ytourney.game.board import Board, parse_board
 from ytourney.game.notation import SWAP, parse_cell, parse_moves
 from ytourney.game.rules import Color, Rules
 from ytourney.game.state import (
-    ACCELERATED,
     EMPTY,
     CGameState,
     GameState,
     PyGameState,
-    play_moves,
 )
 
 SPECS = [f"tri:{n}" for n in range(2, 27)] + ["kadon"]
@@ -52,7 +50,7 @@ def state_class(request: pytest.FixtureRequest) -> type:
 
 
 def replay(state_class: type, board: Board | str, moves: list[int], rules: Rules | None = None) -> GameState:
-    """A new state of `state_class` with `moves` played in order (play_moves for a chosen implementation)."""
+    """A new state of `state_class` with `moves` played in order ."""
     state = state_class(board, rules)
     for move in moves:
         state.play(move)
@@ -210,12 +208,6 @@ def test_illegal_moves_raise_specific_errors(state_class: type) -> None:
     assert state.moves == (parse_cell(board, "c2"),)
 
 
-def test_play_token(state_class: type) -> None:
-    state = state_class("kadon")
-    assert state.play_token("e5") == state.board.index_of("E5")
-    assert state.play_token("Swap") == SWAP
-
-
 def test_copy_is_independent(state_class: type) -> None:
     board = parse_board("tri:7")
     state = replay(state_class, board, parse_moves(board, "a1 b1 a2"))
@@ -329,12 +321,6 @@ def test_numpy_and_bool_indices_are_not_cells(state_class: type) -> None:
     assert state.moves == () and state.to_move is Color.BLACK
 
 
-def test_play_moves_builds_the_selected_implementation() -> None:
-    state = play_moves("tri:5", [0, SWAP, 3])
-    assert type(state) is GameState and state.moves == (0, SWAP, 3)
-    assert ACCELERATED == (GameState is CGameState) and (ACCELERATED or GameState is PyGameState)
-
-
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     """Run `code` in a fresh interpreter with extra environment variables."""
     return subprocess.run(
@@ -348,7 +334,10 @@ def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_environment_variable_forces_the_pure_python_state() -> None:
-    code = "from ytourney.game.state import ACCELERATED, GameState, PyGameState; print(GameState is PyGameState, ACCELERATED)"
+    code = (
+        "from ytourney.game.state import CGameState, GameState, PyGameState\n"
+        "print(GameState is PyGameState, GameState is CGameState)"
+    )
     forced = run_python(code, YTOURNEY_PURE_PYTHON="1")
     assert forced.returncode == 0 and forced.stdout.split() == ["True", "False"], forced.stderr
     default = run_python(code, YTOURNEY_PURE_PYTHON="0")
@@ -358,9 +347,12 @@ def test_environment_variable_forces_the_pure_python_state() -> None:
 def test_missing_extension_falls_back_to_pure_python() -> None:
     code = (
         "import sys; sys.modules['ytourney.game._gamecore'] = None\n"  # importing it now raises ImportError
-        "from ytourney.game.state import GameState, PyGameState, CGameState, ACCELERATED, play_moves\n"
-        "assert GameState is PyGameState and CGameState is None and not ACCELERATED\n"
-        "print(play_moves('tri:3', [0, 1, 3, 2, 5]).winner)"
+        "from ytourney.game.state import GameState, PyGameState, CGameState\n"
+        "assert GameState is PyGameState and CGameState is None\n"
+        "state = GameState('tri:3')\n"
+        "for move in (0, 1, 3, 2, 5):\n"
+        "    state.play(move)\n"
+        "print(state.winner)"
     )
     result = run_python(code)
     assert result.returncode == 0 and result.stdout.strip() == "black", result.stderr

@@ -140,8 +140,8 @@ def test_pie_policies() -> None:
     board = parse_board("tri:11")
     rng = random.Random(1)
     center, edge = GameState(board), GameState(board)
-    center.play_token("d4")
-    edge.play_token("f1")
+    center.play(board.index_of("d4"))
+    edge.play(board.index_of("f1"))
     assert side_distances(board)[board.index_of("d4")] == 3 and max(side_distances(board)) == 3
     assert decide_pie("center", center, rng) and not decide_pie("center", edge, rng)
     assert decide_pie("always", edge, rng) and not decide_pie("never", center, rng)
@@ -248,9 +248,9 @@ def test_sync_sends_only_the_moves_the_engine_has_not_seen() -> None:
     board = parse_board("tri:6")
     bot.new_game(board, Rules(pie=False), Color.WHITE)
     state = GameState(board, Rules(pie=False))
-    state.play_token("c2")
+    state.play(board.index_of("c2"))
     state.play(bot.move(state, Limit()))
-    state.play_token("a1")
+    state.play(board.index_of("a1"))
     state.play(bot.move(state, Limit()))
     sent = opened[0].sent
     assert [line for line in sent if line.startswith(("play", "genmove"))] == [
@@ -259,7 +259,7 @@ def test_sync_sends_only_the_moves_the_engine_has_not_seen() -> None:
     assert sent[sent.index("clear_board") + 1] == "ytourney-rules pie=off misere=off genmove_swap=off"
     # A history that diverges from what the engine saw is replayed from an empty board.
     other = GameState(board, Rules(pie=False))
-    other.play_token("d1")
+    other.play(board.index_of("d1"))
     opened[0].sent.clear()
     bot.move(other, Limit())
     assert opened[0].sent[:3] == ["clear_board", "ytourney-rules pie=off misere=off genmove_swap=off", "play b d1"]
@@ -582,7 +582,7 @@ def test_close_ends_the_whole_process_group(tmp_path: Path) -> None:
         bot = GtpBot(fake("--spawn-child", str(pidfile), "--fault", fault))
         board = parse_board("tri:5")
         bot.new_game(board, Rules(), Color.BLACK)
-        leader = bot.pid
+        leader = bot._client.transport.pid  # the engine process the bot started
         child = int(pidfile.read_text())
         assert leader is not None and not gone(leader) and not gone(child)
         if fault == "hang-hard":

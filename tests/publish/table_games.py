@@ -52,7 +52,7 @@ def make_results(folder: Path, games: list[GameRecord], *, name: str = "demo",
                           config_key={"name": name}, planned_games=len(games),
                           players=[StoredPlayer(n, "random", "builtin") for n in names]) as store:
         for number, record in enumerate(games, start=1):
-            store.add_game(replace(record, tournament=name).with_id(number))
+            store.add_game(replace(record, tournament=name, id=number))
     return folder
 
 

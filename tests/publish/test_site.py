@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,7 @@ def play_round_robin(board: str, rounds: int, seed: int, *, handicap_every: int 
                 handicap = 2 if handicap_every and len(games) % handicap_every == handicap_every - 1 else 0
                 seats = [Seat(a, RandomBot(rng.randrange(10**6), swap_rate=0.5)), Seat(b, RandomBot(rng.randrange(10**6)))]
                 record = play_game(seats, board, Rules(), handicap, seed=rng.randrange(10**6))
-                games.append(record.with_id(len(games) + 1))
+                games.append(replace(record, id=len(games) + 1))
     return games
 
 

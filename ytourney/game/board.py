@@ -21,8 +21,6 @@ MIN_TRI_SIZE = 2
 MAX_TRI_SIZE = 26
 ACCEPTED_SPECS = f"'tri:N' with {MIN_TRI_SIZE} <= N <= {MAX_TRI_SIZE} (e.g. 'tri:11') or 'kadon'"
 
-KADON_ROW_LENGTHS = (9, 10, 11, 12, 13, 12, 11, 10, 5)
-
 
 class BoardKind(enum.Enum):
     """The families of boards ytourney knows."""
@@ -47,9 +45,6 @@ class Board:
     @property
     def num_cells(self) -> int:
         """Number of cells on the board."""
-        return len(self.names)
-
-    def __len__(self) -> int:
         return len(self.names)
 
     def __eq__(self, other: object) -> bool:
@@ -78,11 +73,6 @@ class Board:
     def side_array(self) -> np.ndarray:
         """Side masks as a uint8 array indexed by cell."""
         return np.array(self.sides, dtype=np.uint8)
-
-    @functools.cached_property
-    def corners(self) -> tuple[int, ...]:
-        """Cells lying on two sides."""
-        return tuple(c for c, m in enumerate(self.sides) if bin(m).count("1") >= 2)
 
     def cells_on_side(self, side: int) -> tuple[int, ...]:
         """Cells whose side mask includes `side` (SIDE_A, SIDE_B or SIDE_C)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from ytourney.errors import NotationError
 from ytourney.game.board import Board, BoardKind
@@ -56,8 +56,3 @@ def parse_moves(board: Board, moves: str | Iterable[str]) -> list[int]:
         except NotationError as err:
             raise NotationError(f"move {position}: {err}") from err
     return parsed
-
-
-def format_moves(board: Board, moves: Sequence[int]) -> list[str]:
-    """Tokens of a move list."""
-    return [move_name(board, move) for move in moves]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ytourney.errors import RecordError, YTourneyError
@@ -121,10 +121,6 @@ class GameRecord:
             )
         except (KeyError, ValueError, TypeError, YTourneyError) as err:
             raise RecordError(f"game record is malformed ({type(err).__name__}: {err}): {dict(data)!r:.200}") from err
-
-    def with_id(self, game_id: int) -> GameRecord:
-        """The same record carrying a store id."""
-        return replace(self, id=game_id)
 
 
 _FIELDS = tuple(f.name for f in fields(GameRecord))

@@ -20,7 +20,7 @@ from ytourney.errors import (
     YTourneyError,
 )
 from ytourney.game.board import ALL_SIDES, Board, parse_board
-from ytourney.game.notation import SWAP, move_name, parse_move
+from ytourney.game.notation import SWAP, move_name
 from ytourney.game.rules import Color, Rules
 
 EMPTY = 0
@@ -99,12 +99,6 @@ class _GameStateCommon:
     def seat_to_move(self) -> int:
         """Seat (0 first mover, 1 other) whose turn it is."""
         return self.owner(self.to_move)
-
-    def play_token(self, token: str) -> int:
-        """Parse a move token on this board, play it and return the move."""
-        move = parse_move(self.board, token)
-        self.play(move)
-        return move
 
     def _describe(self, move: object) -> str:
         try:
@@ -432,9 +426,6 @@ GameState = PyGameState if CGameState is None or _pure_python_forced() else CGam
 """The game state class in use: `CGameState` when the C core is built, else (or with YTOURNEY_PURE_PYTHON=1)
 the pure-Python `PyGameState`; both have the same API, rules and errors."""
 
-ACCELERATED = GameState is CGameState
-"""True when `GameState` is the C-accelerated implementation."""
-
 
 def _replay(board: Board, rules: Rules, handicap: int, moves: tuple[int, ...], accelerated: bool) -> GameState:
     """Rebuild a pickled state by replaying its moves (pure Python where the C core is missing)."""
@@ -443,10 +434,3 @@ def _replay(board: Board, rules: Rules, handicap: int, moves: tuple[int, ...], a
         state.play(move)
     return state
 
-
-def play_moves(board: Board | str, moves: list[int], rules: Rules | None = None, handicap: int = 0) -> GameState:
-    """A new state with `moves` played in order."""
-    state = GameState(board, rules, handicap)
-    for move in moves:
-        state.play(move)
-    return state

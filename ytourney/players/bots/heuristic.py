@@ -14,21 +14,19 @@ from typing import ClassVar
 import numpy as np
 
 from ytourney.game.board import ALL_SIDES, Board, BoardKind
-from ytourney.game.playouts import playout_wins
-from ytourney.game.rules import Color, Rules
+from ytourney.game.rules import Color
 from ytourney.game.state import EMPTY, GameState
 from ytourney.players.base import BaseBot, Limit
 from ytourney.players.spec import BotOption
 
 # Boards evaluated per numpy call; bounds memory on tri:26 (26 * 26 floats per board).
 CHUNK = 2048
-# Random completions per cell when a board has neither a Y-reduction nor a stored table of stone gains.
-GAIN_FILLS = 4096
 # Openings within this much of the strongest fair first stone are played at random, for variety.
 OPENING_TOLERANCE = 0.02
 # Kadon: P(Black holds a Y) - 0.5 after a random completion of the board with one Black stone on each cell
 # (cells in board order, A1 B1 ... E9), White to move; 2**18 completions per cell (standard error 0.001),
-# computed once with RandomFill and numpy.random.default_rng(2026). The board has no Y-reduction to compute it.
+# computed once with ytourney.game.playout.RandomFill and numpy.random.default_rng(2026) (tests/players/test_bots.py
+# checks it against the kernel). The board has no Y-reduction to compute it.
 KADON_STONE_GAINS = (
     0.0452, 0.0325, 0.0267, 0.0220, 0.0214, 0.0237, 0.0264, 0.0318, 0.0465, 0.0323, 0.0478, 0.0412,
     0.0380, 0.0330, 0.0362, 0.0373, 0.0424, 0.0473, 0.0310, 0.0276, 0.0417, 0.0424, 0.0390, 0.0374,
@@ -168,24 +166,15 @@ def evaluator_for(board: Board) -> YDistance:
 def stone_gains(board: Board) -> np.ndarray:
     """How much a lone stone on each cell raises its colour's chance of a Y in a random completion of the board.
 
-    Tri boards use the probabilistic Y-reduction (exact up to its independence assumption, no noise); kadon a
-    stored table of random completions; any other board a fixed-seed batch of random completions per cell.
+    Tri boards use the probabilistic Y-reduction (exact up to its independence assumption, no noise); kadon, which
+    has no reduction, a stored table of random completions by the playout kernel.
     """
-    n = board.num_cells
-    if board.kind is BoardKind.TRI:
-        boards = np.zeros((n, n), dtype=np.int8)
-        boards[np.arange(n), np.arange(n)] = Color.BLACK
-        return TriReduction(board).y_probability(boards, int(Color.BLACK)) - 0.5
-    if board.spec == "kadon" and len(KADON_STONE_GAINS) == n:
+    if board.kind is BoardKind.KADON:
         return np.array(KADON_STONE_GAINS)
-    rng = np.random.default_rng(0)
-    gains = np.empty(n)
-    for cell in range(n):
-        state = GameState(board, Rules(pie=False))
-        state.play(cell)
-        black, _ = playout_wins(state, GAIN_FILLS, rng)
-        gains[cell] = black / GAIN_FILLS - 0.5
-    return gains
+    n = board.num_cells
+    boards = np.zeros((n, n), dtype=np.int8)
+    boards[np.arange(n), np.arange(n)] = Color.BLACK
+    return TriReduction(board).y_probability(boards, int(Color.BLACK)) - 0.5
 
 
 def first_stone_worth(board: Board, misere: bool) -> np.ndarray:

@@ -15,8 +15,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from ytourney.game.board import Board, BoardKind
+from ytourney.game.board import Board
 from ytourney.game.notation import SWAP
+from ytourney.game.playout import RandomFill
 from ytourney.game.rules import Color, Rules
 from ytourney.game.state import EMPTY, GameState
 from ytourney.players.base import BaseBot, Limit
@@ -36,125 +37,6 @@ MEMORY_BYTES = 256 * 2**20
 # Descents per round (option `leaves`) and random playouts per leaf (option `batch`), tuned on tri:11.
 DEFAULT_LEAVES = 8
 DEFAULT_BATCH = 8
-
-
-# --- batch random playouts -------------------------------------------------------------------------------
-
-
-class RandomFill:
-    """Completes positions at random many times at once and tells which colour holds the Y on each board.
-
-    Built for many small batches (a few playouts for each of a few leaves per call): one sort draws every fill
-    with the exact stone counts alternating play gives, and the Y owner of 64 boards is one 64-bit word through
-    Y-reduction (tri boards) or a bit-parallel flood fill from the three sides (kadon).
-    """
-
-    def __init__(self, board: Board) -> None:
-        self.board = board
-        self.num_cells = board.num_cells
-        self.is_tri = board.kind is BoardKind.TRI
-        if self.is_tri:
-            self.ys = np.array([y for _, y in board.coords], dtype=np.intp)
-            self.xs = np.array([x for x, _ in board.coords], dtype=np.intp)
-        else:
-            nbr = board.neighbor_array.copy()
-            nbr[nbr < 0] = board.num_cells
-            self.neighbors = nbr
-            self.neighbor_columns = [np.ascontiguousarray(nbr[:, k]) for k in range(nbr.shape[1])]
-            self.side_rows = np.array([[bool(m & side) for m in board.sides] for side in (1, 2, 4)], dtype=bool)
-
-    def run(
-        self, cells: np.ndarray, to_move: int, stones_left: int, count: int, rng: np.random.Generator
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Fill the empty cells of one position `count` times: (colour holding a Y per board, filled boards)."""
-        holders, boards = self.run_many(
-            cells[None, :], np.array([to_move]), np.array([stones_left]), count, rng
-        )
-        return holders[0], boards[0]
-
-    def run_many(
-        self,
-        cells: np.ndarray,
-        to_move: np.ndarray,
-        stones_left: np.ndarray,
-        count: int,
-        rng: np.random.Generator,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Fill each of L positions (L, cells) `count` times; returns Y holders (L, count) and boards (L, count, cells).
-
-        Playouts alternate from `to_move`, which first places its `stones_left` stones (handicap turns), so each
-        colour receives exactly the number of empty cells alternating play gives it.
-        """
-        leaves, n = cells.shape
-        empty = cells == EMPTY
-        num_empty = empty.sum(axis=1)
-        mover_stones = np.minimum(num_empty, stones_left) + np.maximum(0, num_empty - stones_left) // 2
-        keys = rng.random((leaves, count, n))
-        keys = np.where(empty[:, None, :], keys, 2.0)
-        ordered = np.sort(keys, axis=2)
-        pick = np.maximum(mover_stones - 1, 0)
-        threshold = ordered[np.arange(leaves), :, pick]  # (leaves, count)
-        threshold[mover_stones == 0] = -1.0
-        mover_cells = keys <= threshold[:, :, None]
-        mover = to_move.astype(np.int8)[:, None, None]
-        boards = np.where(mover_cells, mover, np.where(empty[:, None, :], 3 - mover, cells[:, None, :]))
-        black = (boards == Color.BLACK).reshape(leaves * count, n)
-        holders = np.where(self.black_holds_y(black), Color.BLACK, Color.WHITE).astype(np.int8)
-        return holders.reshape(leaves, count), boards
-
-    def black_holds_y(self, black: np.ndarray) -> np.ndarray:
-        """For full boards given as a (boards, cells) bool array of Black stones: does Black hold a Y?"""
-        words = _pack(black)
-        held = self._reduce(words) if self.is_tri else self._propagate(words)
-        return _unpack(held, len(black))
-
-    def _reduce(self, words: np.ndarray) -> np.ndarray:
-        n = self.board.size
-        grid = np.zeros((n, n, words.shape[1]), dtype=np.uint64)
-        grid[self.ys, self.xs] = words
-        for k in range(n - 1, 0, -1):
-            a = grid[:k, :k]
-            b = grid[:k, 1 : k + 1]
-            c = grid[1 : k + 1, :k]
-            grid = (a & b) | (c & (a | b))
-        return grid[0, 0]
-
-    def _propagate(self, words: np.ndarray) -> np.ndarray:
-        """Grow, through Black stones, the cells reached from each side until nothing changes (Jacobi steps)."""
-        n = self.num_cells
-        width = words.shape[1]
-        stones = np.tile(words, (1, 3))  # (cells, 3 * words): one block of words per side
-        reach = np.zeros((n + 1, 3 * width), dtype=np.uint64)  # the last row stands for missing neighbours
-        reach[:n] = np.where(np.repeat(self.side_rows.T, width, axis=1), stones, np.uint64(0))
-        columns = self.neighbor_columns
-        while True:
-            grown = reach[columns[0]]
-            for column in columns[1:]:
-                grown |= reach[column]
-            grown &= stones
-            grown |= reach[:n]
-            if np.array_equal(grown, reach[:n]):
-                break
-            reach[:n] = grown
-        reached = reach[:n]
-        return np.bitwise_or.reduce(
-            reached[:, :width] & reached[:, width : 2 * width] & reached[:, 2 * width :], axis=0
-        )
-
-
-def _pack(bits: np.ndarray) -> np.ndarray:
-    """(boards, cells) bools -> (cells, words) uint64 with board b in bit b % 64 of word b // 64."""
-    count, cells = bits.shape
-    packed = np.packbits(bits, axis=0, bitorder="little")
-    rows = -(-count // 64) * 8
-    if packed.shape[0] < rows:
-        packed = np.concatenate([packed, np.zeros((rows - packed.shape[0], cells), dtype=np.uint8)])
-    return np.ascontiguousarray(packed.T).view(np.uint64)
-
-
-def _unpack(words: np.ndarray, count: int) -> np.ndarray:
-    """uint64 words -> the first `count` bits as bools."""
-    return np.unpackbits(np.ascontiguousarray(words).view(np.uint8), bitorder="little")[:count].astype(bool)
 
 
 # --- knowledge: bridges -------------------------------------------------------------------------------
@@ -474,11 +356,7 @@ class MctsBot(BaseBot):
 
     def _score(self, leaves: list[_Leaf], batch: int) -> None:
         """Random playouts for every waiting leaf in one call, then each leaf's backup."""
-        cells = np.array([leaf.state.cells for leaf in leaves], dtype=np.int8)
-        to_move = np.array([int(leaf.state.to_move) for leaf in leaves])
-        stones_left = np.array([leaf.state.stones_left_this_turn for leaf in leaves])
-        holders, boards = self._fill.run_many(cells, to_move, stones_left, batch, self._rng)
-        winners = 3 - holders if leaves[0].state.rules.misere else holders
+        winners, boards = self._fill.play([leaf.state for leaf in leaves], batch, self._rng)
         black_won = winners == Color.BLACK  # (leaves, batch)
         is_black = boards == Color.BLACK  # (leaves, batch, cells)
         black_owned = is_black.sum(axis=1, dtype=np.float64)

@@ -78,11 +78,6 @@ class GtpBot:
         self._clock_sent = False
         self._move_time_sent = ""  # the last per-move time given by `y_param max_time` or `time -m`
 
-    @property
-    def pid(self) -> int | None:
-        """Process id of the running engine, if any."""
-        return self._client.transport.pid if self._client is not None else None
-
     # --- Bot protocol ---------------------------------------------------------------------------------------------
 
     def new_game(self, board: Board, rules: Rules, color: Color) -> None:

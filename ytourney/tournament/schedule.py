@@ -31,6 +31,7 @@ from ytourney.game.record import GameRecord, GameSetup, Termination
 from ytourney.game.rules import Rules
 from ytourney.game.state import GameState
 from ytourney.stats.handicap import HandicapMode, HandicapPlanner, round_level
+from ytourney.stats.sprt import Sprt, SprtState
 from ytourney.tournament.config import (
     OpeningOrder,
     ScheduleFormat,
@@ -41,6 +42,22 @@ from ytourney.tournament.config import (
 StopCondition = Callable[[GameRecord], bool]
 """Told each result (stored ones first, in completion order); returns True once no more games should start.
 The records carry the results; their moves and move times may be left out (they are in the store)."""
+
+
+def sprt_condition(config: TournamentConfig) -> tuple[StopCondition | None, Callable[[], SprtState | None]]:
+    """The stop condition of a match with `schedule.sprt` (the first-listed player is tested), and its state."""
+    settings = config.schedule.sprt
+    if settings is None:
+        return None, lambda: None
+    player, opponent = config.player_names[0], config.player_names[1]
+    test = Sprt.from_settings(settings, player=player, opponent=opponent)
+
+    def stop(record: GameRecord) -> bool:
+        if {record.black, record.white} == {player, opponent}:
+            test.update(record.winner_name == player)
+        return test.state.finished
+
+    return stop, lambda: test.state
 
 
 @dataclass(frozen=True, slots=True)

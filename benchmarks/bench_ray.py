@@ -33,15 +33,11 @@ from typing import Any
 from ytourney.game.state import GameState
 from ytourney.players.base import BaseBot, Limit
 from ytourney.tournament.config import parse_config
-from ytourney.tournament.runner import (
-    GameOutcome,
-    GamePlayer,
-    Runner,
-    TournamentContext,
-    default_executor,
-)
+from ytourney.tournament.executor import GameOutcome, Pacing
+from ytourney.tournament.run import Runner, local_executor
 from ytourney.tournament.schedule import GameTask
 from ytourney.tournament.store import stored_count
+from ytourney.tournament.worker import GamePlayer, PlayedGame, TournamentContext
 
 HERE = Path(__file__).resolve()
 FAKE_ENGINE = HERE.parents[1] / "tests" / "fake_engines" / "fake_gtp.py"
@@ -111,15 +107,15 @@ def run_rate(text: str, factory: Callable[[TournamentContext, int], Any], games:
 # --- the alternative design: one stateless Ray task per chunk of games ------------------------------------
 
 
-def play_chunk(context: TournamentContext, tasks: list[GameTask]) -> tuple[list[Any], float]:
+def play_chunk(context: TournamentContext, tasks: list[GameTask]) -> tuple[list[PlayedGame], float]:
     """(Ray task) Build the players, play a chunk of games, close the players."""
     player = GamePlayer(context)
     begin = time.perf_counter()
     try:
-        records = [player.play(task) for task in tasks]
+        games = [PlayedGame.of(player.play(task)) for task in tasks]
     finally:
         player.close()
-    return records, time.perf_counter() - begin
+    return games, time.perf_counter() - begin
 
 
 class RayTaskExecutor:
@@ -130,21 +126,18 @@ class RayTaskExecutor:
     def __init__(self, context: TournamentContext, workers: int) -> None:
         import ray
 
-        from ytourney.tournament.ray_executor import CHUNK_SECONDS, MAX_CHUNK
-
         self._ray = ray
         self._remote = ray.remote(num_cpus=1, max_retries=0)(play_chunk)
         self._context = ray.put(context)
         self._workers = workers
-        self._chunk_seconds, self._max_chunk = CHUNK_SECONDS, MAX_CHUNK
-        self._chunk, self._game_seconds = 1, None
+        self._pacing = Pacing()
         self._buffer: list[GameTask] = []
         self._calls: dict[Any, list[GameTask]] = {}
 
     @property
     def capacity(self) -> int:
         """Two chunks per worker."""
-        return 2 * self._workers * self._chunk
+        return 2 * self._workers * self._pacing.chunk
 
     @property
     def in_flight(self) -> int:
@@ -158,7 +151,8 @@ class RayTaskExecutor:
     def results(self, timeout: float) -> list[GameOutcome]:
         """Send full chunks, wait for finished ones."""
         while self._buffer:
-            chunk, self._buffer = self._buffer[: self._chunk], self._buffer[self._chunk:]
+            size = self._pacing.chunk
+            chunk, self._buffer = self._buffer[:size], self._buffer[size:]
             self._calls[self._remote.remote(self._context, chunk)] = chunk
         if not self._calls:
             return []
@@ -168,11 +162,9 @@ class RayTaskExecutor:
         outcomes = []
         for ref in done:
             chunk = self._calls.pop(ref)
-            records, busy = self._ray.get(ref)
-            outcomes += [GameOutcome(task, record) for task, record in zip(chunk, records)]
-            mean = busy / len(records)
-            self._game_seconds = mean if self._game_seconds is None else 0.8 * self._game_seconds + 0.2 * mean
-            self._chunk = max(1, min(self._max_chunk, int(self._chunk_seconds / self._game_seconds)))
+            games, busy = self._ray.get(ref)
+            outcomes.extend(map(GameOutcome.played, chunk, games))
+            self._pacing.learn(busy, len(games))
         return outcomes
 
     def shutdown(self, abandon: bool = False) -> None:
@@ -182,7 +174,7 @@ class RayTaskExecutor:
 
 
 def ray_actors(context: TournamentContext, workers: int) -> Any:
-    from ytourney.tournament.ray_executor import RayExecutor
+    from ytourney.tournament.ray import RayExecutor
 
     return RayExecutor(context, workers)
 
@@ -206,12 +198,12 @@ def main() -> None:
           "(not counted below)")
     context = TournamentContext.from_config(parse_config(config_text("instant", 2, args.move_seconds), "bench.yaml"))
     starts = []
-    for name, factory in (("pool", default_executor), ("ray actors", ray_actors)):
+    for name, factory in (("pool", local_executor), ("ray actors", ray_actors)):
         begin = time.perf_counter()
         factory(context, WORKERS).shutdown()
         starts.append(f"{name} {time.perf_counter() - begin:.2f} s")
     print(f"executor start and stop (counted in every run below): {', '.join(starts)}")
-    backends: dict[str, Callable[[TournamentContext, int], Any]] = {"pool": default_executor, "ray actors": ray_actors}
+    backends: dict[str, Callable[[TournamentContext, int], Any]] = {"pool": local_executor, "ray actors": ray_actors}
     if not args.no_tasks:
         backends["ray tasks"] = RayTaskExecutor
     games = {"timed": args.timed_games, "instant": args.instant_games, "engine": args.engine_games}

@@ -29,7 +29,7 @@ from pathlib import Path
 from ytourney.players import create_bot, parse_bot_spec
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.match import Seat, play_game
-from ytourney.tournament.runner import Runner
+from ytourney.tournament.run import Runner
 from ytourney.tournament.store import stored_count
 
 

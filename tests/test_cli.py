@@ -95,3 +95,10 @@ def test_version_and_help_through_the_console_script() -> None:
     assert code == 0 and "play" in out
     code, out = invoke("play", "--help")
     assert "Example" in out
+
+
+def test_backend_choices_are_the_executor_backends() -> None:
+    from ytourney.cli import BACKENDS
+    from ytourney.tournament.executor import Backend
+
+    assert BACKENDS == tuple(backend.value for backend in Backend)

@@ -190,7 +190,7 @@ def test_ctrl_c_exits_130_with_the_resume_hint_and_keeps_the_store(tmp_path: Pat
     assert len({r.id for r in records}) == len(records) == stored
     # the lock was released: a new run may open the folder at once
     from ytourney.tournament.config import load_config
-    from ytourney.tournament.runner import open_store
+    from ytourney.tournament.run import open_store
 
     open_store(load_config(config), out).close()
 
@@ -232,7 +232,7 @@ def test_no_stale_lock_after_kill(tmp_path: Path) -> None:
         os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=30)
     from ytourney.tournament.config import load_config
-    from ytourney.tournament.runner import open_store
+    from ytourney.tournament.run import open_store
 
     open_store(load_config(config), out).close()
 

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ytourney import __version__
 from ytourney.errors import YTourneyError
 from ytourney.game.board import ACCEPTED_SPECS
+
+if TYPE_CHECKING:
+    from ytourney.tournament.executor import Backend
+
+BACKENDS = ("local", "ray")
+"""The --backend choices, the default first (ytourney.tournament.executor.Backend, listed here to keep --help fast)."""
 
 
 class YTourneyGroup(click.Group):
@@ -159,6 +167,28 @@ def gtp(bot: str, board_spec: str, seed: int | None, rows: str, first_color: str
     GtpServer(player, board, Rules(pie=pie), rows=rows, first_color=first_color).serve(sys.stdin, sys.stdout)
 
 
+def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The --backend and --address options of `run` and `validate`: the command gets a Backend and an address, and
+    an address without --backend ray is a usage error."""
+
+    @functools.wraps(command)
+    def checked(*args: Any, backend: str, address: str | None, **kwargs: Any) -> Any:
+        from ytourney.tournament.executor import Backend
+
+        if address is not None and Backend(backend) is not Backend.RAY:
+            raise click.UsageError("--address needs --backend ray")
+        return command(*args, backend=Backend(backend), address=address, **kwargs)
+
+    checked = click.option(
+        "--address", metavar="ADDR", default=None,
+        help="Ray cluster to join (host:port of `ray start --head`, or auto); default: a local Ray instance (run: "
+             "one actor per cluster CPU unless --workers, or --workers CPUs on a local instance).")(checked)
+    return click.option(
+        "--backend", type=click.Choice(BACKENDS), default=BACKENDS[0], show_default=True,
+        help='Where games are played: local worker processes, or Ray actors (pip install "ytourney[ray]"); '
+             "validate with ray also checks every player on every alive node of the cluster.")(checked)
+
+
 @main.command()
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.option("--workers", type=click.IntRange(min=1), default=None,
@@ -168,14 +198,10 @@ def gtp(bot: str, board_spec: str, seed: int | None, rows: str, first_color: str
 @click.option("--resume", is_flag=True,
               help="Only continue: refuse to start if the folder holds no tournament yet.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")
-@click.option("--backend", type=click.Choice(("local", "ray")), default="local", show_default=True,
-              help='Where games are played: local worker processes, or Ray actors (pip install "ytourney[ray]").')
-@click.option("--address", metavar="ADDR", default=None,
-              help="Ray cluster to join (host:port of `ray start --head`, or auto), one actor per cluster CPU unless "
-                   "--workers; default: a local Ray instance with --workers CPUs.")
+@backend_options
 @click.pass_context
 def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | None, resume: bool,
-        quiet: bool, backend: str, address: str | None) -> None:
+        quiet: bool, backend: Backend, address: str | None) -> None:
     """Run (or continue) a tournament; progress on stderr, the rating table on stdout.
 
     \b
@@ -191,114 +217,44 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
       ytourney run configs/quickstart.yaml --backend ray --address 10.0.0.1:6379
     """
     import sys
-    from pathlib import Path
 
     from ytourney.errors import RunInterrupted
-    from ytourney.tournament.config import load_config
-    from ytourney.tournament.progress import Progress, QuietProgress
-    from ytourney.tournament.runner import Runner, sprt_condition
-    from ytourney.tournament.schedule import build_slots
-    from ytourney.tournament.store import db_path, stored_count
+    from ytourney.publish.ratings_table import format_table, rating_table
+    from ytourney.tournament.executor import Backend
+    from ytourney.tournament.progress import Progress
+    from ytourney.tournament.run import plan_run
+    from ytourney.tournament.store import stream_records
 
-    tournament = load_config(config)
-    out = Path(out_dir) if out_dir else Path("results") / tournament.name
-    planned = len(build_slots(tournament))
-    already = stored_count(out)
-    if resume and not db_path(out).is_file():
-        raise click.UsageError(f"nothing to resume: {str(out)!r} holds no tournament (run without --resume to start)")
-    if already and not quiet:
-        state = "is complete" if already >= planned else "continues"
-        click.echo(f"ytourney: {tournament.name!r} in {out}/ {state}: {already} of {planned} games already stored",
-                   err=True)
-    stop, sprt_state = sprt_condition(tournament)
-    progress = QuietProgress() if quiet else Progress(sys.stderr)
-    factory, workers = _executor_factory(backend, address, workers)
-    runner = Runner(tournament, out, workers=workers, progress=progress, stop_condition=stop, executor_factory=factory)
+    plan = plan_run(config, out_dir)
+    if resume and not plan.started:
+        raise click.UsageError(f"nothing to resume: {str(plan.directory)!r} holds no tournament "
+                               "(run without --resume to start)")
+    if plan.note and not quiet:
+        click.echo(f"ytourney: {plan.note}", err=True)
     try:
-        summary = runner.run()
+        summary = plan.run(workers=workers, backend=backend, address=address,
+                           progress=None if quiet else Progress(sys.stderr))
     except RunInterrupted as err:
         hint = f"ytourney run {config}" + (f" --out {out_dir}" if out_dir else "")
-        hint += (f" --backend {backend}" if backend != "local" else "") + (f" --address {address}" if address else "")
+        hint += f" --backend {backend.value}" if backend is not Backend.LOCAL else ""
+        hint += f" --address {address}" if address else ""
         click.echo(f"ytourney: {err}", err=True)
         click.echo(f"ytourney: to continue, run the same command again: {hint} (or add --resume)", err=True)
         ctx.exit(128 + err.signal_number)
         return
     if not quiet:
-        line = (f"ytourney: {summary.stored} of {summary.planned} games stored in {out}/ "
-                f"({summary.played} played now")
-        line += f", {summary.forfeits} forfeits" if summary.forfeits else ""
-        line += f", {summary.skipped} not needed" if summary.skipped else ""
-        if summary.played:
-            line += f", {summary.games_per_second:.1f} games/s"
-        click.echo(line + ")", err=True)
-        if summary.stopped:
-            click.echo(f"ytourney: stopped early: {summary.stopped}", err=True)
-        for name, reason in summary.suspended.items():
-            click.echo(f"ytourney: {name} {reason}; its remaining games were forfeited", err=True)
-    click.echo(_final_table(out, tournament, sprt_state()))
-
-
-def _final_table(out: Any, tournament: Any, sprt_state: Any) -> str:
-    """The rating table of a finished run (TrueSkill, publish.ratings_table), else plain standings; the games are
-    streamed from the store in game-id order, so memory does not grow with the tournament."""
-    from ytourney.tournament.store import stream_records
-
-    try:
-        from ytourney.publish.ratings_table import format_table, rating_table
-    except ImportError:
-        rating_table = None
-    if rating_table is not None:
-        table = rating_table(stream_records(out, times=False), tournament.ratings, sprt=sprt_state, ordered=True)
-        if table.games:
-            return format_table(table)
-    scores: dict[str, list[int]] = {name: [0, 0] for name in tournament.player_names}
-    for record in stream_records(out, moves=False):
-        for name in (record.black, record.white):
-            scores.setdefault(name, [0, 0])[1] += 1
-        scores[record.winner_name][0] += 1
-    rows = sorted(scores.items(), key=lambda item: (-(item[1][0] / item[1][1]) if item[1][1] else 0.0, item[0]))
-    width = max(len(name) for name in scores)
-    lines = [f"{'rank':>4}  {'player':<{width}}  {'wins':>5}  {'games':>5}  {'score':>6}"]
-    for rank, (name, (wins, games)) in enumerate(rows, start=1):
-        score = f"{100 * wins / games:.1f}%" if games else "-"
-        lines.append(f"{rank:>4}  {name:<{width}}  {wins:>5}  {games:>5}  {score:>6}")
-    return "\n".join(lines)
-
-
-def _executor_factory(backend: str, address: str | None, workers: int | None) -> tuple[Any, int | None]:
-    """The runner's executor factory and worker count for --backend/--address/--workers: on a Ray cluster without
-    --workers, one actor per CPU of the cluster (the Ray module is imported only when chosen)."""
-    if address is not None and backend != "ray":
-        raise click.UsageError("--address needs --backend ray")
-    if backend == "local":
-        from ytourney.tournament.runner import default_executor
-
-        return default_executor, workers
-    from ytourney.tournament.ray_executor import cluster_cpus, executor_factory
-
-    factory = executor_factory(backend, address=address)
-    return factory, (cluster_cpus(address) if address and workers is None else workers)
-
-
-def _check_ray_nodes(tournament: Any, address: str | None, start: bool) -> int:
-    """Check every alive Ray node can build every player; print one line per node and what it lacks."""
-    from ytourney.tournament.ray_executor import check_cluster, describe_checks
-
-    checks = check_cluster(tournament, address=address, start=start)
-    click.echo(f"  ray nodes  {len(checks)} alive at {address or 'a local Ray instance'}")
-    for line in describe_checks(checks):
-        click.echo(f"    {line}")
-    return sum(1 for check in checks if check.problems)
+        for line in summary.lines():
+            click.echo(f"ytourney: {line}", err=True)
+    # the games are streamed from the store in game-id order, so memory does not grow with the tournament
+    records = stream_records(plan.directory, times=False)
+    click.echo(format_table(rating_table(records, plan.config.ratings, sprt=summary.sprt, ordered=True)))
 
 
 @main.command()
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.option("--no-start", is_flag=True, help="Do not start bots or engines; only check the config and paths.")
-@click.option("--backend", type=click.Choice(("local", "ray")), default="local", show_default=True,
-              help="With ray, also check every player on every alive node of the Ray cluster.")
-@click.option("--address", metavar="ADDR", default=None,
-              help="Ray cluster to check (host:port of `ray start --head`, or auto); default: a local Ray instance.")
-def validate(config: str, no_start: bool, backend: str, address: str | None) -> None:
+@backend_options
+def validate(config: str, no_start: bool, backend: Backend, address: str | None) -> None:
     """Check a tournament config without playing any game.
 
     \b
@@ -311,79 +267,13 @@ def validate(config: str, no_start: bool, backend: str, address: str | None) -> 
       ytourney validate configs/quickstart.yaml
       ytourney validate configs/quickstart.yaml --backend ray --address 10.0.0.1:6379
     """
-    if address is not None and backend != "ray":
-        raise click.UsageError("--address needs --backend ray")
-    from pathlib import Path
+    from ytourney.tournament.validation import validate_config
 
-    from ytourney.errors import YTourneyError
-    from ytourney.game.board import parse_board
-    from ytourney.tournament.config import load_config
-    from ytourney.tournament.runner import check_player
-    from ytourney.tournament.schedule import build_slots, pairings
-    from ytourney.tournament.store import (
-        config_differences,
-        db_path,
-        load_info,
-        stored_count,
-    )
-
-    tournament = load_config(config)
-    board = parse_board(tournament.board)
-    slots = build_slots(tournament)
-    schedule = tournament.schedule
-    pairs = len(pairings(tournament))
-    out = Path("results") / tournament.name
-    rules = tournament.rules
-    fmt = schedule.format.value + (f" (challenger {schedule.challenger})" if schedule.challenger else "")
-    handicap = tournament.handicap
-    click.echo(f"{config}: tournament {tournament.name!r}")
-    click.echo(f"  board      {board.spec} ({board.num_cells} cells), pie {'on' if rules.pie else 'off'}, "
-               f"misère {'on' if rules.misere else 'off'}")
-    click.echo(f"  schedule   {fmt}: {pairs} pair{'s' * (pairs != 1)} x {schedule.games_per_pair} games = "
-               f"{len(slots)} games")
-    if schedule.sprt is not None:
-        sprt = schedule.sprt
-        click.echo(f"  sprt       {tournament.player_names[0]} tested: p0 {sprt.p0:g}, p1 {sprt.p1:g}, "
-                   f"alpha {sprt.alpha:g}, beta {sprt.beta:g} (stops early once decided)")
-    if schedule.openings is not None:
-        openings = schedule.openings
-        source = (f"{len(openings.lines)} lines from {openings.file} ({openings.order.value})" if openings.lines
-                  else f"{openings.random_plies} random plies")
-        click.echo(f"  openings   {source}")
-    detail = {"none": "none", "fixed": f"fixed at level {handicap.level:g}",
-              "auto": f"auto (max level {handicap.max_level}, target {handicap.target:g})"}[handicap.mode.value]
-    click.echo(f"  handicap   {detail}")
-    click.echo(f"  time       {tournament.time.describe()}")
-    workers = tournament.workers or "one per core"
-    suspension = (f"suspend a player after {tournament.fault_limit} faults in a row" if tournament.fault_limit
-                  else "never suspend a faulty player")
-    click.echo(f"  run        workers {workers}, seed {tournament.seed}, {suspension}")
-    already = stored_count(out)
-    click.echo(f"  results    {out}/" + (f" ({already} of {len(slots)} games already stored)" if already else ""))
-    if db_path(out).is_file():
-        stored = load_info(out)
-        if stored.config_hash != tournament.digest():
-            differing = ", ".join(config_differences(stored.config_key, tournament.key())[:8]) or "config"
-            click.echo(f"  warning    {out}/ holds a run of a different config (differs in: {differing}); "
-                       "`run` will refuse it: use --out elsewhere")
-    click.echo("  players")
-    width = max(len(p.name) for p in tournament.players)
-    problems = 0
-    for index, player in enumerate(tournament.players):
-        if no_start:
-            note = "not started (--no-start)"
-        else:
-            try:
-                note = check_player(tournament, player)
-            except YTourneyError as err:
-                note = f"PROBLEM: {err}"
-                problems += 1
-        click.echo(f"    {player.name:<{width}}  {player.spec.kind.value:<7}  {player.spec_text}  [{note}]")
-    short_nodes = _check_ray_nodes(tournament, address, not no_start) if backend == "ray" else 0
-    if problems:
-        raise click.ClickException(f"{config}: {problems} player(s) cannot be started; see above")
-    if short_nodes:
-        raise click.ClickException(f"{config}: {short_nodes} Ray node(s) cannot play every player; see above")
+    report = validate_config(config, start=not no_start, backend=backend, address=address)
+    for line in report.lines():
+        click.echo(line)
+    if report.failure:
+        raise click.ClickException(report.failure)
     click.echo(f"{config}: ok")
 
 

@@ -30,8 +30,10 @@ from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.settings import GtpSettings
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.match import Seat, play_game
-from ytourney.tournament.runner import InProcessExecutor, Runner, TournamentContext
+from ytourney.tournament.pool import InProcessExecutor
+from ytourney.tournament.run import Runner
 from ytourney.tournament.store import load_records
+from ytourney.tournament.worker import TournamentContext
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKES = ROOT / "tests" / "fake_engines"

@@ -20,9 +20,7 @@ from ytourney.tournament.store import (
     StoredPlayer,
     config_differences,
     encode_moves,
-    load_config_text,
     load_info,
-    load_players,
     load_records,
     stream_records,
 )
@@ -49,16 +47,18 @@ def test_round_trip_in_id_order(tmp_path: Path) -> None:
     with open_store(tmp_path) as store:
         store.add_game(record(3))
         store.add_game(record(1, moves=("c1", "a1"), winner=Color.WHITE))
-        assert store.played_ids() == {1, 3}
+        assert {r.id for r in store.iter_records()} == {1, 3}
         assert store.count() == 2
     records = load_records(tmp_path)
     assert [r.id for r in records] == [1, 3]
     assert records[0].moves == ("c1", "a1")
     assert records[0].winner_name == "a"
     assert records[1] == record(3)
-    assert load_config_text(tmp_path) == "name: t\n"
+    assert load_info(tmp_path).config_text == "name: t\n"
     assert load_info(tmp_path).planned_games == 4
-    assert [p.name for p in load_players(tmp_path)] == ["a", "b"]
+    with sqlite3.connect(tmp_path / DB_NAME) as conn:
+        assert conn.execute("SELECT name, spec, kind FROM players ORDER BY id").fetchall() == [
+            ("a", "random", "builtin"), ("b", "random", "builtin")]
 
 
 def test_moves_encoded_elsewhere_are_stored_as_given(tmp_path: Path) -> None:
@@ -97,8 +97,10 @@ def test_completion_order_is_kept(tmp_path: Path) -> None:
     with open_store(tmp_path) as store:
         for game_id in (3, 1, 2):
             store.add_game(record(game_id))
-        assert [r.id for r in store.records(completion_order=True)] == [3, 1, 2]
-        assert [r.id for r in store.records([2, 3])] == [2, 3]
+        assert [r.id for r in store.iter_records(completion_order=True)] == [3, 1, 2]
+        assert list(store.iter_records(completion_order=True)) == [record(3), record(1), record(2)]
+        assert [r.id for r in store.iter_records()] == [1, 2, 3]
+        assert [r.moves for r in store.iter_records(moves=False)] == [(), (), ()]
 
 
 def test_a_slot_is_never_stored_twice(tmp_path: Path) -> None:
@@ -170,7 +172,7 @@ def test_missing_store_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="no tournament.db"):
         load_records(tmp_path)
     with pytest.raises(StoreError, match="no tournament.db"):
-        load_config_text(tmp_path / "nowhere")
+        load_info(tmp_path / "nowhere")
 
 
 def test_config_differences_paths() -> None:

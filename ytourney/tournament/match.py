@@ -53,7 +53,6 @@ def play_game(
     tournament: str = "",
     round_number: int = 0,
     opening: Sequence[int] = (),
-    playouts: int | None = None,
     game_id: int | None = None,
     extra: dict[str, Any] | None = None,
 ) -> GameRecord:
@@ -68,7 +67,7 @@ def play_game(
     setup = GameSetup(board=board.spec, first=seats[0].name, second=seats[1].name, rules=rules, handicap=handicap,
                       tournament=tournament, round=round_number, seed=seed, id=game_id, opening_plies=len(opening),
                       extra=dict(extra) if extra else {})
-    referee = _Referee(seats, GameState(board, rules, handicap), time_control or TimeControl(), playouts)
+    referee = _Referee(seats, GameState(board, rules, handicap), time_control or TimeControl())
     started = utc_now()
     fault = referee.run(opening)
     state = referee.state
@@ -84,11 +83,10 @@ def play_game(
 class _Referee:
     """Drives one game: asks the seat to move for decisions, times them and validates every answer."""
 
-    def __init__(self, seats: Sequence[Seat], state: GameState, clock: TimeControl, playouts: int | None) -> None:
+    def __init__(self, seats: Sequence[Seat], state: GameState, clock: TimeControl) -> None:
         self.seats = seats
         self.state = state
         self.clock = clock
-        self.playouts = playouts
         self.remaining: list[float | None] = [clock.game_seconds, clock.game_seconds]
         self.pending = [0.0, 0.0]  # think time of a declined swap, charged to that seat's next move
         self.times: list[float] = []
@@ -123,7 +121,7 @@ class _Referee:
 
     def _decide(self, seat_index: int, ask: Callable[[Limit], T]) -> tuple[T, float]:
         remaining = self.remaining[seat_index]
-        limit = OWN_BUDGET if self.seats[seat_index].own_budget else self.clock.limit(remaining, self.playouts)
+        limit = OWN_BUDGET if self.seats[seat_index].own_budget else self.clock.limit(remaining)
         begin = time.perf_counter()
         answer = self._guarded(seat_index, lambda: ask(limit))
         spent = time.perf_counter() - begin

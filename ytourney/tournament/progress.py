@@ -1,4 +1,4 @@
-"""Progress of a run on stderr: a live bar on a terminal, a plain line every few seconds otherwise, or nothing."""
+"""Progress of a run on stderr: a live bar on a terminal, a plain line every few seconds otherwise."""
 
 from __future__ import annotations
 
@@ -124,22 +124,3 @@ class Progress:
     def _clear(self) -> None:
         if self.live and self._drawn:
             self.stream.write("\r\x1b[K")
-
-
-class QuietProgress:
-    """Shows nothing (`--quiet`)."""
-
-    def start(self, planned: int, stored: int, workers: int) -> None:
-        """Nothing."""
-
-    def game(self, record: GameRecord, leader: Callable[[], str]) -> None:
-        """Nothing."""
-
-    def tick(self, leader: Callable[[], str]) -> None:
-        """Nothing."""
-
-    def note(self, message: str) -> None:
-        """Nothing."""
-
-    def finish(self) -> None:
-        """Nothing."""

@@ -22,9 +22,8 @@ from __future__ import annotations
 import array
 import itertools
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import overload
 
 from ytourney.errors import YTourneyError
 from ytourney.game.board import parse_board
@@ -32,6 +31,7 @@ from ytourney.game.record import GameRecord, GameSetup, Termination
 from ytourney.game.rules import Rules
 from ytourney.game.state import GameState
 from ytourney.stats.handicap import HandicapMode, HandicapPlanner, round_level
+from ytourney.stats.sprt import Sprt, SprtState
 from ytourney.tournament.config import (
     OpeningOrder,
     ScheduleFormat,
@@ -42,6 +42,22 @@ from ytourney.tournament.config import (
 StopCondition = Callable[[GameRecord], bool]
 """Told each result (stored ones first, in completion order); returns True once no more games should start.
 The records carry the results; their moves and move times may be left out (they are in the store)."""
+
+
+def sprt_condition(config: TournamentConfig) -> tuple[StopCondition | None, Callable[[], SprtState | None]]:
+    """The stop condition of a match with `schedule.sprt` (the first-listed player is tested), and its state."""
+    settings = config.schedule.sprt
+    if settings is None:
+        return None, lambda: None
+    player, opponent = config.player_names[0], config.player_names[1]
+    test = Sprt(settings, player=player, opponent=opponent)
+
+    def stop(record: GameRecord) -> bool:
+        if {record.black, record.white} == {player, opponent}:
+            test.update(record.winner_name == player)
+        return test.state.finished
+
+    return stop, lambda: test.state
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,11 +97,11 @@ def pairings(config: TournamentConfig) -> list[tuple[int, int]]:
     return list(itertools.combinations(range(count), 2))
 
 
-class SlotPlan(Sequence[GameSlot]):
-    """The fixed, seeded list of every planned game, kept in a few bytes per slot; slots are built on access."""
+class SlotPlan:
+    """The fixed, seeded list of every planned game, kept in a few bytes per slot; slots are built on access
+    (by position, 0 for slot id 1)."""
 
     def __init__(self, config: TournamentConfig) -> None:
-        self.seed = config.seed
         self.pairs = pairings(config)
         self._pair = array.array("I")
         self._first_is_a = array.array("b")
@@ -114,15 +130,7 @@ class SlotPlan(Sequence[GameSlot]):
     def __len__(self) -> int:
         return len(self._pair)
 
-    @overload
-    def __getitem__(self, index: int) -> GameSlot: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[GameSlot]: ...
-
-    def __getitem__(self, index: int | slice) -> GameSlot | list[GameSlot]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
+    def __getitem__(self, index: int) -> GameSlot:
         if index < 0:
             index += len(self)
         if not 0 <= index < len(self):
@@ -131,14 +139,6 @@ class SlotPlan(Sequence[GameSlot]):
         players = (a, b) if self._first_is_a[index] else (b, a)
         return GameSlot(index + 1, self._round[index], self._pair[index], players, self._seeds[index],
                         self._group[index])
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, SlotPlan):
-            return (self.seed, self.pairs, self._pair, self._first_is_a) == (
-                other.seed, other.pairs, other._pair, other._first_is_a)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
 
     def pair_of(self, slot_id: int) -> int:
         """Pair index of a slot, without building it."""
@@ -209,7 +209,6 @@ class Scheduler:
     _standing: dict[str, _Standing] = field(init=False)
     _head_to_head: dict[tuple[str, str], int] = field(init=False)
     _skipped_pairs: set[int] = field(init=False)
-    _in_flight: set[int] = field(init=False)
     _stopped: str = field(init=False, default="")
     _suspensions: int = field(init=False, default=0)
     _skipped_count: int = field(init=False, default=0)
@@ -221,7 +220,6 @@ class Scheduler:
         self._standing = {name: _Standing() for name in names}
         self._head_to_head = {}
         self._skipped_pairs = set()
-        self._in_flight = set()
         mode = self.config.handicap.mode
         if mode is HandicapMode.AUTO and self.planner is None:
             self.planner = HandicapPlanner(self.config.handicap)
@@ -247,11 +245,6 @@ class Scheduler:
         return self._stopped
 
     @property
-    def remaining(self) -> int:
-        """Slots neither stored nor dispatched nor skipped."""
-        return len(self._pending)
-
-    @property
     def skipped(self) -> int:
         """Slots that will not be played: their pair's handicap estimate is done, or the stop condition was met."""
         if self._stopped:
@@ -261,11 +254,6 @@ class Scheduler:
         else:
             pending = 0
         return self._skipped_count + pending
-
-    @property
-    def in_flight(self) -> int:
-        """Games dispatched and not yet recorded."""
-        return len(self._in_flight)
 
     @property
     def faulting(self) -> bool:
@@ -302,17 +290,8 @@ class Scheduler:
             standing = self._standing
             if standing[a].suspended or standing[b].suspended:
                 return self._forfeit(slot, a, b)
-            self._in_flight.add(slot.id)
             return self._task(slot, a, b)
         return None
-
-    def abandon(self, slot_id: int) -> None:
-        """Forget a dispatched game that will not report (it is played again on resume)."""
-        self._in_flight.discard(slot_id)
-
-    def slot(self, slot_id: int) -> GameSlot:
-        """A slot by id."""
-        return self.slots[slot_id - 1]
 
     def _task(self, slot: GameSlot, a: str, b: str) -> GameTask:
         mode = self.config.handicap.mode
@@ -360,8 +339,6 @@ class Scheduler:
 
     def record(self, record: GameRecord) -> None:
         """Learn from a finished game (played or forfeit): standings, faults, handicap planner, stop rule."""
-        if record.id is not None:
-            self._in_flight.discard(record.id)
         self._learn(record, replaying=False)
         self._skip_finished_pairs()
 

@@ -11,7 +11,8 @@ consistent even then. A dropped game is simply replayed on resume, because the s
 UNIQUE: a game can be missing for a moment but never doubled. FULL would add one fsync per game, which for fast
 bots costs more than the game itself.
 
-Readers (`load_records`, `load_config_text`) take no lock and never write: they work while a run holds the lock.
+Readers (`load_records`, `stream_records`, `load_info`) take no lock and never write: they work while a run holds
+the lock.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import fcntl
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -244,6 +245,10 @@ class EncodedMoves:
     seconds: str
     count: int
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # one per game through a pipe: the three values pickle smaller and load faster than the instance dict
+        return (EncodedMoves, (self.moves, self.seconds, self.count))
+
 
 def encode_moves(record: GameRecord) -> EncodedMoves:
     """The stored form of a record's moves and move times; StoreError when their counts differ."""
@@ -323,22 +328,6 @@ def _iter_records(conn: sqlite3.Connection, tournament: str, *, order: str = "id
         yield reader.record(row)
 
 
-def _read_records(conn: sqlite3.Connection, tournament: str, ids: Iterable[int] | None = None,
-                  order: str = "id", times: bool = True) -> list[GameRecord]:
-    """Every game (or the given ids) with its moves, in game-id order (or completion order with order='seq')."""
-    if ids is None:
-        return list(_iter_records(conn, tournament, order=order, times=times))
-    reader = _RowReader(tournament, times=times)
-    wanted = sorted(set(ids))
-    rows = []
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start:start + 500]
-        marks = ",".join("?" * len(chunk))
-        rows.extend(conn.execute(f"{_SELECT_GAMES} WHERE games.id IN ({marks})", chunk).fetchall())
-    rows.sort(key=lambda row: row[_GAME_COLUMNS.index(order)])
-    return [reader.record(row) for row in rows]
-
-
 @contextlib.contextmanager
 def _reader(directory: str | os.PathLike[str]) -> Iterator[sqlite3.Connection]:
     path = db_path(directory)
@@ -373,7 +362,7 @@ def load_records(directory: str | os.PathLike[str], *, times: bool = True) -> li
     """
     with _reader(directory) as conn:
         info = _info(conn)
-        return _read_records(conn, info.name if info else "", times=times)
+        return list(_iter_records(conn, info.name if info else "", times=times))
 
 
 def stream_records(directory: str | os.PathLike[str], *, moves: bool = True,
@@ -386,11 +375,6 @@ def stream_records(directory: str | os.PathLike[str], *, moves: bool = True,
     with _reader(directory) as conn:
         info = _info(conn)
         yield from _iter_records(conn, info.name if info else "", moves=moves, times=times, share_moves=False)
-
-
-def load_config_text(directory: str | os.PathLike[str]) -> str:
-    """The YAML text of the config a results folder was run with."""
-    return load_info(directory).config_text
 
 
 def load_info(directory: str | os.PathLike[str]) -> TournamentInfo:
@@ -408,13 +392,6 @@ def stored_count(directory: str | os.PathLike[str]) -> int:
         return 0
     with _reader(directory) as conn:
         return conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-
-
-def load_players(directory: str | os.PathLike[str]) -> list[StoredPlayer]:
-    """The players of a results folder in config order."""
-    with _reader(directory) as conn:
-        rows = conn.execute("SELECT name, spec, kind FROM players ORDER BY id").fetchall()
-    return [StoredPlayer(*row) for row in rows]
 
 
 class ResultStore:
@@ -521,26 +498,13 @@ class ResultStore:
 
     # --- queries ----------------------------------------------------------------------------------
 
-    def played_ids(self) -> set[int]:
-        """Slot ids of every stored game."""
-        return {row[0] for row in self._conn.execute("SELECT id FROM games")}
-
     def count(self) -> int:
         """Number of stored games."""
         return self._conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
-    def records(self, ids: Iterable[int] | None = None, *, completion_order: bool = False) -> list[GameRecord]:
-        """Stored games (all, or the given slot ids) in game-id order, or in the order they finished."""
-        return _read_records(self._conn, self.info.name, ids, "seq" if completion_order else "id")
-
     def iter_records(self, *, completion_order: bool = False, moves: bool = True) -> Iterator[GameRecord]:
         """Stream stored games (game-id or completion order); `moves=False` leaves moves and times empty."""
         return _iter_records(self._conn, self.info.name, order="seq" if completion_order else "id", moves=moves)
-
-    def players(self) -> list[StoredPlayer]:
-        """Stored players in config order."""
-        rows = self._conn.execute("SELECT name, spec, kind FROM players ORDER BY id").fetchall()
-        return [StoredPlayer(*row) for row in rows]
 
     # --- writes -----------------------------------------------------------------------------------
 

@@ -17,8 +17,10 @@ from ytourney.cli import main
 from ytourney.errors import BackendError, BackendMissingError
 from ytourney.game.record import Termination
 from ytourney.tournament.config import parse_config
-from ytourney.tournament.runner import GameOutcome, Runner, TournamentContext
+from ytourney.tournament.executor import GameOutcome
+from ytourney.tournament.run import Runner
 from ytourney.tournament.store import load_records
+from ytourney.tournament.worker import TournamentContext
 
 REPO = Path(__file__).resolve().parents[2]
 FAKE = REPO / "tests" / "fake_engines" / "fake_gtp.py"
@@ -53,7 +55,7 @@ def ray() -> Any:
 
 
 def ray_executor(context: TournamentContext, workers: int) -> Any:
-    from ytourney.tournament.ray_executor import RayExecutor
+    from ytourney.tournament.ray import RayExecutor
 
     return RayExecutor(context, 2)
 
@@ -74,7 +76,7 @@ class KillOnce:
     """A RayExecutor that SIGKILLs one of its actors as soon as the first game result comes in."""
 
     def __init__(self, context: TournamentContext, workers: int) -> None:
-        from ytourney.tournament.ray_executor import RayExecutor
+        from ytourney.tournament.ray import RayExecutor
 
         self.inner = RayExecutor(context, 2)
         self.killed: list[int] = []
@@ -114,7 +116,7 @@ def test_killed_actor_mid_run_loses_and_doubles_no_game(ray: Any, tmp_path: Path
     summary = Runner(cfg, tmp_path / "out", executor_factory=factory).run()
     executor = executors[0]
     assert executor.killed and executor.failures  # an actor died with games in flight
-    assert executor.killed[0] not in executor.inner.actor_pids()  # and was replaced
+    assert executor.killed[0] not in [actor.pid for actor in executor.inner._actors]  # and was replaced
     records = load_records(tmp_path / "out")
     assert sorted(r.id for r in records) == list(range(1, 9))
     assert summary.stored == summary.played == 8
@@ -132,15 +134,15 @@ def test_plugin_killing_its_actor_loses_the_game_and_the_run_goes_on(ray: Any, t
 
 
 def test_validate_on_ray_names_the_node_and_what_it_lacks(ray: Any, tmp_path: Path) -> None:
-    from ytourney.tournament.ray_executor import check_cluster, describe_checks
+    from ytourney.tournament.validation import check_cluster
 
     body = (f"  - {{name: ok, gtp: {{command: ['{sys.executable}', '{FAKE}']}}}}\n"
             "  - {name: gone, gtp: {command: [no-such-engine-xyz]}}\n  - {name: r, bot: random}\n")
     cfg = make(tmp_path, body)
     checks = check_cluster(cfg)
-    assert len(checks) == 1 and checks[0].here
+    assert len(checks) == 1 and checks[0].node.here
     assert [p.name for p in checks[0].players if p.problem] == ["gone"]
-    lines = describe_checks(checks)
+    lines = checks[0].lines()
     assert "[PROBLEM]" in lines[0] and "not found on PATH" in lines[1] and lines[1].lstrip().startswith("gone:")
     light = check_cluster(cfg, start=False)
     assert "not started" in light[0].players[0].note and light[0].players[1].problem
@@ -151,7 +153,7 @@ def test_validate_on_ray_names_the_node_and_what_it_lacks(ray: Any, tmp_path: Pa
 
 def test_missing_ray_is_a_clean_error_saying_how_to_install_it(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from ytourney.tournament.ray_executor import executor_factory
+    from ytourney.tournament.run import executor_factory
 
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now raises ImportError
     with pytest.raises(BackendMissingError, match=r'pip install "ytourney\[ray\]"'):

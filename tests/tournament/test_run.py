@@ -1,4 +1,4 @@
-"""Tests of the runner: executors, storing, resume, worker deaths, faulty engines and plugins."""
+"""Tests of the run: the worker side, the local executors, storing, resume, worker deaths, faulty bots."""
 
 from __future__ import annotations
 
@@ -17,19 +17,17 @@ from ytourney.game.record import Termination
 from ytourney.players import create_bot
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.match import Seat, play_game
-from ytourney.tournament.runner import (
-    GamePlayer,
-    InProcessExecutor,
-    PlayedGame,
-    ProcessExecutor,
-    Runner,
-    TournamentContext,
-    check_player,
-    seat_seed,
-    sprt_condition,
-)
-from ytourney.tournament.schedule import GameTask, build_slots
+from ytourney.tournament.pool import InProcessExecutor, ProcessExecutor
+from ytourney.tournament.run import Runner
+from ytourney.tournament.schedule import GameTask, build_slots, sprt_condition
 from ytourney.tournament.store import encode_moves, load_records
+from ytourney.tournament.validation import check_player
+from ytourney.tournament.worker import (
+    GamePlayer,
+    PlayedGame,
+    TournamentContext,
+    seat_seed,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 FAKE = REPO / "tests" / "fake_engines" / "fake_gtp.py"
@@ -229,7 +227,7 @@ def test_game_player_reuses_engines_and_restarts_them_after_a_fault(tmp_path: Pa
 
 def test_worker_death_without_blame_replays_the_game(tmp_path: Path) -> None:
     cfg = make(tmp_path, RANDOMS, games=2)
-    executor = ProcessExecutor(TournamentContext.from_config(cfg), 1, prefetch=1)
+    executor = ProcessExecutor(TournamentContext.from_config(cfg), 1)
     try:
         slot = build_slots(cfg)[0]
         task = GameTask(slot.id, slot.round, slot.players, 0, slot.seed)

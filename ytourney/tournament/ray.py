@@ -4,15 +4,16 @@ Each actor holds one `GamePlayer` for the whole run, exactly like a local worker
 start once per actor and are reused between games, built-in bots are created fresh per game from the slot's seed.
 The scheduler and the results store stay on the head: every game's parameters are decided at dispatch time and
 every result comes back through `results` (a `ray.wait` with a timeout), so resume, the adaptive handicap and the
-ratings behave as with local workers.
+ratings behave as with local workers. Dealing, chunk sizes and the blame for a dead worker are the local pool's
+(tournament.executor).
 
 Exactly one result per slot: Ray's own retries are off (actors are never restarted, actor calls never retried).
-When an actor dies, the games it was given go back to the runner, which dispatches them again, with the same slot
-ids, to a live actor. First a small task on the dead actor's node reads the actor's seat file (a few bytes the actor
-keeps mapped: the game it was playing and which seat's plugin code was running), so a plugin that kills its process
-loses that game by crash as it would locally; if the node itself is gone, every game is simply played again. A
-result that arrives from a call the executor has given up on is ignored, and the store's UNIQUE slot id is the
-final guard.
+When an actor dies, the games it was given go back to the run loop, which dispatches them again, with the same
+slot ids, to a live actor. First a small task on the dead actor's node reads the actor's seat file (a few bytes the
+actor keeps mapped: the game it was playing and which seat's plugin code was running), so a plugin that kills its
+process loses that game by crash as it would locally; if the node itself is gone, every game is simply played
+again. A result that arrives from a call the executor has given up on is ignored, and the store's UNIQUE slot id
+is the final guard.
 
 `ray` is imported lazily: without it, choosing the Ray backend raises `BackendMissingError` saying how to install it.
 """
@@ -21,38 +22,37 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import enum
 import logging
 import mmap
 import os
 import socket
 import struct
-import sys
 import tempfile
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ytourney.errors import BackendError, BackendMissingError, YTourneyError
-from ytourney.game.record import GameRecord, Termination
-from ytourney.players.spec import BotKind
-from ytourney.tournament.config import PlayerConfig, TournamentConfig
-from ytourney.tournament.runner import (
-    SHORT_GAME_SECONDS,
+from ytourney.errors import BackendError, BackendMissingError
+from ytourney.tournament.executor import (
+    ABANDON_SECONDS,
     STOP_SECONDS,
     Executor,
     ExecutorFactory,
     GameOutcome,
-    GamePlayer,
-    SeatTracker,
-    TournamentContext,
-    check_player,
-    default_executor,
-    default_workers,
+    Pacing,
+    WorkQueue,
+    dead_worker_outcomes,
+    least_loaded,
 )
 from ytourney.tournament.schedule import GameTask
+from ytourney.tournament.worker import (
+    GamePlayer,
+    PlayedGame,
+    SeatTracker,
+    TournamentContext,
+)
 
 INSTALL_HINT = 'pip install "ytourney[ray]"'
 """How to get the Ray backend."""
@@ -60,25 +60,12 @@ START_SECONDS = 120.0
 """How long an actor may take to start (a cluster may be busy or scaling up) before it is given up."""
 AUTOPSY_SECONDS = 60.0
 """How long the check of a dead actor's node may take before its game is simply played again."""
-ABANDON_SECONDS = 2.0
-"""How long actors get to close their engines after Ctrl-C before they are killed."""
 LOCAL_OBJECT_STORE_BYTES = 128 * 1024 * 1024
 """Object store of a local Ray instance: game tasks and records are tiny, so keep shared memory small."""
 PROBE_SECONDS = 5.0
 """How long to try a TCP connection to a cluster address before calling it unreachable."""
-CHUNK_SECONDS = 0.05
-"""Tiny games go to an actor in chunks of about this much play, so the per-call cost (about 1 ms) stays small."""
-MAX_CHUNK = 64
-"""Largest chunk of games in one actor call."""
 CONTROL = "control"
 """The actor's second concurrency group: handshakes and stop requests run beside a game in progress."""
-
-
-class Backend(str, enum.Enum):
-    """Where games are played (`run --backend`)."""
-
-    LOCAL = "local"
-    RAY = "ray"
 
 
 def import_ray() -> Any:
@@ -93,20 +80,11 @@ def import_ray() -> Any:
     return ray
 
 
-def executor_factory(backend: Backend | str, *, address: str | None = None) -> ExecutorFactory:
-    """The runner's executor factory for `backend` ('local' or 'ray'): the runner's worker count is the number of
-    worker processes or Ray actors. With the Ray backend, no `address` starts a local Ray instance with one CPU per
-    worker; an address joins that cluster (see `cluster_cpus` for a worker count that fills it)."""
-    try:
-        backend = Backend(backend)
-    except ValueError as err:
-        known = ", ".join(repr(b.value) for b in Backend)
-        raise BackendError(f"unknown backend {backend!r}; expected one of {known}") from err
-    if backend is Backend.LOCAL:
-        if address is not None:
-            raise BackendError(f"a cluster address ({address!r}) needs the 'ray' backend, not 'local'")
-        return default_executor
-    import_ray()  # fail now, before the run opens its store, when ray is missing
+def actor_factory(address: str | None = None) -> ExecutorFactory:
+    """The executor factory of the Ray backend, checked now (ray installed, the cluster reachable) rather than when
+    the first game starts: no `address` starts a local Ray instance with one CPU per worker; an address joins that
+    cluster (see `cluster_cpus` for a worker count that fills it)."""
+    import_ray()
     if address:
         probe_address(address)
 
@@ -151,6 +129,21 @@ def probe_address(address: str, timeout: float = PROBE_SECONDS) -> None:
             f"cannot reach the Ray cluster at {address!r} ({err.strerror or err}); start its head with "
             f"'ray start --head' there, or give the address 'ray start --head' printed"
         ) from err
+
+
+def init_ray(ray: Any, address: str | None, cpus: int) -> bool:
+    """Join the cluster at `address`, or start a local Ray instance with `cpus` CPUs; True when started here."""
+    options: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.ERROR}
+    if address:
+        options["address"] = address
+    else:
+        options.update(address="local", num_cpus=cpus, object_store_memory=LOCAL_OBJECT_STORE_BYTES)
+    try:
+        ray.init(**options)
+    except (ConnectionError, RuntimeError, ValueError, OSError) as err:
+        where = f"the Ray cluster at {address!r}" if address else "a local Ray instance"
+        raise BackendError(f"cannot start or join {where}: {err}") from err
+    return True
 
 
 # --- inside a Ray worker ----------------------------------------------------------------------------------
@@ -220,11 +213,11 @@ class GameActor:
         """The actor's id, process id, node id and host name."""
         return self._actor_id, os.getpid(), self._node_id, socket.gethostname()
 
-    def play(self, tasks: list[GameTask]) -> tuple[list[GameRecord], float]:
-        """Play a chunk of games in order; their records and the seconds it took."""
+    def play(self, tasks: list[GameTask]) -> tuple[list[PlayedGame], float]:
+        """Play a chunk of games in order; the games and the seconds it took."""
         begin = time.perf_counter()
-        records = [self._player.play(task) for task in tasks]
-        return records, time.perf_counter() - begin
+        games = [PlayedGame.of(self._player.play(task)) for task in tasks]
+        return games, time.perf_counter() - begin
 
     def close(self) -> None:
         """Close the plugins and engines (after any queued game) and delete the seat file."""
@@ -239,35 +232,25 @@ class GameActor:
 # --- the executor (on the head) ---------------------------------------------------------------------------
 
 
-@dataclass
 class _Actor:
-    """The head's view of one actor: its calls in flight (each a chunk of tasks) and tasks not yet sent."""
+    """The head's view of one actor: its games, and its calls in flight (each a chunk of its sent games)."""
 
-    index: int
-    handle: Any
-    handshake: Any | None
-    created: float
-    actor_id: str = ""
-    pid: int = 0
-    node_id: str = ""
-    host: str = ""
-    calls: collections.deque[tuple[Any, list[GameTask]]] = field(default_factory=collections.deque)
-    buffer: list[GameTask] = field(default_factory=list)
+    def __init__(self, index: int, handle: Any, handshake: Any) -> None:
+        self.index = index
+        self.handle = handle
+        self.handshake: Any | None = handshake
+        self.created = time.monotonic()
+        self.actor_id = ""
+        self.pid = 0
+        self.node_id = ""
+        self.host = ""
+        self.work = WorkQueue()
+        self.calls: collections.deque[tuple[Any, int]] = collections.deque()  # (result ref, games in the chunk)
 
     @property
     def ready(self) -> bool:
         """True once the actor has answered its handshake."""
         return self.handshake is None
-
-    @property
-    def sent(self) -> int:
-        """Tasks sent in calls not yet answered."""
-        return sum(len(chunk) for _, chunk in self.calls)
-
-    @property
-    def load(self) -> int:
-        """Tasks given to this actor and not yet reported."""
-        return self.sent + len(self.buffer)
 
     def describe(self) -> str:
         """Where the actor runs, for messages."""
@@ -285,40 +268,26 @@ class _Autopsy:
 
 
 class RayExecutor:
-    """Plays games on Ray actors (one CPU each) and streams their outcomes back to the runner on the head.
-
-    Like the local pool, tasks go out in chunks of about CHUNK_SECONDS of play (one task for longer games), with a
-    second chunk queued per actor while games are short, so for long games exactly one game per actor is in flight
-    and each game's parameters are decided the moment an actor is free.
-    """
+    """Plays games on Ray actors (one CPU each) and streams their outcomes back to the run loop on the head."""
 
     in_process = False
 
-    def __init__(self, context: TournamentContext, workers: int | None = None, *, address: str | None = None,
-                 prefetch: int = 2, max_chunk: int = MAX_CHUNK, start_seconds: float = START_SECONDS) -> None:
-        if workers is not None and workers < 1:
+    def __init__(self, context: TournamentContext, workers: int, *, address: str | None = None) -> None:
+        if workers < 1:
             raise BackendError(f"workers must be at least 1, got {workers!r}")
         ray = import_ray()
         self._ray = ray
         self._context = context
-        self._address = address
         self._started_ray = False
-        self._prefetch = max(1, prefetch)
-        self._max_chunk = max(1, max_chunk)
-        self._depth = 1
-        self._chunk = 1
-        self._game_seconds: float | None = None
-        self._start_seconds = start_seconds
+        self._pacing = Pacing()
         self._actors: list[_Actor] = []
         self._calls: dict[Any, _Actor] = {}
         self._autopsies: dict[Any, _Autopsy] = {}
         self._slots: set[int] = set()
         self._last_error = ""
         try:
-            self._connect(workers)
-            if workers is None:
-                workers = _cpus_of(ray, address) if address else default_workers()
-            self.workers = workers
+            if not ray.is_initialized():
+                self._started_ray = init_ray(ray, address, workers)
             self._actor_class = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0,
                                            concurrency_groups={CONTROL: 1})(GameActor)
             self._read_cells = ray.remote(num_cpus=0, max_retries=0)(read_seat_cells)
@@ -331,20 +300,13 @@ class RayExecutor:
 
     # --- setup ---
 
-    def _connect(self, workers: int | None) -> None:
-        """Join the cluster at the address, or start a local Ray instance with one CPU per worker."""
-        if self._ray.is_initialized():
-            return
-        self._started_ray = init_ray(self._ray, self._address, workers or default_workers())
-
     def _spawn(self, index: int) -> _Actor:
         handle = self._actor_class.remote(self._context_ref)
-        handshake = handle.ready.options(concurrency_group=CONTROL).remote()
-        return _Actor(index, handle, handshake, time.monotonic())
+        return _Actor(index, handle, handle.ready.options(concurrency_group=CONTROL).remote())
 
     def _await_actors(self) -> None:
         """Wait for the actors to start (all, or as many as start in time); none at all is an error."""
-        deadline = time.monotonic() + self._start_seconds
+        deadline = time.monotonic() + START_SECONDS
         while self._actors and not all(actor.ready for actor in self._actors):
             left = deadline - time.monotonic()
             if left <= 0:
@@ -355,7 +317,7 @@ class RayExecutor:
                 self._handshake(ref, [])
         if not any(actor.ready for actor in self._actors):
             resources = dict(self._ray.cluster_resources()) if self._ray.is_initialized() else {}
-            raise BackendError(f"no Ray worker started within {self._start_seconds:g} s (cluster resources "
+            raise BackendError(f"no Ray worker started within {START_SECONDS:g} s (cluster resources "
                                f"{resources!r}){self._error_detail()}")
 
     # --- the Executor interface ---
@@ -366,12 +328,12 @@ class RayExecutor:
         ready = sum(1 for actor in self._actors if actor.ready)
         if not ready and self._actors:
             ready = 1  # replacements still starting take tasks; they run once the actor is up
-        return ready * self._chunk * self._depth
+        return self._pacing.capacity(ready)
 
     @property
     def in_flight(self) -> int:
         """Games given out and not yet reported (including games of dead actors being looked into)."""
-        return sum(actor.load for actor in self._actors) + sum(len(a.tasks) for a in self._autopsies.values())
+        return sum(actor.work.load for actor in self._actors) + sum(len(a.tasks) for a in self._autopsies.values())
 
     def submit(self, task: GameTask) -> None:
         """Give a task to the least loaded live actor; it is sent with the next `results` call."""
@@ -380,7 +342,7 @@ class RayExecutor:
         candidates = [actor for actor in self._actors if actor.ready] or self._actors
         if not candidates:
             raise BackendError(f"no Ray worker is left to play games{self._error_detail()}")
-        min(candidates, key=lambda a: a.load).buffer.append(task)
+        least_loaded(candidates).work.waiting.append(task)
         self._slots.add(task.slot)
 
     def results(self, timeout: float) -> list[GameOutcome]:
@@ -432,12 +394,11 @@ class RayExecutor:
     # --- bookkeeping ---
 
     def _flush(self) -> None:
-        """Send each actor its buffered tasks in chunks; a partial chunk waits while the actor has a full one."""
+        """Send each actor its waiting tasks in chunks, one actor call per chunk."""
         for actor in self._actors:
-            while actor.buffer and (len(actor.buffer) >= self._chunk or actor.sent < self._chunk):
-                chunk, actor.buffer = actor.buffer[: self._chunk], actor.buffer[self._chunk:]
+            for chunk in actor.work.chunks(self._pacing.chunk):
                 ref = actor.handle.play.remote(chunk)
-                actor.calls.append((ref, chunk))
+                actor.calls.append((ref, len(chunk)))
                 self._calls[ref] = actor
 
     def _handshake(self, ref: Any, outcomes: list[GameOutcome]) -> None:
@@ -456,55 +417,45 @@ class RayExecutor:
         """Report the actor's finished chunks in the order it played them; a lost actor is replaced."""
         exceptions = self._ray.exceptions
         while actor.calls and actor.calls[0][0] in ready:
-            ref, chunk = actor.calls[0]
+            ref = actor.calls[0][0]
             try:
-                records, busy = self._ray.get(ref)
+                games, busy = self._ray.get(ref)
             except exceptions.RayTaskError as err:  # a bug outside any bot's control; the actor lives on
-                self._pop_call(actor)
-                for task in chunk:
-                    outcomes.append(GameOutcome(task, None, f"game raised on {actor.describe()}: {_first_line(err)}"))
+                failure = f"game raised on {actor.describe()}: {_first_line(err)}"
+                outcomes += [GameOutcome(task, None, failure) for task in self._pop_call(actor)]
                 continue
             except exceptions.ObjectLostError as err:
-                self._pop_call(actor)
-                for task in chunk:
-                    outcomes.append(GameOutcome(task, None, f"result lost: {_first_line(err)}", blameless=True))
+                failure = f"result lost: {_first_line(err)}"
+                outcomes += [GameOutcome(task, None, failure, blameless=True) for task in self._pop_call(actor)]
                 continue
             except (exceptions.RayActorError, exceptions.WorkerCrashedError, exceptions.TaskCancelledError,
                     exceptions.RaySystemError) as err:
                 self._last_error = f"{actor.describe()} died: {_first_line(err)}"
                 self._remove(actor, outcomes, replace=True)
                 return
-            self._pop_call(actor)
-            for task, record in zip(chunk, records):
-                outcomes.append(GameOutcome(task, record))
-            if records:
-                self._learn(busy / len(records))
+            outcomes.extend(map(GameOutcome.played, self._pop_call(actor), games))
+            self._pacing.learn(busy, len(games))
 
-    def _pop_call(self, actor: _Actor) -> None:
-        ref, chunk = actor.calls.popleft()
+    def _pop_call(self, actor: _Actor) -> list[GameTask]:
+        """The games of the actor's oldest call, now answered."""
+        ref, count = actor.calls.popleft()
         del self._calls[ref]
-        for task in chunk:
-            self._slots.discard(task.slot)
-
-    def _learn(self, game_seconds: float) -> None:
-        """Adapt chunk size and queue depth to the mean game duration (exponential moving average)."""
-        mean = game_seconds if self._game_seconds is None else 0.8 * self._game_seconds + 0.2 * game_seconds
-        self._game_seconds = mean
-        self._chunk = max(1, min(self._max_chunk, int(CHUNK_SECONDS / mean) if mean > 0 else self._max_chunk))
-        self._depth = self._prefetch if mean < SHORT_GAME_SECONDS else 1
+        tasks = actor.work.report(count)
+        self._slots.difference_update(task.slot for task in tasks)
+        return tasks
 
     def _remove(self, actor: _Actor, outcomes: list[GameOutcome], *, replace: bool) -> None:
-        """Drop a dead actor: its sent games await an autopsy on its node, its unsent ones go back to the runner."""
+        """Drop a dead actor: its sent games await an autopsy on its node, its unsent ones go back to the run loop."""
         position = self._actors.index(actor) if actor in self._actors else len(self._actors)
         if actor in self._actors:
             self._actors.remove(actor)
         with contextlib.suppress(Exception):
             self._ray.kill(actor.handle, no_restart=True)  # it must never finish a game handed to another actor
-        sent = [task for _, chunk in actor.calls for task in chunk]
         for ref, _ in actor.calls:
             self._calls.pop(ref, None)
         actor.calls.clear()
-        unsent, actor.buffer = actor.buffer, []
+        sent, unsent = list(actor.work.sent), list(actor.work.waiting)
+        actor.work.clear()
         if sent and actor.ready and actor.node_id:
             strategy = _node_strategy(actor.node_id)
             ref = self._read_cells.options(scheduling_strategy=strategy).remote(actor.actor_id)
@@ -521,8 +472,7 @@ class RayExecutor:
         """Report the games of a dead actor: the running one lost by the seat whose plugin ran, the rest replayed."""
         autopsy = self._autopsies.pop(ref)
         actor = autopsy.actor
-        for task in autopsy.tasks:
-            self._slots.discard(task.slot)
+        self._slots.difference_update(task.slot for task in autopsy.tasks)
         try:
             cells = self._ray.get(ref)
         except self._ray.exceptions.RayError:
@@ -531,22 +481,14 @@ class RayExecutor:
         else:
             how = f"{actor.describe()} died"
         seat, slot = cells if cells is not None else (0, 0)
-        for task in autopsy.tasks:
-            if task.slot != slot:
-                outcomes.append(GameOutcome(task, None, how, blameless=True))
-            elif seat:
-                record = GamePlayer(self._context).fault_record(
-                    task, seat - 1, Termination.CRASH, f"{how} while this bot was thinking")
-                outcomes.append(GameOutcome(task, record))
-            else:
-                outcomes.append(GameOutcome(task, None, how))
+        outcomes += dead_worker_outcomes(self._context, autopsy.tasks, seat, slot, how)
 
     def _expire(self, outcomes: list[GameOutcome]) -> None:
         """Give up replacement actors that never start (while others run) and autopsies that never answer."""
         now = time.monotonic()
         for actor in list(self._actors):
-            if not actor.ready and now - actor.created > self._start_seconds and len(self._actors) > 1:
-                self._last_error = f"ray worker {actor.index} did not start within {self._start_seconds:g} s"
+            if not actor.ready and now - actor.created > START_SECONDS and len(self._actors) > 1:
+                self._last_error = f"ray worker {actor.index} did not start within {START_SECONDS:g} s"
                 self._remove(actor, outcomes, replace=False)
         for ref, autopsy in list(self._autopsies.items()):
             if now - autopsy.started > AUTOPSY_SECONDS:
@@ -558,27 +500,6 @@ class RayExecutor:
 
     def _error_detail(self) -> str:
         return f" (last problem: {self._last_error})" if self._last_error else ""
-
-    # --- introspection (tests, benchmarks) ---
-
-    def actor_pids(self) -> list[int]:
-        """Process ids of the started actors."""
-        return [actor.pid for actor in self._actors if actor.ready]
-
-
-def init_ray(ray: Any, address: str | None, cpus: int) -> bool:
-    """Join the cluster at `address`, or start a local Ray instance with `cpus` CPUs; True when started here."""
-    options: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.ERROR}
-    if address:
-        options["address"] = address
-    else:
-        options.update(address="local", num_cpus=cpus, object_store_memory=LOCAL_OBJECT_STORE_BYTES)
-    try:
-        ray.init(**options)
-    except (ConnectionError, RuntimeError, ValueError, OSError) as err:
-        where = f"the Ray cluster at {address!r}" if address else "a local Ray instance"
-        raise BackendError(f"cannot start or join {where}: {err}") from err
-    return True
 
 
 def _node_strategy(node_id: str) -> Any:
@@ -594,36 +515,18 @@ def _first_line(err: BaseException) -> str:
     return text.splitlines()[0] if text else type(err).__name__
 
 
-# --- validate: every node must be able to play every player -----------------------------------------------
+# --- one task on every node (validate) ----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class PlayerCheck:
-    """One player checked on one node: a note when fine, else the problem."""
-
-    name: str
-    note: str
-    problem: str = ""
-
-
-@dataclass(frozen=True)
-class NodeCheck:
-    """Everything checked on one Ray node."""
+class RayNode:
+    """An alive node of the cluster: its id, address, host name and CPUs, and whether it is this machine."""
 
     node_id: str
     address: str
     host: str
     cpus: float
     here: bool
-    players: tuple[PlayerCheck, ...] = ()
-    error: str = ""
-
-    @property
-    def problems(self) -> list[str]:
-        """What this node lacks, one line each."""
-        lines = [self.error] if self.error else []
-        lines += [f"{p.name}: {p.problem}" for p in self.players if p.problem]
-        return lines
 
     def describe(self) -> str:
         """The node in a few words: host, address, CPUs."""
@@ -632,101 +535,45 @@ class NodeCheck:
         return f"{where}, {cpus}" + (", this machine" if self.here else "")
 
 
-def node_facts() -> dict[str, str]:
-    """The versions that must match across nodes: ytourney and Python."""
-    import ytourney
+@dataclass(frozen=True)
+class NodeAnswer:
+    """What a function run on one node returned, or why it returned nothing (`error`)."""
 
-    return {"ytourney": ytourney.__version__, "python": f"{sys.version_info[0]}.{sys.version_info[1]}"}
-
-
-def check_players_here(config: TournamentConfig, start: bool) -> dict[str, Any]:
-    """Run on a node: check every player (start it when `start`, else only look for its files) and report."""
-    checks = []
-    for player in config.players:
-        try:
-            note = check_player(config, player) if start else _look_for(player)
-        except YTourneyError as err:
-            checks.append(PlayerCheck(player.name, "", str(err)))
-            continue
-        except Exception as err:  # noqa: BLE001 - anything a plugin throws is that node's problem to report
-            checks.append(PlayerCheck(player.name, "", f"{type(err).__name__}: {err}"))
-            continue
-        checks.append(PlayerCheck(player.name, note))
-    return {"host": socket.gethostname(), "facts": node_facts(), "players": checks}
+    node: RayNode
+    value: Any = None
+    error: str = ""
 
 
-def _look_for(player: PlayerConfig) -> str:
-    """Check a player's files without starting it."""
-    spec = player.spec
-    if spec.kind is BotKind.GTP:
-        from ytourney.players.gtp.settings import check_engine
-
-        check_engine(spec.gtp)
-        return "engine program found (not started)"
-    if spec.kind is BotKind.PLUGIN:
-        if not spec.path or not os.path.isfile(spec.path):
-            raise BackendError(f"plugin file {spec.path!r} does not exist on this node")
-        return "plugin file found (not loaded)"
-    return "ok"
-
-
-def check_cluster(config: TournamentConfig, *, address: str | None = None, start: bool = True,
-                  timeout: float = 120.0) -> list[NodeCheck]:
-    """Check on every alive Ray node (one task pinned to each) that every player can be built there."""
+def on_every_node(function: Callable[..., Any], *args: Any, address: str | None = None,
+                  timeout: float = 120.0) -> list[NodeAnswer]:
+    """Run `function(*args)` once on every alive node of the Ray cluster at `address` (one task pinned to each;
+    no address: a local Ray instance) and collect what each returned."""
     ray = import_ray()
     if address and not ray.is_initialized():
         probe_address(address)
     started = False if ray.is_initialized() else init_ray(ray, address, 1)
     try:
-        return _check_nodes(ray, config, start, timeout)
+        return _ask_nodes(ray, function, args, timeout)
     finally:
         if started:
             with contextlib.suppress(Exception):
                 ray.shutdown()
 
 
-def _check_nodes(ray: Any, config: TournamentConfig, start: bool, timeout: float) -> list[NodeCheck]:
-    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
-
+def _ask_nodes(ray: Any, function: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> list[NodeAnswer]:
     here = ray.get_runtime_context().get_node_id()
-    head_facts = node_facts()
-    remote = ray.remote(num_cpus=0, max_retries=0)(check_players_here)
+    remote = ray.remote(num_cpus=0, max_retries=0)(function)
     nodes = [node for node in ray.nodes() if node.get("Alive")]
-    refs = []
-    for node in nodes:
-        strategy = NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)
-        refs.append(remote.options(scheduling_strategy=strategy).remote(config, start))
+    refs = [remote.options(scheduling_strategy=_node_strategy(node["NodeID"])).remote(*args) for node in nodes]
     ray.wait(refs, num_returns=len(refs), timeout=timeout)
-    checks = []
+    answers = []
     for node, ref in zip(nodes, refs):
-        base = {"node_id": node["NodeID"], "address": node.get("NodeManagerAddress", "?"),
-                "host": node.get("NodeManagerHostname", ""), "cpus": float(node.get("Resources", {}).get("CPU", 0)),
-                "here": node["NodeID"] == here}
+        where = RayNode(node["NodeID"], node.get("NodeManagerAddress", "?"), node.get("NodeManagerHostname", ""),
+                        float(node.get("Resources", {}).get("CPU", 0)), node["NodeID"] == here)
         try:
-            answer = ray.get(ref, timeout=0.1)
+            answers.append(NodeAnswer(where, ray.get(ref, timeout=0.1)))
         except ray.exceptions.GetTimeoutError:
-            checks.append(NodeCheck(**base, error=f"no answer within {timeout:g} s"))
-            continue
+            answers.append(NodeAnswer(where, error=f"no answer within {timeout:g} s"))
         except ray.exceptions.RayError as err:
-            checks.append(NodeCheck(**base, error=f"cannot run ytourney there: {_first_line(err)}"))
-            continue
-        facts = answer["facts"]
-        mismatch = [f"{key} {facts.get(key)} there, {value} here" for key, value in head_facts.items()
-                    if facts.get(key) != value]
-        error = "version mismatch: " + "; ".join(mismatch) if mismatch else ""
-        base["host"] = answer["host"] or base["host"]
-        checks.append(NodeCheck(**base, players=tuple(answer["players"]), error=error))
-    return checks
-
-
-def describe_checks(checks: Sequence[NodeCheck]) -> list[str]:
-    """The cluster check as lines for `validate`: one per node, then what each node lacks."""
-    lines = []
-    for check in checks:
-        problems = check.problems
-        if not problems:
-            lines.append(f"{check.describe()}  [ok: {len(check.players)} players]")
-            continue
-        lines.append(f"{check.describe()}  [PROBLEM]")
-        lines += [f"  {problem}" for problem in problems]
-    return lines
+            answers.append(NodeAnswer(where, error=f"cannot run ytourney there: {_first_line(err)}"))
+    return answers

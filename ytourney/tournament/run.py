@@ -1,0 +1,349 @@
+"""Run a tournament: dispatch games to an executor, store each finished game at once, resume, stop cleanly.
+
+The run loop (`Runner`) asks the scheduler for the next game, hands it to an executor (tournament.executor says
+what executors are; tournament.pool and tournament.ray provide them) and stores every outcome as it comes: the
+store gets the moves and times the worker encoded, and the scheduler, the stop condition and the progress display
+get the record without them, the same form the scheduler replays from the store on resume. The runner's own work
+per game (one SQLite transaction, scheduling) is serial, so the less of it the better as workers are added.
+
+`plan_run` and `RunPlan.run` are the body of `ytourney run`: the config read, its results folder found and its
+stored games counted; then the run on the chosen backend, with the SPRT stop of a match.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Protocol
+
+from ytourney.errors import BackendError, RunInterrupted, RunnerError
+from ytourney.game.record import GameRecord
+from ytourney.stats.handicap import HandicapMode
+from ytourney.stats.sprt import SprtState
+from ytourney.tournament.config import TournamentConfig, load_config
+from ytourney.tournament.executor import (
+    Backend,
+    Executor,
+    ExecutorFactory,
+    default_workers,
+)
+from ytourney.tournament.pool import ProcessExecutor
+from ytourney.tournament.ray import actor_factory, cluster_cpus
+from ytourney.tournament.schedule import (
+    Scheduler,
+    StopCondition,
+    build_slots,
+    sprt_condition,
+)
+from ytourney.tournament.store import (
+    EncodedMoves,
+    ResultStore,
+    StoredPlayer,
+    db_path,
+    stored_count,
+)
+from ytourney.tournament.worker import TournamentContext
+
+WORKER_RETRIES = 2
+"""A game whose worker process dies without blame is played again this many times before the run gives up."""
+POLL_SECONDS = 0.2
+"""Longest wait for a result before the runner checks for signals and refreshes the progress display."""
+ADAPTIVE_IN_FLIGHT = 2
+"""Games in flight per worker, at most, when results steer the schedule (SPRT, auto handicap)."""
+
+
+class ProgressSink(Protocol):
+    """What the runner tells a progress display (ytourney.tournament.progress implements it)."""
+
+    def start(self, planned: int, stored: int, workers: int) -> None:
+        """The run starts with `stored` of `planned` games already in the store."""
+
+    def game(self, record: GameRecord, leader: Callable[[], str]) -> None:
+        """A game was stored (its record may leave moves and move times out: they went straight to the store)."""
+
+    def tick(self, leader: Callable[[], str]) -> None:
+        """Time passes (redraw if due)."""
+
+    def note(self, message: str) -> None:
+        """Something the user should see at once (a suspension)."""
+
+    def finish(self) -> None:
+        """The run ends."""
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """What a run did: games planned, stored before, played now, forfeits, and how it ended."""
+
+    directory: Path
+    planned: int
+    stored_before: int
+    played: int
+    forfeits: int
+    stored: int
+    skipped: int
+    seconds: float
+    stopped: str = ""
+    suspended: dict[str, str] = field(default_factory=dict)
+    sprt: SprtState | None = None
+
+    @property
+    def complete(self) -> bool:
+        """True when every planned game is stored or was skipped by a stop rule."""
+        return self.stored + self.skipped >= self.planned
+
+    @property
+    def games_per_second(self) -> float:
+        """Games stored by this run per second."""
+        return (self.played + self.forfeits) / self.seconds if self.seconds > 0 else 0.0
+
+    def lines(self) -> list[str]:
+        """What the run did, for its user: the games stored, an early stop, the suspended players."""
+        line = f"{self.stored} of {self.planned} games stored in {self.directory}/ ({self.played} played now"
+        line += f", {self.forfeits} forfeits" if self.forfeits else ""
+        line += f", {self.skipped} not needed" if self.skipped else ""
+        line += f", {self.games_per_second:.1f} games/s" if self.played else ""
+        lines = [line + ")"]
+        if self.stopped:
+            lines.append(f"stopped early: {self.stopped}")
+        lines += [f"{name} {reason}; its remaining games were forfeited" for name, reason in self.suspended.items()]
+        return lines
+
+
+def results_folder(config: TournamentConfig, out: str | os.PathLike[str] | None = None) -> Path:
+    """Where the results of `config` go: `out`, else results/<name>/."""
+    return Path(out) if out else Path("results") / config.name
+
+
+def open_store(config: TournamentConfig, directory: str | os.PathLike[str], planned: int | None = None) -> ResultStore:
+    """Open (or create) the results store of `config` in `directory`, checking it belongs to this config;
+    `planned` is the number of planned games when the caller has built the slots already."""
+    players = [StoredPlayer(p.name, p.spec_text, p.spec.kind.value) for p in config.players]
+    return ResultStore.open(
+        directory, name=config.name, config_text=config.text, config_hash=config.digest(), config_key=config.key(),
+        planned_games=len(build_slots(config)) if planned is None else planned, players=players,
+        config_path=config.path,
+    )
+
+
+def local_executor(context: TournamentContext, workers: int) -> Executor:
+    """A process pool of `workers` workers."""
+    return ProcessExecutor(context, workers)
+
+
+def executor_factory(backend: Backend | str, address: str | None = None) -> ExecutorFactory:
+    """The runner's executor factory for `backend` ('local' or 'ray'): the runner's worker count is the number of
+    worker processes or Ray actors; an `address` names the Ray cluster to join."""
+    try:
+        backend = Backend(backend)
+    except ValueError as err:
+        known = ", ".join(repr(b.value) for b in Backend)
+        raise BackendError(f"unknown backend {backend!r}; expected one of {known}") from err
+    if backend is Backend.RAY:
+        return actor_factory(address)
+    if address is not None:
+        raise BackendError(f"a cluster address ({address!r}) needs the 'ray' backend, not 'local'")
+    return local_executor
+
+
+class Runner:
+    """One run of a tournament into a results folder."""
+
+    def __init__(self, config: TournamentConfig, directory: str | os.PathLike[str], *, workers: int | None = None,
+                 executor_factory: ExecutorFactory = local_executor, progress: ProgressSink | None = None,
+                 stop_condition: StopCondition | None = None) -> None:
+        self.config = config
+        self.directory = Path(directory)
+        self.workers = workers or config.workers or default_workers()
+        self.executor_factory = executor_factory
+        self.progress = progress
+        self.stop_condition = stop_condition
+        self._signal: int | None = None
+        self._executor: Executor | None = None
+
+    def run(self) -> RunSummary:
+        """Play every planned game not yet stored; raise RunInterrupted on Ctrl-C/SIGTERM (games kept)."""
+        config = self.config
+        slots = build_slots(config)
+        begin = time.perf_counter()
+        with open_store(config, self.directory, len(slots)) as store:
+            already = store.count()
+            # the scheduler learns standings, faults, handicaps and the stop rule from the stored results
+            stored = store.iter_records(completion_order=True, moves=False)
+            scheduler = Scheduler(config, slots, stored, stop_condition=self.stop_condition)
+            counts = {"played": 0, "forfeits": 0}
+            if self.progress is not None:
+                self.progress.start(len(slots), already, self.workers)
+            failed = True
+            try:
+                with self._signals():
+                    self._loop(scheduler, store, counts)
+                failed = False
+            except KeyboardInterrupt:
+                self._signal = self._signal or signal.SIGINT
+            finally:
+                if self._executor is not None:
+                    # after an interrupt or an error, games in progress are dropped (a rerun plays them)
+                    self._executor.shutdown(abandon=failed)
+                    self._executor = None
+                if self.progress is not None:
+                    self.progress.finish()
+            summary = RunSummary(
+                directory=self.directory, planned=len(slots), stored_before=already, played=counts["played"],
+                forfeits=counts["forfeits"], stored=store.count(), skipped=scheduler.skipped,
+                seconds=time.perf_counter() - begin, stopped=scheduler.stopped, suspended=scheduler.suspended(),
+            )
+        if self._signal is not None:
+            name = signal.Signals(self._signal).name
+            raise RunInterrupted(
+                f"interrupted by {name}: {summary.stored} of {summary.planned} games are stored in "
+                f"{str(self.directory)!r}; games in progress were abandoned", self._signal,
+            )
+        return summary
+
+    def _loop(self, scheduler: Scheduler, store: ResultStore, counts: dict[str, int]) -> None:
+        leader = _leader(scheduler)
+        failures: collections.Counter[int] = collections.Counter()
+        exhausted = False
+        # when results steer the schedule (a stop rule, adaptive handicaps, a player close to suspension), decide
+        # games as late as possible: at most two per worker in flight, however short the games are
+        adaptive = self.stop_condition is not None or self.config.handicap.mode is HandicapMode.AUTO
+        while self._signal is None:
+            executor = self._executor
+            room = 1 if executor is None else self._room(executor, adaptive or scheduler.faulting)
+            while not exhausted and room > 0:
+                item = scheduler.next_item()
+                if item is None:
+                    exhausted = True
+                    break
+                if isinstance(item, GameRecord):
+                    self._store(item, scheduler, store, leader)
+                    counts["forfeits"] += 1
+                    continue
+                if executor is None:
+                    executor = self._executor = self.executor_factory(
+                        TournamentContext.from_config(self.config), self.workers)
+                    room = self._room(executor, adaptive or scheduler.faulting)
+                executor.submit(item)
+                room -= 1
+            if executor is None or executor.in_flight == 0:
+                if exhausted or scheduler.stopped:
+                    return
+                continue
+            for outcome in executor.results(POLL_SECONDS):
+                if outcome.record is not None:
+                    self._store(outcome.record, scheduler, store, leader, outcome.moves)
+                    counts["played"] += 1
+                    continue
+                if not outcome.blameless:
+                    failures[outcome.task.slot] += 1
+                    if failures[outcome.task.slot] > WORKER_RETRIES:
+                        raise RunnerError(
+                            f"game {outcome.task.slot} killed its worker process {failures[outcome.task.slot]} "
+                            f"times ({outcome.failure}); the games stored so far are safe"
+                        )
+                executor.submit(outcome.task)
+            if self.progress is not None:
+                self.progress.tick(leader)
+
+    def _room(self, executor: Executor, adaptive: bool) -> int:
+        """How many more games may be submitted now."""
+        capacity = executor.capacity
+        if adaptive:
+            capacity = min(capacity, ADAPTIVE_IN_FLIGHT * self.workers)
+        return capacity - executor.in_flight
+
+    def _store(self, record: GameRecord, scheduler: Scheduler, store: ResultStore, leader: Callable[[], str],
+               moves: EncodedMoves | None = None) -> None:
+        store.add_game(record, moves)
+        before = scheduler.suspensions
+        scheduler.record(record)
+        if self.progress is not None:
+            self.progress.game(record, leader)
+            if scheduler.suspensions > before:
+                for name, reason in scheduler.suspended().items():
+                    if name in (record.first, record.second):
+                        self.progress.note(f"{name} {reason}; its remaining games are forfeits")
+
+    @contextlib.contextmanager
+    def _signals(self) -> Iterator[None]:
+        """Ctrl-C and SIGTERM stop dispatching; a second one (or one during an in-process game) stops at once."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+
+        def handler(signum: int, frame: object) -> None:
+            first = self._signal is None
+            self._signal = self._signal or signum
+            if not first or getattr(self._executor, "in_process", False):
+                raise KeyboardInterrupt
+
+        previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for sig, old in previous.items():
+                signal.signal(sig, old)
+
+
+def _leader(scheduler: Scheduler) -> Callable[[], str]:
+    """A cheap callable naming the current leader by score (called only when the display redraws)."""
+
+    def leader() -> str:
+        rows = scheduler.standings()
+        if not rows or rows[0][2] == 0:
+            return ""
+        name, wins, games = rows[0]
+        return f"{name} {wins}/{games}"
+
+    return leader
+
+
+# --- `ytourney run` ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """A tournament about to run: its config, results folder, planned games and games already stored there."""
+
+    config: TournamentConfig
+    directory: Path
+    planned: int
+    stored: int
+    started: bool
+
+    @property
+    def note(self) -> str:
+        """What the folder holds already ('' when the run starts afresh)."""
+        if not self.stored:
+            return ""
+        state = "is complete" if self.stored >= self.planned else "continues"
+        return (f"{self.config.name!r} in {self.directory}/ {state}: {self.stored} of {self.planned} games "
+                "already stored")
+
+    def run(self, *, workers: int | None = None, backend: Backend = Backend.LOCAL, address: str | None = None,
+            progress: ProgressSink | None = None) -> RunSummary:
+        """Play the games not yet stored on `backend` (a match with `schedule.sprt` stops once the test decides);
+        `workers` defaults to the config's, else one per core, or one per CPU of the Ray cluster at `address`."""
+        factory = executor_factory(backend, address)
+        if backend is Backend.RAY and address and workers is None:
+            workers = cluster_cpus(address)
+        stop, sprt = sprt_condition(self.config)
+        runner = Runner(self.config, self.directory, workers=workers, executor_factory=factory, progress=progress,
+                        stop_condition=stop)
+        return replace(runner.run(), sprt=sprt())
+
+
+def plan_run(path: str | os.PathLike[str], out: str | os.PathLike[str] | None = None) -> RunPlan:
+    """Read the config at `path` and look at its results folder (`out`, else results/<name>/)."""
+    config = load_config(path)
+    directory = results_folder(config, out)
+    return RunPlan(config, directory, len(build_slots(config)), stored_count(directory),
+                   db_path(directory).is_file())

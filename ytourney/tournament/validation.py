@@ -1,0 +1,252 @@
+"""Check a config before a run: what the run would do, and every player built as a worker would build it.
+
+`validate_config` is the body of `ytourney validate`: it reads the config, plans its games, looks at the results
+folder, starts every player once (`check_player`), and with the Ray backend checks every player on every alive
+node of the cluster too. It returns a `Validation` whose lines the command prints.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ytourney.errors import BackendError, RunnerError, YTourneyError
+from ytourney.game.board import parse_board
+from ytourney.game.rules import Color
+from ytourney.players.spec import BotKind, create_bot
+from ytourney.stats.handicap import HandicapMode
+from ytourney.tournament.config import PlayerConfig, TournamentConfig, load_config
+from ytourney.tournament.executor import Backend
+from ytourney.tournament.ray import RayNode, on_every_node
+from ytourney.tournament.run import results_folder
+from ytourney.tournament.schedule import build_slots, pairings
+from ytourney.tournament.store import (
+    config_differences,
+    db_path,
+    load_info,
+    stored_count,
+)
+
+
+def check_player(config: TournamentConfig, player: PlayerConfig) -> str:
+    """Build the player as a worker would, start its game setup, close it; return a note or raise YTourneyError."""
+    spec = player.spec
+    note = "ok"
+    if spec.kind is BotKind.GTP:
+        from ytourney.players.gtp.settings import check_engine
+
+        check_engine(spec.gtp)
+    bot = create_bot(spec, 0)
+    try:
+        bot.new_game(parse_board(config.board), config.rules, Color.BLACK)
+        if spec.kind is BotKind.GTP:
+            engine = " ".join(filter(None, (getattr(bot, "engine_name", ""), getattr(bot, "engine_version", ""))))
+            note = f"ok, engine started ({engine})" if engine else "ok, engine started"
+    except YTourneyError:
+        raise
+    except Exception as err:  # a plugin failing to set up a game is reported, not raised raw
+        raise RunnerError(f"new_game failed: {type(err).__name__}: {err}") from err
+    finally:
+        with contextlib.suppress(Exception):
+            bot.close()
+    return note
+
+
+@dataclass(frozen=True)
+class PlayerCheck:
+    """One player checked: a note when fine, else the problem."""
+
+    name: str
+    note: str
+    problem: str = ""
+
+
+def _check(config: TournamentConfig, player: PlayerConfig, start: bool) -> PlayerCheck:
+    """Check a player here: start it, or with `start` false only look for its files."""
+    try:
+        note = check_player(config, player) if start else _look_for(player)
+    except YTourneyError as err:
+        return PlayerCheck(player.name, "", str(err))
+    except Exception as err:  # noqa: BLE001 - anything a plugin throws is a problem to report, not a crash
+        return PlayerCheck(player.name, "", f"{type(err).__name__}: {err}")
+    return PlayerCheck(player.name, note)
+
+
+def _look_for(player: PlayerConfig) -> str:
+    """Check a player's files without starting it."""
+    spec = player.spec
+    if spec.kind is BotKind.GTP:
+        from ytourney.players.gtp.settings import check_engine
+
+        check_engine(spec.gtp)
+        return "engine program found (not started)"
+    if spec.kind is BotKind.PLUGIN:
+        if not spec.path or not os.path.isfile(spec.path):
+            raise BackendError(f"plugin file {spec.path!r} does not exist on this node")
+        return "plugin file found (not loaded)"
+    return "ok"
+
+
+# --- every node of a Ray cluster ------------------------------------------------------------------------------
+
+
+def node_facts() -> dict[str, str]:
+    """The versions that must match across nodes: ytourney and Python."""
+    import ytourney
+
+    return {"ytourney": ytourney.__version__, "python": f"{sys.version_info[0]}.{sys.version_info[1]}"}
+
+
+@dataclass(frozen=True)
+class NodeReport:
+    """What one node says about itself: its host name, its versions, and every player checked there."""
+
+    host: str
+    facts: dict[str, str]
+    players: tuple[PlayerCheck, ...]
+
+
+def check_players_here(config: TournamentConfig, start: bool) -> NodeReport:
+    """Run on a node: check every player (start it when `start`, else only look for its files) and report."""
+    players = tuple(_check(config, player, start) for player in config.players)
+    return NodeReport(socket.gethostname(), node_facts(), players)
+
+
+@dataclass(frozen=True)
+class NodeCheck:
+    """Everything checked on one Ray node."""
+
+    node: RayNode
+    players: tuple[PlayerCheck, ...] = ()
+    error: str = ""
+
+    @property
+    def problems(self) -> list[str]:
+        """What this node lacks, one line each."""
+        lines = [self.error] if self.error else []
+        lines += [f"{p.name}: {p.problem}" for p in self.players if p.problem]
+        return lines
+
+    def lines(self) -> list[str]:
+        """The node on one line, then what it lacks."""
+        problems = self.problems
+        if not problems:
+            return [f"{self.node.describe()}  [ok: {len(self.players)} players]"]
+        return [f"{self.node.describe()}  [PROBLEM]", *(f"  {problem}" for problem in problems)]
+
+
+def check_cluster(config: TournamentConfig, *, address: str | None = None, start: bool = True,
+                  timeout: float = 120.0) -> list[NodeCheck]:
+    """Check on every alive Ray node that every player can be built there, with the versions of this machine."""
+    head = node_facts()
+    checks = []
+    for answer in on_every_node(check_players_here, config, start, address=address, timeout=timeout):
+        report: NodeReport | None = answer.value
+        if answer.error or report is None:
+            checks.append(NodeCheck(answer.node, error=answer.error))
+            continue
+        mismatch = [f"{key} {report.facts.get(key)} there, {value} here" for key, value in head.items()
+                    if report.facts.get(key) != value]
+        error = "version mismatch: " + "; ".join(mismatch) if mismatch else ""
+        node = replace(answer.node, host=report.host or answer.node.host)
+        checks.append(NodeCheck(node, report.players, error))
+    return checks
+
+
+# --- the whole check ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Validation:
+    """A config checked before a run: what the run would do, every player checked here (and on every Ray node)."""
+
+    source: str
+    config: TournamentConfig
+    games: int
+    pairs: int
+    directory: Path
+    stored: int
+    differing: tuple[str, ...] | None
+    players: tuple[PlayerCheck, ...]
+    nodes: tuple[NodeCheck, ...] | None = None
+    address: str | None = None
+
+    @property
+    def failure(self) -> str:
+        """Why the config is not ready to run ('' when it is)."""
+        problems = sum(1 for player in self.players if player.problem)
+        if problems:
+            return f"{self.source}: {problems} player(s) cannot be started; see above"
+        short = sum(1 for node in self.nodes or () if node.problems)
+        if short:
+            return f"{self.source}: {short} Ray node(s) cannot play every player; see above"
+        return ""
+
+    def lines(self) -> list[str]:
+        """The summary `ytourney validate` prints (its verdict aside)."""
+        config = self.config
+        board, rules, schedule, handicap = parse_board(config.board), config.rules, config.schedule, config.handicap
+        fmt = schedule.format.value + (f" (challenger {schedule.challenger})" if schedule.challenger else "")
+        lines = [
+            f"{self.source}: tournament {config.name!r}",
+            f"  board      {board.spec} ({board.num_cells} cells), pie {'on' if rules.pie else 'off'}, "
+            f"misère {'on' if rules.misere else 'off'}",
+            f"  schedule   {fmt}: {self.pairs} pair{'s' * (self.pairs != 1)} x {schedule.games_per_pair} games = "
+            f"{self.games} games",
+        ]
+        if schedule.sprt is not None:
+            sprt = schedule.sprt
+            lines.append(f"  sprt       {config.player_names[0]} tested: p0 {sprt.p0:g}, p1 {sprt.p1:g}, "
+                         f"alpha {sprt.alpha:g}, beta {sprt.beta:g} (stops early once decided)")
+        if schedule.openings is not None:
+            openings = schedule.openings
+            source = (f"{len(openings.lines)} lines from {openings.file} ({openings.order.value})" if openings.lines
+                      else f"{openings.random_plies} random plies")
+            lines.append(f"  openings   {source}")
+        detail = {HandicapMode.NONE: "none", HandicapMode.FIXED: f"fixed at level {handicap.level:g}",
+                  HandicapMode.AUTO: f"auto (max level {handicap.max_level}, target {handicap.target:g})"}
+        lines.append(f"  handicap   {detail[handicap.mode]}")
+        lines.append(f"  time       {config.time.describe()}")
+        suspension = (f"suspend a player after {config.fault_limit} faults in a row" if config.fault_limit
+                      else "never suspend a faulty player")
+        lines.append(f"  run        workers {config.workers or 'one per core'}, seed {config.seed}, {suspension}")
+        stored = f" ({self.stored} of {self.games} games already stored)" if self.stored else ""
+        lines.append(f"  results    {self.directory}/{stored}")
+        if self.differing is not None:
+            lines.append(f"  warning    {self.directory}/ holds a run of a different config (differs in: "
+                         f"{', '.join(self.differing[:8]) or 'config'}); `run` will refuse it: use --out elsewhere")
+        lines.append("  players")
+        width = max(len(p.name) for p in config.players)
+        for player, check in zip(config.players, self.players):
+            note = f"PROBLEM: {check.problem}" if check.problem else check.note
+            lines.append(f"    {player.name:<{width}}  {player.spec.kind.value:<7}  {player.spec_text}  [{note}]")
+        if self.nodes is not None:
+            lines.append(f"  ray nodes  {len(self.nodes)} alive at {self.address or 'a local Ray instance'}")
+            lines += [f"    {line}" for node in self.nodes for line in node.lines()]
+        return lines
+
+
+def validate_config(path: str, *, start: bool = True, backend: Backend = Backend.LOCAL,
+                    address: str | None = None) -> Validation:
+    """Check the config at `path` without playing a game: start every player once (not with `start` false), and
+    with the Ray backend check every player on every alive node of the cluster at `address` as well."""
+    config = load_config(path)
+    directory = results_folder(config)
+    differing = None
+    if db_path(directory).is_file():
+        stored = load_info(directory)
+        if stored.config_hash != config.digest():
+            differing = tuple(config_differences(stored.config_key, config.key()))
+    if start:
+        players = tuple(_check(config, player, True) for player in config.players)
+    else:
+        players = tuple(PlayerCheck(player.name, "not started (--no-start)") for player in config.players)
+    nodes = None
+    if backend is Backend.RAY:
+        nodes = tuple(check_cluster(config, address=address, start=start))
+    return Validation(path, config, len(build_slots(config)), len(pairings(config)), directory,
+                      stored_count(directory), differing, players, nodes, address)

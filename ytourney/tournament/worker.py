@@ -1,0 +1,252 @@
+"""What runs in a worker (a local process, a Ray actor, or the run's own process): games played from small tasks.
+
+Workers hold the tournament context (players, board, rules, clock) from the start and receive only small tasks.
+They send each finished game back as a `PlayedGame`: the record without moves and times, which travel already
+encoded for the store, so the process writing the store only writes that text.
+Built-in bots play every game exactly as a bot created for it with the seat's seed (derived from the slot's
+seed), so each game can be replayed from its seed whatever the worker count: a built-in with a `reset(seed)`
+method (which must leave it as the constructor would) is kept per worker and reset before each game, others are
+created fresh for every game. Plugins and GTP engines start once per worker and are reused, and a bot that lost a
+game by a fault is closed and restarted for its next game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ytourney.errors import PlayerFault, YTourneyError
+from ytourney.game.board import Board, parse_board
+from ytourney.game.record import GameRecord, GameSetup, Termination
+from ytourney.game.rules import Color, Rules
+from ytourney.players.base import Bot, Limit
+from ytourney.players.clock import TimeControl
+from ytourney.players.spec import BotKind, BotSpec, bot_factory, create_bot
+from ytourney.tournament.config import TournamentConfig
+from ytourney.tournament.match import Seat, play_game
+from ytourney.tournament.schedule import GameTask
+from ytourney.tournament.store import EncodedMoves, encode_moves
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    """A player as a worker sees it."""
+
+    name: str
+    spec: BotSpec
+    own_budget: bool = False
+
+
+@dataclass(frozen=True)
+class TournamentContext:
+    """What every worker needs once: the tournament's name, board, rules, clock and players."""
+
+    name: str
+    board: Board
+    rules: Rules
+    time_control: TimeControl | None
+    players: tuple[PlayerEntry, ...]
+
+    @classmethod
+    def from_config(cls, config: TournamentConfig) -> TournamentContext:
+        """The context of a validated config."""
+        players = tuple(PlayerEntry(p.name, p.spec, p.own_budget) for p in config.players)
+        return cls(config.name, parse_board(config.board), config.rules, config.time, players)
+
+
+def seat_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot in `seat` (0 or 1) of a game: cheap, distinct per seat, fixed by the game's seed."""
+    return (game_seed * 2 + seat + 1) * 0x9E3779B1 & 0x7FFFFFFF
+
+
+def fault_record(context: TournamentContext, task: GameTask, seat: int, termination: Termination,
+                 reason: str) -> GameRecord:
+    """The record of a game lost by `seat` before or outside the referee's control."""
+    first, second = (context.players[i].name for i in task.seats)
+    setup = GameSetup(board=context.board.spec, first=first, second=second, rules=context.rules,
+                      handicap=task.handicap, tournament=context.name, round=task.round, seed=task.seed, id=task.slot)
+    return setup.lost_by(seat, termination, reason)
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A finished game as a worker sends it: the record without moves and times, which travel encoded for the
+    store (the worker does that work; the runner only writes the text). A record whose moves and times disagree
+    travels whole, for the store to refuse."""
+
+    record: GameRecord
+    moves: EncodedMoves | None = None
+
+    @classmethod
+    def of(cls, record: GameRecord) -> PlayedGame:
+        """The form in which a worker sends `record`."""
+        try:
+            encoded = encode_moves(record)
+        except YTourneyError:
+            return cls(record)
+        return cls(replace(record, moves=(), move_seconds=()), encoded)
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # one per game through a pipe: the two values pickle smaller and load faster than the instance dict
+        return (PlayedGame, (self.record, self.moves))
+
+
+class SeatTracker:
+    """Which game a worker plays and which seat's plugin code runs (0 = none); the parent reads it after a hard
+    death of the worker (a segfault, os._exit) to know whom to blame."""
+
+    def __init__(self, cells: Any = None) -> None:
+        self._cells = cells if cells is not None else [0, 0]
+
+    def set(self, seat: int) -> None:
+        """Mark seat (1-based) as running user code; 0 clears."""
+        self._cells[0] = seat
+
+    def get(self) -> int:
+        """The marked seat (1-based) or 0."""
+        return self._cells[0]
+
+    @property
+    def slot(self) -> int:
+        """Slot id of the game being played (0 between games)."""
+        return self._cells[1]
+
+    @slot.setter
+    def slot(self, slot_id: int) -> None:
+        self._cells[1] = slot_id
+
+
+class _WatchedBot:
+    """A plugin bot whose calls are marked in the seat tracker, so a crash that kills the worker names its seat."""
+
+    def __init__(self, bot: Bot, tracker: SeatTracker, seat: int) -> None:
+        self.bot = bot
+        self.name = getattr(bot, "name", "plugin")
+        self._tracker = tracker
+        self._seat = seat
+
+    def _call(self, method: Callable[..., Any], *args: Any) -> Any:
+        self._tracker.set(self._seat)
+        try:
+            answer = method(*args)
+        except Exception:
+            self._tracker.set(0)  # the referee turns it into this seat's loss
+            raise
+        self._tracker.set(0)  # left set only when something like sys.exit escapes the referee
+        return answer
+
+    def new_game(self, board: Board, rules: Rules, color: Color) -> None:
+        """Forwarded."""
+        self._call(self.bot.new_game, board, rules, color)
+
+    def move(self, state: Any, limit: Limit) -> int:
+        """Forwarded."""
+        return self._call(self.bot.move, state, limit)
+
+    def swap(self, state: Any, limit: Limit) -> bool:
+        """Forwarded."""
+        return self._call(self.bot.swap, state, limit)
+
+    def close(self) -> None:
+        """Forwarded."""
+        self._call(self.bot.close)
+
+
+class GamePlayer:
+    """Plays tasks of one tournament in the current process, keeping plugins and engines alive between games."""
+
+    def __init__(self, context: TournamentContext, tracker: SeatTracker | None = None) -> None:
+        self.context = context
+        self.tracker = tracker or SeatTracker()
+        self._cache: dict[int, Bot] = {}  # plugins and engines, started once
+        self._kept: dict[int, Bot] = {}  # built-in bots with reset(seed), reset to each game's seat seed
+        self._factories: dict[int, Callable[[int], Bot]] = {}
+
+    def play(self, task: GameTask) -> GameRecord:
+        """Play one game and return its record, carrying the slot id; a player fault never raises."""
+        context = self.context
+        seats: list[Seat] = []
+        fresh: list[Bot] = []
+        self.tracker.slot = task.slot
+        try:
+            for seat_index, player_index in enumerate(task.seats):
+                entry = context.players[player_index]
+                try:
+                    bot = self._bot(player_index, seat_seed(task.seed, seat_index), fresh)
+                except PlayerFault as err:
+                    return fault_record(context, task, seat_index, Termination(err.termination),
+                                        f"could not start: {err}")
+                except YTourneyError as err:
+                    return fault_record(context, task, seat_index, Termination.CRASH, f"could not start: {err}")
+                except Exception as err:  # noqa: BLE001 - a failing bot constructor is only that bot's loss
+                    return fault_record(context, task, seat_index, Termination.CRASH,
+                                        f"could not start: {type(err).__name__}: {err}")
+                if entry.spec.kind is BotKind.PLUGIN:
+                    bot = _WatchedBot(bot, self.tracker, seat_index + 1)
+                seats.append(Seat(entry.name, bot, entry.own_budget))
+            try:
+                extra = {"opening": task.opening_index} if task.opening_index is not None else None
+                record = play_game(seats, context.board, context.rules, task.handicap, context.time_control,
+                                   seed=task.seed, tournament=context.name, round_number=task.round,
+                                   opening=task.opening, game_id=task.slot, extra=extra)
+            except (Exception, SystemExit) as err:  # a bot escaping the referee (sys.exit) loses the game
+                seat = self.tracker.get()
+                if not seat:
+                    raise
+                self.tracker.set(0)
+                self._drop(task.seats[seat - 1])
+                return fault_record(context, task, seat - 1, Termination.CRASH, f"{type(err).__name__}: {err}")
+        finally:
+            for bot in fresh:
+                with contextlib.suppress(Exception):
+                    bot.close()
+            self.tracker.slot = 0
+        if record.termination.is_fault:
+            loser_seat = 0 if record.loser_name == seats[0].name else 1
+            self._drop(task.seats[loser_seat])
+        return record
+
+    def _bot(self, player_index: int, seed: int, fresh: list[Bot]) -> Bot:
+        spec = self.context.players[player_index].spec
+        if spec.kind is BotKind.BUILTIN:
+            bot = self._kept.get(player_index)
+            if bot is not None:
+                try:
+                    bot.reset(seed)  # type: ignore[attr-defined]
+                except BaseException:
+                    self._drop(player_index)
+                    raise
+                return bot
+            factory = self._factories.get(player_index)
+            if factory is None:
+                factory = self._factories[player_index] = bot_factory(spec)
+            bot = factory(seed)
+            if callable(getattr(bot, "reset", None)):
+                self._kept[player_index] = bot
+            else:
+                fresh.append(bot)
+            return bot
+        bot = self._cache.get(player_index)
+        if bot is None:
+            bot = create_bot(spec, seed)
+            self._cache[player_index] = bot
+        return bot
+
+    def _drop(self, player_index: int) -> None:
+        """Close a cached or kept bot after it faulted: its next game starts it afresh."""
+        bot = self._cache.pop(player_index, None)
+        if bot is None:
+            bot = self._kept.pop(player_index, None)
+        if bot is not None:
+            with contextlib.suppress(Exception):
+                bot.close()
+
+    def close(self) -> None:
+        """Close every cached plugin and engine and every kept built-in bot."""
+        for bots in (self._cache, self._kept):
+            while bots:
+                _, bot = bots.popitem()
+                with contextlib.suppress(Exception):
+                    bot.close()

@@ -123,5 +123,5 @@ def test_sgf_export_writes_one_file_per_game(tmp_path: Path) -> None:
 
 
 def test_unknown_export_format() -> None:
-    with pytest.raises(ReportError, match="unknown export format 'csv'; expected one of jsonl, pgn, sgf"):
+    with pytest.raises(ReportError, match="unknown export format 'csv'; expected one of 'jsonl', 'pgn', 'sgf'"):
         export_records([record()], "csv")

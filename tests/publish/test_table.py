@@ -32,6 +32,6 @@ def test_html_table_escapes_player_names(records: list[GameRecord]) -> None:
 
 
 def test_unknown_format_is_a_clean_error(records: list[GameRecord]) -> None:
-    with pytest.raises(ReportError, match=r"unknown table format 'xml'; expected one of text, md, csv, json, html"):
+    with pytest.raises(ReportError, match=r"unknown table format 'xml'; expected one of 'text', 'md', 'csv', 'json', 'html'"):
         format_table(rating_table(records), "xml")
     assert TableFormat.parse("Markdown") is TableFormat.MARKDOWN

@@ -6,7 +6,9 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ytourney.errors import YTourneyError
+from ytourney.choices import parse_choice
+
+_COLOR_NAMES = {"b": "black", "w": "white"}
 
 
 class Color(enum.IntEnum):
@@ -23,12 +25,7 @@ class Color(enum.IntEnum):
     @classmethod
     def parse(cls, text: str) -> Color:
         """Colour from 'black'/'b'/'white'/'w' in any case."""
-        word = str(text).strip().lower()
-        if word in ("b", "black"):
-            return cls.BLACK
-        if word in ("w", "white"):
-            return cls.WHITE
-        raise YTourneyError(f"unknown colour {text!r}; expected 'black' or 'white'")
+        return parse_choice(cls, text, "colour", aliases=_COLOR_NAMES)
 
     def __str__(self) -> str:
         return self.name.lower()

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ytourney import __version__
+from ytourney.choices import parse_choice
 from ytourney.errors import ReportError, YTourneyError
 from ytourney.game.board import BoardKind, parse_board
 from ytourney.game.notation import SWAP, parse_move
@@ -57,12 +58,7 @@ class ExportFormat(str, enum.Enum):
     @classmethod
     def parse(cls, value: ExportFormat | str) -> ExportFormat:
         """The format named by `value`."""
-        if isinstance(value, ExportFormat):
-            return value
-        try:
-            return cls(str(value).strip().lower())
-        except ValueError:
-            raise ReportError(f"unknown export format {value!r}; expected one of jsonl, pgn, sgf") from None
+        return parse_choice(cls, value, "export format", ReportError)
 
 
 # --- JSON lines -------------------------------------------------------------------------------------------------

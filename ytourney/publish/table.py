@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ytourney.choices import parse_choice
 from ytourney.errors import ReportError
 
 SCHEMA_VERSION = 1
@@ -38,16 +39,7 @@ class TableFormat(str, enum.Enum):
     @classmethod
     def parse(cls, value: TableFormat | str) -> TableFormat:
         """The format named by `value` ('text', 'md', 'csv', 'json', 'html'; 'markdown' also accepted)."""
-        if isinstance(value, TableFormat):
-            return value
-        word = str(value).strip().lower()
-        if word == "markdown":
-            word = "md"
-        try:
-            return cls(word)
-        except ValueError:
-            names = ", ".join(f.value for f in cls)
-            raise ReportError(f"unknown table format {value!r}; expected one of {names}") from None
+        return parse_choice(cls, value, "table format", ReportError, aliases={"markdown": "md"})
 
 
 class ColumnKind(enum.Enum):

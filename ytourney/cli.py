@@ -198,10 +198,12 @@ def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--resume", is_flag=True,
               help="Only continue: refuse to start if the folder holds no tournament yet.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")
+@click.option("--gtp-log", "gtp_log", type=click.Path(file_okay=False), default=None,
+              help="Write every GTP engine's exchange, per engine and game, with timestamps, into this folder.")
 @backend_options
 @click.pass_context
 def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | None, resume: bool,
-        quiet: bool, backend: Backend, address: str | None) -> None:
+        quiet: bool, gtp_log: str | None, backend: Backend, address: str | None) -> None:
     """Run (or continue) a tournament; progress on stderr, the rating table on stdout.
 
     \b
@@ -211,6 +213,8 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     finished tournament just prints its table. --resume insists on continuing
     and refuses to start a new tournament (guards against a mistyped --out).
     A different config on the same folder is refused: use --out elsewhere.
+    --gtp-log DIR writes each engine's GTP exchange of each game to
+    DIR/<player>/game-<id>-<seat>.log (a fault's record names its file).
     Exit codes: 0 done, 1 error, 130 Ctrl-C, 143 SIGTERM (games kept).
     Example:
       ytourney run configs/quickstart.yaml --workers 2
@@ -233,7 +237,7 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
         click.echo(f"ytourney: {plan.note}", err=True)
     try:
         summary = plan.run(workers=workers, backend=backend, address=address,
-                           progress=None if quiet else Progress(sys.stderr))
+                           progress=None if quiet else Progress(sys.stderr), gtp_log=gtp_log)
     except RunInterrupted as err:
         hint = f"ytourney run {config}" + (f" --out {out_dir}" if out_dir else "")
         hint += f" --backend {backend.value}" if backend is not Backend.LOCAL else ""

@@ -257,14 +257,19 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
 @main.command()
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.option("--no-start", is_flag=True, help="Do not start bots or engines; only check the config and paths.")
+@click.option("--no-probe", is_flag=True, help="Start engines but skip their probe games against the random bot.")
 @backend_options
-def validate(config: str, no_start: bool, backend: Backend, address: str | None) -> None:
-    """Check a tournament config without playing any game.
+def validate(config: str, no_start: bool, no_probe: bool, backend: Backend, address: str | None) -> None:
+    """Check a tournament config without playing a tournament game.
 
     \b
     Checks every key, the players' specs, that plugins load and engine
     programs exist and start (each bot is created, set up and closed),
     then prints a summary with the number of games planned.
+    Every GTP engine then plays a probe game in each seat against the random
+    bot on the config's board and clock, under its configured dialect; the
+    first fault is printed with the end of its transcript and a hint at the
+    likely dialect key (rows, first_color, swap, chatter_lines...).
     With --backend ray, every player is also checked on every alive Ray node
     (engines and plugins must exist at the same paths on all of them).
     Example:

@@ -278,7 +278,7 @@ def validate(config: str, no_start: bool, no_probe: bool, backend: Backend, addr
     """
     from ytourney.tournament.validation import validate_config
 
-    report = validate_config(config, start=not no_start, backend=backend, address=address)
+    report = validate_config(config, start=not no_start, backend=backend, address=address, probe=not no_probe)
     for line in report.lines():
         click.echo(line)
     if report.failure:
@@ -385,6 +385,31 @@ def export_command(dirs: tuple[str, ...], fmt: str, out: str | None) -> None:
         return
     where = str(result.paths[0]) if len(result.paths) == 1 else f"{len(result.paths)} files in {out}"
     click.echo(f"ytourney: exported {result.games} games to {where}", err=True)
+
+
+@main.command("import")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--out", "out", type=click.Path(file_okay=False), required=True,
+              help="New results folder for the imported games.")
+@click.option("--name", default=None, help="Tournament name (default: the games' EV, else the folder's name).")
+def import_command(paths: tuple[str, ...], out: str, name: str | None) -> None:
+    """Import SGF games played elsewhere into a results folder, to be rated.
+
+    \b
+    Reads FILE… or every .sgf under DIR: ours and morat-style files (GM[y],
+    SZ[N], cells in ytourney's notation; a first mover called W is read by
+    move order). Every move is replayed; an illegal one stops the import
+    with its file and move number and nothing is written. The folder then
+    works with ratings, crosstable, export and publish.
+    Example:
+      ytourney import games/ --out results/elsewhere
+      ytourney ratings results/elsewhere results/demo
+    """
+    from ytourney.publish.imports import import_sgf
+
+    result = import_sgf(paths, out, name)
+    click.echo(f"ytourney: imported {result.games} games of {len(result.players)} players from {result.files} "
+               f"file(s) into {result.directory}/ as {result.name!r}", err=True)
 
 
 @main.command("publish")

@@ -70,3 +70,10 @@ def test_transcript_is_bounded_and_keeps_its_last_lines(tmp_path: Path) -> None:
     assert len(text.encode()) <= 2000 + 100 and text.rstrip().endswith("reached its limit of 2000 bytes")
     tail = transcript.tail(2)
     assert "info line 9999" in tail[0] and tail[1].endswith("(8000 more characters)")
+
+
+def test_turning_the_log_key_on_keeps_the_results_folder(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert CliRunner().invoke(main, ["run", str(write_config(tmp_path, "")), "--out", str(out), "-q"]).exit_code == 0
+    result = CliRunner().invoke(main, ["run", str(write_config(tmp_path, ", log: true")), "--out", str(out), "-q"])
+    assert result.exit_code == 0, result.output

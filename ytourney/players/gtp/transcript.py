@@ -115,7 +115,12 @@ class TranscribedTransport:
 
     def receive(self, timeout: float) -> str | None:
         """Receive and transcribe."""
-        line = self.inner.receive(timeout)
+        try:
+            line = self.inner.receive(timeout)
+        except TimeoutError:
+            if self.transcript is not None and timeout > 0:
+                self.transcript.note(f"no line within {timeout:.3f}s")
+            raise
         if self.transcript is not None:
             if line is None:
                 self.transcript.note("end of the engine's output")

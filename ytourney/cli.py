@@ -198,10 +198,12 @@ def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--resume", is_flag=True,
               help="Only continue: refuse to start if the folder holds no tournament yet.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")
+@click.option("--gtp-log", "gtp_log", type=click.Path(file_okay=False), default=None,
+              help="Write every GTP engine's exchange, per engine and game, with timestamps, into this folder.")
 @backend_options
 @click.pass_context
 def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | None, resume: bool,
-        quiet: bool, backend: Backend, address: str | None) -> None:
+        quiet: bool, gtp_log: str | None, backend: Backend, address: str | None) -> None:
     """Run (or continue) a tournament; progress on stderr, the rating table on stdout.
 
     \b
@@ -211,6 +213,8 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     finished tournament just prints its table. --resume insists on continuing
     and refuses to start a new tournament (guards against a mistyped --out).
     A different config on the same folder is refused: use --out elsewhere.
+    --gtp-log DIR writes each engine's GTP exchange of each game to
+    DIR/<player>/game-<id>-<seat>.log (a fault's record names its file).
     Exit codes: 0 done, 1 error, 130 Ctrl-C, 143 SIGTERM (games kept).
     Example:
       ytourney run configs/quickstart.yaml --workers 2
@@ -233,7 +237,7 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
         click.echo(f"ytourney: {plan.note}", err=True)
     try:
         summary = plan.run(workers=workers, backend=backend, address=address,
-                           progress=None if quiet else Progress(sys.stderr))
+                           progress=None if quiet else Progress(sys.stderr), gtp_log=gtp_log)
     except RunInterrupted as err:
         hint = f"ytourney run {config}" + (f" --out {out_dir}" if out_dir else "")
         hint += f" --backend {backend.value}" if backend is not Backend.LOCAL else ""
@@ -253,14 +257,19 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
 @main.command()
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.option("--no-start", is_flag=True, help="Do not start bots or engines; only check the config and paths.")
+@click.option("--no-probe", is_flag=True, help="Start engines but skip their probe games against the random bot.")
 @backend_options
-def validate(config: str, no_start: bool, backend: Backend, address: str | None) -> None:
-    """Check a tournament config without playing any game.
+def validate(config: str, no_start: bool, no_probe: bool, backend: Backend, address: str | None) -> None:
+    """Check a tournament config without playing a tournament game.
 
     \b
     Checks every key, the players' specs, that plugins load and engine
     programs exist and start (each bot is created, set up and closed),
     then prints a summary with the number of games planned.
+    Every GTP engine then plays a probe game in each seat against the random
+    bot on the config's board and clock, under its configured dialect; the
+    first fault is printed with the end of its transcript and a hint at the
+    likely dialect key (rows, first_color, swap, chatter_lines...).
     With --backend ray, every player is also checked on every alive Ray node
     (engines and plugins must exist at the same paths on all of them).
     Example:
@@ -269,7 +278,7 @@ def validate(config: str, no_start: bool, backend: Backend, address: str | None)
     """
     from ytourney.tournament.validation import validate_config
 
-    report = validate_config(config, start=not no_start, backend=backend, address=address)
+    report = validate_config(config, start=not no_start, backend=backend, address=address, probe=not no_probe)
     for line in report.lines():
         click.echo(line)
     if report.failure:
@@ -376,6 +385,31 @@ def export_command(dirs: tuple[str, ...], fmt: str, out: str | None) -> None:
         return
     where = str(result.paths[0]) if len(result.paths) == 1 else f"{len(result.paths)} files in {out}"
     click.echo(f"ytourney: exported {result.games} games to {where}", err=True)
+
+
+@main.command("import")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--out", "out", type=click.Path(file_okay=False), required=True,
+              help="New results folder for the imported games.")
+@click.option("--name", default=None, help="Tournament name (default: the games' EV, else the folder's name).")
+def import_command(paths: tuple[str, ...], out: str, name: str | None) -> None:
+    """Import SGF games played elsewhere into a results folder, to be rated.
+
+    \b
+    Reads FILE… or every .sgf under DIR: ours and morat-style files (GM[y],
+    SZ[N], cells in ytourney's notation; a first mover called W is read by
+    move order). Every move is replayed; an illegal one stops the import
+    with its file and move number and nothing is written. The folder then
+    works with ratings, crosstable, export and publish.
+    Example:
+      ytourney import games/ --out results/elsewhere
+      ytourney ratings results/elsewhere results/demo
+    """
+    from ytourney.publish.imports import import_sgf
+
+    result = import_sgf(paths, out, name)
+    click.echo(f"ytourney: imported {result.games} games of {len(result.players)} players from {result.files} "
+               f"file(s) into {result.directory}/ as {result.name!r}", err=True)
 
 
 @main.command("publish")

@@ -15,11 +15,10 @@ from ytourney.game.rules import Color, Rules
 from ytourney.publish.export import (
     export_records,
     game_to_pgn,
-    game_to_sgf,
-    stone_colours,
     to_jsonl,
     to_pgn,
 )
+from ytourney.publish.sgf import game_to_sgf, stone_colours
 from ytourney.publish.sources import read_jsonl
 
 SEVEN_TAG_ROSTER = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
@@ -92,7 +91,7 @@ def test_pgn_reader_reports_broken_input() -> None:
 
 def test_sgf_encodes_board_players_moves_and_swap() -> None:
     text = game_to_sgf(record())
-    assert text.startswith("(;FF[4]GM[Y]CA[UTF-8]")
+    assert text.startswith("(;FF[4]GM[y]CA[UTF-8]")  # lower case, as the public Y engines check it
     assert "SZ[4]" in text and "YB[tri:4]" in text
     assert "PB[bob \"the bot\" \\\\]" in text and "PW[ann]" in text and "YF[ann]" in text
     assert "RE[W+]" in text and "HA[0]" in text and "GN[1]" in text and "DT[2026-11-29]" in text

@@ -7,13 +7,7 @@ stone, so a rating tool's "white advantage" is the second mover's. [Termination]
 numbers every action of the record ("1. e5 2. swap 3. c3 ..."), so the numbers match the published game pages;
 a fault ending adds a {comment} before the result.
 
-SGF (FF[4]): Y has no registered GM number, so files say GM[Y] (readers that only know registered games will
-refuse them rather than misread them as Go). SZ[N] is the side of a `tri:N` board (no SZ on kadon); YB[spec]
-always names the board. Moves are B[cell]/W[cell] in ytourney's notation (`c4` on tri, `E5` on kadon), with the
-stone colour as placed (handicap stones are consecutive B nodes). The pie answer is the node property SW[] on a
-node of its own; after it PB (the swapper) owns the first stone. Root properties: PB/PW final owners, YF the player
-who placed the first stone, HA the handicap level, RU the rules, RE as B+/W+ (connection), B+T/W+T (time) or
-B+F/W+F (other faults), YT the termination, GN the game id, EV the tournament, RO the round, DT the date.
+SGF (FF[4], GM[y]): written by ytourney.publish.sgf, which also reads it back (`ytourney import`).
 
 JSON lines: one `GameRecord.to_dict()` object per line, every record field included.
 """
@@ -27,14 +21,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ytourney import __version__
 from ytourney.choices import parse_choice
-from ytourney.errors import ReportError, YTourneyError
-from ytourney.game.board import BoardKind, parse_board
-from ytourney.game.notation import SWAP, parse_move
+from ytourney.errors import ReportError
 from ytourney.game.record import GameRecord, Termination
 from ytourney.game.rules import Color
-from ytourney.game.state import GameState
+from ytourney.publish.sgf import game_to_sgf, sgf_filename, to_sgf_collection
 
 PGN_LINE_WIDTH = 79
 PGN_TERMINATION = {
@@ -149,102 +140,6 @@ def game_to_pgn(record: GameRecord, site: str = "ytourney") -> str:
 def to_pgn(records: Iterable[GameRecord], site: str = "ytourney") -> str:
     """Every game as one PGN database."""
     return "".join(game_to_pgn(record, site) for record in records)
-
-
-# --- SGF --------------------------------------------------------------------------------------------------------
-
-
-def _sgf_escape(value: object) -> str:
-    return str(value).replace("\\", "\\\\").replace("]", "\\]")
-
-
-def sgf_result(record: GameRecord) -> str:
-    """RE value: B+ / W+ for a completed Y, with T for time and F for other faults."""
-    colour = "W" if record.winner is Color.WHITE else "B"
-    if record.termination is Termination.CONNECTION:
-        return f"{colour}+"
-    if record.termination is Termination.TIME:
-        return f"{colour}+T"
-    return f"{colour}+F"
-
-
-def stone_colours(record: GameRecord) -> list[str | None]:
-    """'B'/'W' for each action of the record as placed (None for the swap), replayed by the rules."""
-    board = parse_board(record.board)
-    rules = record.rules
-    state = GameState(board, rules, record.handicap)
-    colours: list[str | None] = []
-    try:
-        for token in record.moves:
-            move = parse_move(board, token)
-            colour = state.to_move
-            state.play(move)
-            colours.append(None if move == SWAP else ("B" if colour is Color.BLACK else "W"))
-    except YTourneyError:
-        # a damaged record: fall back to plain alternation (handicap stones first) for the rest
-        placed = sum(c is not None for c in colours)
-        for token in record.moves[len(colours):]:
-            if token.lower() == "swap":
-                colours.append(None)
-                continue
-            black_turn = placed < max(1, record.handicap) or (placed - max(1, record.handicap)) % 2 == 1
-            colours.append("B" if black_turn else "W")
-            placed += 1
-    return colours
-
-
-def game_to_sgf(record: GameRecord) -> str:
-    """One game as an SGF (FF[4]) game tree; see the module docstring for the encoding."""
-    board = parse_board(record.board)
-    rules = [key for key, on in sorted(record.rules.to_dict().items()) if on]
-    root = [("FF", "4"), ("GM", "Y"), ("CA", "UTF-8"), ("AP", f"ytourney:{__version__}")]
-    if board.kind is BoardKind.TRI:
-        root.append(("SZ", str(board.size)))
-    root += [("YB", record.board), ("RU", " ".join(["Y", *rules])), ("PB", record.black), ("PW", record.white),
-             ("YF", record.first), ("HA", str(record.handicap)), ("RE", sgf_result(record)),
-             ("YT", record.termination.value)]
-    if record.started[:10]:
-        root.append(("DT", record.started[:10]))
-    if record.tournament:
-        root.append(("EV", record.tournament))
-    root.append(("RO", str(record.round)))
-    if record.id is not None:
-        root.append(("GN", str(record.id)))
-    if record.seed is not None:
-        root.append(("YS", str(record.seed)))
-    if record.reason:
-        root.append(("C", f"{record.loser_name} loses by {record.termination.value}: {record.reason}"))
-    nodes = [";" + "".join(f"{key}[{_sgf_escape(value)}]" for key, value in root)]
-    for token, colour in zip(record.moves, stone_colours(record)):
-        if colour is None:
-            nodes.append(";SW[]")
-        else:
-            nodes.append(f";{colour}[{_sgf_escape(token)}]")
-    lines, line = [], "("
-    for node in nodes:
-        if len(line) + len(node) > PGN_LINE_WIDTH and line != "(":
-            lines.append(line)
-            line = node
-        else:
-            line += node
-    lines.append(line + ")")
-    return "\n".join(lines) + "\n"
-
-
-def _slug(text: str) -> str:
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.")
-    return slug[:60] or "games"
-
-
-def sgf_filename(record: GameRecord, index: int) -> str:
-    """File name of a game's SGF: tournament and game id (or replay index when the record has no id)."""
-    number = record.id if record.id is not None else index
-    return f"{_slug(record.tournament)}-{number:05d}.sgf"
-
-
-def to_sgf_collection(records: Iterable[GameRecord]) -> str:
-    """Every game as one SGF collection (game trees one after another)."""
-    return "".join(game_to_sgf(record) for record in records)
 
 
 # --- writing ----------------------------------------------------------------------------------------------------

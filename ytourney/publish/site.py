@@ -18,9 +18,10 @@ from ytourney.game.notation import parse_cell
 from ytourney.game.record import GameRecord, utc_now
 from ytourney.game.rules import Color
 from ytourney.publish.crosstable import Crosstable, build_crosstable
-from ytourney.publish.export import stone_colours, to_jsonl, to_pgn
+from ytourney.publish.export import to_jsonl, to_pgn
 from ytourney.publish.html import TableView, render_page, stylesheet, table_view
 from ytourney.publish.ratings_table import RATING_COLUMNS, Standing, build_table
+from ytourney.publish.sgf import stone_colours
 from ytourney.publish.svg import heatmap_svg, position_svg, replay, winning_group
 from ytourney.publish.table import Table
 from ytourney.stats.ratings import PlayerRating, RatedGame, Ratings

@@ -428,6 +428,8 @@ class _ConfigReader(FieldReader):
             entry: dict[str, Any] = {"name": player.name}
             if player.spec.kind is BotKind.GTP:
                 entry["gtp"] = dict(item["gtp"]) if isinstance(item, Mapping) else None
+                if entry["gtp"] is not None:
+                    entry["gtp"].pop("log", None)  # transcripts on or off: still the same tournament
             else:
                 entry["bot"] = player.spec_text
             raw_players.append(entry)

@@ -78,6 +78,8 @@ def read_gtp(reader: FieldReader, value: Any, path: str) -> GtpSettings:
     if "chatter_lines" in section:
         values["chatter_lines"] = reader.integer(section["chatter_lines"], f"{path}.chatter_lines", at_least=0,
                                                  at_most=MAX_CHATTER_LINES)
+    if "log" in section:
+        values["log"] = reader.boolean(section["log"], f"{path}.log")
     return GtpSettings(**values)
 
 

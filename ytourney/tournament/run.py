@@ -25,6 +25,7 @@ from typing import Protocol
 
 from ytourney.errors import BackendError, RunInterrupted, RunnerError
 from ytourney.game.record import GameRecord
+from ytourney.players.spec import BotKind
 from ytourney.stats.handicap import HandicapMode
 from ytourney.stats.sprt import SprtState
 from ytourney.tournament.config import TournamentConfig, load_config
@@ -133,6 +134,24 @@ def open_store(config: TournamentConfig, directory: str | os.PathLike[str], plan
     )
 
 
+GTP_LOG_FOLDER = "gtp-logs"
+"""The folder, in the results folder, of the transcripts of engines whose config says `gtp: {log: true}`."""
+
+
+def gtp_log_folders(config: TournamentConfig, directory: str | os.PathLike[str],
+                    gtp_log: str | os.PathLike[str] | None = None) -> dict[str, str]:
+    """The transcript folder of each engine player that writes one: every engine into `gtp_log` when given, else
+    those whose config says `gtp: {log: true}` into <results folder>/gtp-logs/."""
+    folders = {}
+    for player in config.players:
+        if player.spec.kind is BotKind.GTP and player.spec.gtp is not None:
+            if gtp_log is not None:
+                folders[player.name] = str(gtp_log)
+            elif player.spec.gtp.log:
+                folders[player.name] = str(Path(directory) / GTP_LOG_FOLDER)
+    return folders
+
+
 def local_executor(context: TournamentContext, workers: int) -> Executor:
     """A process pool of `workers` workers."""
     return ProcessExecutor(context, workers)
@@ -158,8 +177,9 @@ class Runner:
 
     def __init__(self, config: TournamentConfig, directory: str | os.PathLike[str], *, workers: int | None = None,
                  executor_factory: ExecutorFactory = local_executor, progress: ProgressSink | None = None,
-                 stop_condition: StopCondition | None = None) -> None:
+                 stop_condition: StopCondition | None = None, gtp_log: str | os.PathLike[str] | None = None) -> None:
         self.config = config
+        self.gtp_logs = gtp_log_folders(config, directory, gtp_log)
         self.directory = Path(directory)
         self.workers = workers or config.workers or default_workers()
         self.executor_factory = executor_factory
@@ -229,7 +249,7 @@ class Runner:
                     continue
                 if executor is None:
                     executor = self._executor = self.executor_factory(
-                        TournamentContext.from_config(self.config), self.workers)
+                        TournamentContext.from_config(self.config, self.gtp_logs), self.workers)
                     room = self._room(executor, adaptive or scheduler.faulting)
                 executor.submit(item)
                 room -= 1
@@ -329,15 +349,22 @@ class RunPlan:
                 "already stored")
 
     def run(self, *, workers: int | None = None, backend: Backend = Backend.LOCAL, address: str | None = None,
-            progress: ProgressSink | None = None) -> RunSummary:
+            progress: ProgressSink | None = None, gtp_log: str | os.PathLike[str] | None = None) -> RunSummary:
         """Play the games not yet stored on `backend` (a match with `schedule.sprt` stops once the test decides);
-        `workers` defaults to the config's, else one per core, or one per CPU of the Ray cluster at `address`."""
+        `workers` defaults to the config's, else one per core, or one per CPU of the Ray cluster at `address`;
+        with `gtp_log` every engine writes its GTP transcript of each game there."""
         factory = executor_factory(backend, address)
+        if gtp_log is not None:
+            try:
+                Path(gtp_log).mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                raise RunnerError(f"cannot create the GTP transcript folder {str(gtp_log)!r}: "
+                                  f"{err.strerror or err}; give --gtp-log a folder you can write") from err
         if backend is Backend.RAY and address and workers is None:
             workers = cluster_cpus(address)
         stop, sprt = sprt_condition(self.config)
         runner = Runner(self.config, self.directory, workers=workers, executor_factory=factory, progress=progress,
-                        stop_condition=stop)
+                        stop_condition=stop, gtp_log=gtp_log)
         return replace(runner.run(), sprt=sprt())
 
 

@@ -21,6 +21,7 @@ from ytourney.players.spec import BotKind, create_bot
 from ytourney.stats.handicap import HandicapMode
 from ytourney.tournament.config import PlayerConfig, TournamentConfig, load_config
 from ytourney.tournament.executor import Backend
+from ytourney.tournament.probe import probe_engine
 from ytourney.tournament.ray import RayNode, on_every_node
 from ytourney.tournament.run import results_folder
 from ytourney.tournament.schedule import build_slots, pairings
@@ -63,12 +64,19 @@ class PlayerCheck:
     name: str
     note: str
     problem: str = ""
+    details: tuple[str, ...] = ()  # lines shown under the player (a probe's hint and transcript)
 
 
-def _check(config: TournamentConfig, player: PlayerConfig, start: bool) -> PlayerCheck:
-    """Check a player here: start it, or with `start` false only look for its files."""
+def _check(config: TournamentConfig, player: PlayerConfig, start: bool, probe: bool = False) -> PlayerCheck:
+    """Check a player here: start it, or with `start` false only look for its files; with `probe` an engine also
+    plays the probe games (`probe_engine`)."""
     try:
         note = check_player(config, player) if start else _look_for(player)
+        if probe and player.spec.kind is BotKind.GTP:
+            found = probe_engine(config, player)
+            if found.problem:
+                return PlayerCheck(player.name, "", found.problem, tuple(found.lines()))
+            note += "; probe games clean in both seats"
     except YTourneyError as err:
         return PlayerCheck(player.name, "", str(err))
     except Exception as err:  # noqa: BLE001 - anything a plugin throws is a problem to report, not a crash
@@ -180,7 +188,7 @@ class Validation:
         """Why the config is not ready to run ('' when it is)."""
         problems = sum(1 for player in self.players if player.problem)
         if problems:
-            return f"{self.source}: {problems} player(s) cannot be started; see above"
+            return f"{self.source}: {problems} player(s) cannot be started or failed the probe; see above"
         short = sum(1 for node in self.nodes or () if node.problems)
         if short:
             return f"{self.source}: {short} Ray node(s) cannot play every player; see above"
@@ -224,6 +232,7 @@ class Validation:
         for player, check in zip(config.players, self.players):
             note = f"PROBLEM: {check.problem}" if check.problem else check.note
             lines.append(f"    {player.name:<{width}}  {player.spec.kind.value:<7}  {player.spec_text}  [{note}]")
+            lines += [f"      {detail}" for detail in check.details]
         if self.nodes is not None:
             lines.append(f"  ray nodes  {len(self.nodes)} alive at {self.address or 'a local Ray instance'}")
             lines += [f"    {line}" for node in self.nodes for line in node.lines()]
@@ -231,9 +240,10 @@ class Validation:
 
 
 def validate_config(path: str, *, start: bool = True, backend: Backend = Backend.LOCAL,
-                    address: str | None = None) -> Validation:
-    """Check the config at `path` without playing a game: start every player once (not with `start` false), and
-    with the Ray backend check every player on every alive node of the cluster at `address` as well."""
+                    address: str | None = None, probe: bool = True) -> Validation:
+    """Check the config at `path` without playing a tournament game: start every player once (not with `start`
+    false), let every GTP engine play the probe games against the random bot (not with `probe` false), and with
+    the Ray backend check every player on every alive node of the cluster at `address` as well."""
     config = load_config(path)
     directory = results_folder(config)
     differing = None
@@ -242,7 +252,7 @@ def validate_config(path: str, *, start: bool = True, backend: Backend = Backend
         if stored.config_hash != config.digest():
             differing = tuple(config_differences(stored.config_key, config.key()))
     if start:
-        players = tuple(_check(config, player, True) for player in config.players)
+        players = tuple(_check(config, player, True, probe) for player in config.players)
     else:
         players = tuple(PlayerCheck(player.name, "not started (--no-start)") for player in config.players)
     nodes = None

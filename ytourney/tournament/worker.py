@@ -13,8 +13,10 @@ game by a fault is closed and restarted for its next game.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from ytourney.errors import PlayerFault, YTourneyError
@@ -23,6 +25,8 @@ from ytourney.game.record import GameRecord, GameSetup, Termination
 from ytourney.game.rules import Color, Rules
 from ytourney.players.base import Bot, Limit
 from ytourney.players.clock import TimeControl
+from ytourney.players.gtp.engine import GtpBot
+from ytourney.players.gtp.transcript import Transcript
 from ytourney.players.spec import BotKind, BotSpec, bot_factory, create_bot
 from ytourney.tournament.config import TournamentConfig
 from ytourney.tournament.match import Seat, play_game
@@ -37,6 +41,7 @@ class PlayerEntry:
     name: str
     spec: BotSpec
     own_budget: bool = False
+    gtp_log: str = ""  # the folder of this engine's GTP transcripts ('' for none)
 
 
 @dataclass(frozen=True)
@@ -50,9 +55,10 @@ class TournamentContext:
     players: tuple[PlayerEntry, ...]
 
     @classmethod
-    def from_config(cls, config: TournamentConfig) -> TournamentContext:
-        """The context of a validated config."""
-        players = tuple(PlayerEntry(p.name, p.spec, p.own_budget) for p in config.players)
+    def from_config(cls, config: TournamentConfig, gtp_logs: Mapping[str, str] | None = None) -> TournamentContext:
+        """The context of a validated config; `gtp_logs` maps engine players to the folder of their transcripts."""
+        logs = gtp_logs or {}
+        players = tuple(PlayerEntry(p.name, p.spec, p.own_budget, logs.get(p.name, "")) for p in config.players)
         return cls(config.name, parse_board(config.board), config.rules, config.time, players)
 
 
@@ -154,6 +160,19 @@ class _WatchedBot:
         self._call(self.bot.close)
 
 
+def _transcribe(bot: Bot, entry: PlayerEntry, slot: int, seat: int) -> Transcript | None:
+    """Start the game's transcript of an engine whose player asks for one (None when it does not)."""
+    if not entry.gtp_log or not isinstance(bot, GtpBot):
+        return None
+    folder = Path(entry.gtp_log) / re.sub(r"[^A-Za-z0-9._-]+", "-", entry.name).strip("-.")
+    try:
+        transcript = Transcript(entry.name, folder / f"game-{slot:05d}-{('first', 'second')[seat]}.log")
+    except YTourneyError:
+        return None  # a folder that cannot be written loses the transcript, never the game
+    bot.transcript = transcript
+    return transcript
+
+
 class GamePlayer:
     """Plays tasks of one tournament in the current process, keeping plugins and engines alive between games."""
 
@@ -169,6 +188,7 @@ class GamePlayer:
         context = self.context
         seats: list[Seat] = []
         fresh: list[Bot] = []
+        transcripts: list[Transcript | None] = []
         self.tracker.slot = task.slot
         try:
             for seat_index, player_index in enumerate(task.seats):
@@ -186,6 +206,7 @@ class GamePlayer:
                 if entry.spec.kind is BotKind.PLUGIN:
                     bot = _WatchedBot(bot, self.tracker, seat_index + 1)
                 seats.append(Seat(entry.name, bot, entry.own_budget))
+                transcripts.append(_transcribe(bot, entry, task.slot, seat_index))
             try:
                 extra = {"opening": task.opening_index} if task.opening_index is not None else None
                 record = play_game(seats, context.board, context.rules, task.handicap, context.time_control,
@@ -202,9 +223,16 @@ class GamePlayer:
             for bot in fresh:
                 with contextlib.suppress(Exception):
                     bot.close()
+            for seat, transcript in zip(seats, transcripts):
+                if transcript is not None:
+                    seat.bot.transcript = None  # type: ignore[attr-defined]
+                    transcript.close()
             self.tracker.slot = 0
         if record.termination.is_fault:
             loser_seat = 0 if record.loser_name == seats[0].name else 1
+            transcript = transcripts[loser_seat] if loser_seat < len(transcripts) else None
+            if transcript is not None and transcript.path is not None:
+                record = replace(record, extra={**record.extra, "gtp_log": str(transcript.path)})
             self._drop(task.seats[loser_seat])
         return record
 

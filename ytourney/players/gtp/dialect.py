@@ -55,7 +55,7 @@ def from_engine_cell(board: Board, token: str, rows: str = RowOrder.NORMAL.value
         if board.kind is BoardKind.KADON:
             raise NotationError(f"{token!r} is not a cell of board {board.spec!r}")
         shape = "row 1 the top corner, row r holding r cells" if flipped else "row 1 the long edge"
-        raise NotationError(f"{token!r} is not a cell of board {board.spec!r} (rows {rows!r}: {shape})")
+        raise NotationError(f"{token!r} is not a cell of board {board.spec!r} (rows {RowOrder(rows).value!r}: {shape})")
     return index
 
 

@@ -35,6 +35,7 @@ from ytourney.players.gtp.settings import (
     TimeCommand,
     check_board,
 )
+from ytourney.players.gtp.transcript import TranscribedTransport, Transcript
 from ytourney.players.gtp.transport import ProcessTransport, TransportFactory
 
 # --- the player ----------------------------------------------------------------------------------------------------
@@ -77,6 +78,19 @@ class GtpBot:
         self._answer: tuple[int, int] | None = None  # (ply, cell): a genmove answer obtained while deciding the pie
         self._clock_sent = False
         self._move_time_sent = ""  # the last per-move time given by `y_param max_time` or `time -m`
+        self._wire: TranscribedTransport | None = None
+        self._transcript: Transcript | None = None
+
+    @property
+    def transcript(self) -> Transcript | None:
+        """Where the exchange with the engine is written from now on (None: nowhere)."""
+        return self._transcript
+
+    @transcript.setter
+    def transcript(self, transcript: Transcript | None) -> None:
+        self._transcript = transcript
+        if self._wire is not None:
+            self._wire.transcript = transcript
 
     # --- Bot protocol ---------------------------------------------------------------------------------------------
 
@@ -137,7 +151,7 @@ class GtpBot:
             self.close()
         self.restarts += self._started
         self._started = 1
-        transport = self._factory(self.settings)
+        transport = self._wire = TranscribedTransport(self._factory(self.settings), self._transcript)
         client = GtpClient(transport, f"engine {self.name!r}", self.settings.chatter_lines)
         self._client = client
         first = client.command("name", self.settings.startup_seconds)

@@ -78,6 +78,7 @@ class GtpSettings:
     kadon_boardsize: str = ""
     time_command: TimeCommand = TimeCommand.GTP
     chatter_lines: int = 0  # lines (statistics, logs) an engine may print on stdout before an answer
+    log: bool = False  # write its GTP transcript, per game, under the results folder (gtp-logs/)
 
     @property
     def display_name(self) -> str:

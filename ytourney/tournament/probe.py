@@ -1,0 +1,106 @@
+"""The probe `validate` runs on every GTP player: short games against the random bot under the configured dialect.
+
+A wrong dialect shows in the first moves: a flipped engine read with `rows: normal` names cells our board lacks or
+refuses ours, an engine that calls the first mover white refuses `play b` on an empty board, a chatty engine read
+with `chatter_lines: 0` answers with statistics. The probe plays one game in each seat; the first fault comes back
+with the end of its transcript and a hint at the dialect key that most likely causes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass
+
+from ytourney.game.board import parse_board
+from ytourney.game.record import GameRecord, Termination
+from ytourney.players.gtp.engine import GtpBot
+from ytourney.players.gtp.settings import GtpSettings
+from ytourney.players.gtp.transcript import Transcript
+from ytourney.players.spec import BotKind, create_bot, parse_bot_spec
+from ytourney.tournament.config import PlayerConfig, TournamentConfig
+from ytourney.tournament.match import Seat, play_game
+
+PROBE_OPPONENT = "random (probe)"
+TRANSCRIPT_LINES = 14
+"""Lines of the transcript shown with a probe's fault (empty answer lines left out)."""
+SEATS = ("first", "second")
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What the probe found: '' when both games were clean, else the fault, a hint and the transcript's end."""
+
+    problem: str = ""
+    hint: str = ""
+    transcript: tuple[str, ...] = ()
+
+    def lines(self) -> list[str]:
+        """The hint and the transcript, to print under the player."""
+        lines = [f"hint: {self.hint}"] if self.hint else []
+        if self.transcript:
+            lines.append(f"transcript (last {len(self.transcript)} lines; > sent, < received, ms since start):")
+            lines += [f"  {line}" for line in self.transcript]
+        return lines
+
+
+def probe_engine(config: TournamentConfig, player: PlayerConfig) -> Probe:
+    """Play the engine against the random bot on the config's board and clock, once in each seat."""
+    if player.spec.kind is not BotKind.GTP or player.spec.gtp is None:
+        return Probe()
+    board = parse_board(config.board)
+    for seat in (0, 1):
+        engine = create_bot(player.spec, config.seed)
+        transcript = Transcript(player.name)
+        if isinstance(engine, GtpBot):
+            engine.transcript = transcript
+        opponent = create_bot(parse_bot_spec("random"), config.seed + seat)
+        seats = [Seat(player.name, engine), Seat(PROBE_OPPONENT, opponent)]
+        try:
+            record = play_game(seats if seat == 0 else seats[::-1], board, config.rules, 0, config.time,
+                               seed=config.seed)
+        finally:
+            if isinstance(engine, GtpBot):
+                engine.transcript = None  # the transcript ends with the game, before `quit`
+            for bot in (engine, opponent):
+                with contextlib.suppress(Exception):
+                    bot.close()
+        if record.termination.is_fault and record.loser_name == player.name:
+            shown = [line for line in transcript.tail() if not re.fullmatch(r"\d+ <.*?: ?", line)]
+            return Probe(f"probe game as the {SEATS[seat]} mover: {record.reason}",
+                         dialect_hint(record, player.spec.gtp), tuple(shown[-TRANSCRIPT_LINES:]))
+    return Probe()
+
+
+def dialect_hint(record: GameRecord, gtp: GtpSettings) -> str:
+    """The dialect key a fault most likely points at ('' when the fault says nothing of the dialect)."""
+    reason = record.reason.lower()
+    rows = (f"gtp.rows (now {gtp.rows.value!r}; 'flipped' when the engine's row 1 is the top corner and its row r "
+            "holds r cells)")
+    first = (f"gtp.first_color (now {gtp.first_color.value!r}; 'white' when the engine calls the first mover "
+             "white)")
+    if "not a gtp response" in reason or "without being asked" in reason:
+        return (f"the engine printed lines that are not GTP answers: raise gtp.chatter_lines (now "
+                f"{gtp.chatter_lines}) if it prints statistics before its answer")
+    if "swap" in reason:
+        return (f"a swap went wrong: check gtp.swap (now {gtp.swap.value!r}; 'none' for an engine that knows no "
+                "swap, 'genmove' when it may answer swap) and gtp.pie_policy")
+    if "is not a cell" in reason:
+        return f"the engine named a cell board {record.board} does not have: check {rows}"
+    if "already occupied" in reason:
+        return f"the engine sees another position than ours: check {rows} and {first}"
+    refused = re.search(r"refused '(\w+)", reason)
+    if refused and refused.group(1) in ("play", "genmove"):
+        if re.search(r"colou?r|turn|should play", reason):
+            return f"the engine refused a colour out of turn: check {first}"
+        if re.search(r"vertex|cell|coordinate|occupied", reason):
+            return f"the engine refused a cell we sent: check {rows}"
+        return f"the engine refused a move we sent: check {first} and {rows}"
+    if refused and refused.group(1) in ("time", "y_param", "time_settings", "time_left"):
+        return f"the engine refused its time command: check gtp.time_command (now {gtp.time_command.value!r})"
+    if refused and refused.group(1) == "boardsize":
+        return f"the engine cannot play board {record.board}: choose a board it knows"
+    if record.termination is Termination.TIME:
+        return (f"the engine overran its time: check gtp.time_command (now {gtp.time_command.value!r}) and "
+                "time.grace_seconds")
+    return ""

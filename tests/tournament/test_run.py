@@ -21,7 +21,6 @@ from ytourney.tournament.pool import InProcessExecutor, ProcessExecutor
 from ytourney.tournament.run import Runner
 from ytourney.tournament.schedule import GameTask, build_slots, sprt_condition
 from ytourney.tournament.store import encode_moves, load_records
-from ytourney.tournament.validation import check_player
 from ytourney.tournament.worker import (
     GamePlayer,
     PlayedGame,
@@ -258,19 +257,6 @@ def test_sprt_condition_stops_a_match(tmp_path: Path) -> None:
     summary = Runner(match, tmp_path / "m", executor_factory=in_process, stop_condition=stop).run()
     assert summary.stopped and summary.stored < 200 and state().finished
     assert summary.complete and summary.skipped == 200 - summary.stored
-
-
-def test_check_player_reports_problems(tmp_path: Path) -> None:
-    body = (f"  - {{name: ok, gtp: {{command: ['{sys.executable}', '{FAKE}']}}}}\n"
-            "  - {name: missing, gtp: {command: [no-such-engine-xyz]}}\n"
-            "  - {name: raises, bot: 'plugins.py:Raises'}\n  - {name: first, bot: 'plugins.py:First'}\n")
-    cfg = make(tmp_path, body)
-    assert check_player(cfg, cfg.players[0]).startswith("ok, engine started")
-    with pytest.raises(Exception, match="not found on PATH"):
-        check_player(cfg, cfg.players[1])
-    with pytest.raises(Exception, match="no weights"):
-        check_player(cfg, cfg.players[2])
-    assert check_player(cfg, cfg.players[3]) == "ok"
 
 
 def test_executor_rejects_zero_workers(tmp_path: Path) -> None:

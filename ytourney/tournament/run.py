@@ -302,7 +302,7 @@ class Runner:
         def handler(signum: int, frame: object) -> None:
             first = self._signal is None
             self._signal = self._signal or signum
-            if not first or getattr(self._executor, "in_process", False):
+            if not first or (self._executor is not None and self._executor.in_process):
                 raise KeyboardInterrupt
 
         previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
 import json
+import os
 import random
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -26,9 +30,27 @@ class YTourneyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # a full or closed stdout fails here, inside the handler, not at interpreter exit
+            return result
         except YTourneyError as err:
             raise click.ClickException(str(err)) from err
+        except BrokenPipeError:
+            _silence_stdout()  # the reader went away (`| head`): nothing to say to anyone
+            ctx.exit(1)
+        except OSError as err:
+            _silence_stdout()
+            problem = (err.strerror or str(err)).lower()
+            message = f"{err.filename!r}: {problem}" if err.filename else f"cannot write output: {problem}"
+            raise click.ClickException(message) from err
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's last flush cannot fail again with a traceback."""
+    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 @click.group(cls=YTourneyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -223,9 +245,10 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     from ytourney.tournament.executor import Backend
     from ytourney.tournament.progress import Progress
     from ytourney.tournament.run import plan_run
-    from ytourney.tournament.store import stream_records
+    from ytourney.tournament.store import check_stored_config, stream_records
 
     plan = plan_run(config, out_dir)
+    check_stored_config(plan.directory, plan.config.digest(), plan.config.key())  # the refusal, and nothing else
     if resume and not plan.started:
         raise click.UsageError(f"nothing to resume: {str(plan.directory)!r} holds no tournament "
                                "(run without --resume to start)")

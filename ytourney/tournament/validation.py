@@ -26,9 +26,8 @@ from ytourney.tournament.run import results_folder
 from ytourney.tournament.schedule import build_slots, pairings
 from ytourney.tournament.store import (
     config_differences,
-    db_path,
-    load_info,
     stored_count,
+    stored_info,
 )
 
 
@@ -237,8 +236,8 @@ def validate_config(path: str, *, start: bool = True, backend: Backend = Backend
     config = load_config(path)
     directory = results_folder(config)
     differing = None
-    if db_path(directory).is_file():
-        stored = load_info(directory)
+    stored = stored_info(directory)
+    if stored is not None:
         if stored.config_hash != config.digest():
             differing = tuple(config_differences(stored.config_key, config.key()))
     if start:

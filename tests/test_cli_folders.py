@@ -1,0 +1,106 @@
+"""The CLI at the edges of results folders: one clear line and exit 1 for every broken folder, store or output."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ytourney.cli import main
+
+CONFIG = "name: {name}\nboard: tri:5\nseed: 3\nschedule: {{games_per_pair: {games}}}\nplayers: [a, b]\n"
+
+
+def write_config(folder: Path, name: str = "cup", games: int = 2) -> Path:
+    path = folder / f"{name}.yaml"
+    path.write_text(CONFIG.format(name=name, games=games).replace("[a, b]", "[{name: a, bot: random}, "
+                                                                            "{name: b, bot: random}]"))
+    return path
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+@pytest.fixture
+def results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A finished two-game tournament in results/cup/ under a fresh working folder."""
+    monkeypatch.chdir(tmp_path)
+    config = write_config(tmp_path)
+    code, output = invoke("run", str(config), "-q")
+    assert code == 0, output
+    return tmp_path / "results" / "cup"
+
+
+READERS = [
+    ["ratings", "results/cup"], ["crosstable", "results/cup"], ["handicap", "results/cup"],
+    ["export", "results/cup"], ["publish", "results/cup", "--out", "site"], ["run", "cup.yaml", "-q"],
+    ["validate", "cup.yaml", "--no-start"],
+]
+
+
+@pytest.mark.parametrize("command", READERS, ids=lambda c: c[0])
+def test_every_reader_refuses_a_store_of_a_newer_ytourney(results: Path, command: list[str]) -> None:
+    with sqlite3.connect(results / "tournament.db") as conn:
+        conn.execute("PRAGMA user_version=99")
+    code, output = invoke(*command)
+    assert code == 1
+    assert "schema version 99, written by a newer ytourney" in output and "Traceback" not in output
+
+
+@pytest.mark.parametrize("command", [["run", "cup.yaml", "-q"], ["ratings", "results/cup"]], ids=lambda c: c[0])
+def test_a_store_missing_a_column_is_one_clear_line(results: Path, command: list[str]) -> None:
+    with sqlite3.connect(results / "tournament.db") as conn:
+        conn.execute("ALTER TABLE games DROP COLUMN reason")
+    code, output = invoke(*command)
+    assert code == 1 and output.startswith("Error: ") and output.count("\n") == 1
+    assert "reason" in output and "use --out" in output
+
+
+def test_a_symlinked_lock_is_refused_by_run(results: Path, tmp_path: Path) -> None:
+    victim = tmp_path / "precious.txt"
+    victim.write_text("keep me\n")
+    (results / "run.lock").unlink()
+    (results / "run.lock").symlink_to(victim)
+    code, output = invoke("run", "cup.yaml", "-q")
+    assert code == 1 and "is a symbolic link" in output
+    assert victim.read_text() == "keep me\n"
+
+
+@pytest.mark.parametrize("made", ["empty", "half"])
+def test_a_run_killed_while_creating_its_store_is_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          made: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = write_config(tmp_path)
+    folder = tmp_path / "results" / "cup"
+    folder.mkdir(parents=True)
+    if made == "empty":
+        (folder / "tournament.db").touch()
+    else:
+        with sqlite3.connect(folder / "tournament.db") as conn:
+            conn.execute("PRAGMA journal_mode=WAL")
+    assert invoke("validate", str(config), "--no-start")[0] == 0
+    code, output = invoke("run", str(config), "-q")
+    assert code == 0 and "2 games rated" in output
+
+
+def test_another_configs_folder_gets_only_the_refusal(results: Path, tmp_path: Path) -> None:
+    other = write_config(tmp_path, name="other", games=4)
+    code, output = invoke("run", str(other), "--out", "results/cup")
+    assert code == 1
+    assert "different config" in output and "already stored" not in output and "complete" not in output
+
+
+def test_stdout_to_a_full_device_is_one_clear_line(results: Path, tmp_path: Path) -> None:
+    for command in (["ratings", "results/cup"], ["export", "results/cup"], ["run", "cup.yaml", "-q"]):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([sys.executable, "-m", "ytourney", *command], stdout=full, stderr=subprocess.PIPE,
+                                  text=True, cwd=tmp_path)
+        assert done.returncode == 1, command
+        assert done.stderr == "Error: cannot write output: no space left on device\n", done.stderr

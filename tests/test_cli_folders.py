@@ -104,3 +104,33 @@ def test_stdout_to_a_full_device_is_one_clear_line(results: Path, tmp_path: Path
                                   text=True, cwd=tmp_path)
         assert done.returncode == 1, command
         assert done.stderr == "Error: cannot write output: no space left on device\n", done.stderr
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "NaN"])
+def test_play_refuses_a_move_time_that_is_not_finite(value: str) -> None:
+    result = CliRunner().invoke(main, ["play", "random", "random", "--board", "tri:4", "--move-seconds", value])
+    assert result.exit_code == 2 and "--move-seconds" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("command", ["validate", "run"])
+def test_a_huge_plan_is_refused_by_validate_and_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    command: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "huge.yaml"
+    config.write_text("name: huge\nschedule: {games_per_pair: 1000000}\nplayers: ["
+                      + ", ".join(f"{{name: p{i}, bot: random}}" for i in range(200)) + "]\n")
+    code, output = invoke(command, str(config))
+    assert code == 1 and "plan 19,900,000,000 games; expected at most 1,000,000" in output
+    assert not (tmp_path / "results").exists()
+
+
+def test_odd_games_per_pair_is_warned_by_validate_and_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = write_config(tmp_path, games=3)
+    for command in (["validate", str(config), "--no-start"], ["run", str(config), "-q"], ["run", str(config)]):
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 0
+        if "-q" in command or command[0] == "run" and "already stored" in result.stderr:
+            assert "odd" not in result.stderr  # quiet, or a rerun of a finished tournament: said once already
+        else:
+            assert "warning: schedule.games_per_pair 3 is odd" in result.stderr and " over " in result.stderr

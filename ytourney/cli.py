@@ -6,6 +6,7 @@ import contextlib
 import functools
 import io
 import json
+import math
 import os
 import random
 import sys
@@ -20,6 +21,18 @@ from ytourney.game.board import ACCEPTED_SPECS
 
 if TYPE_CHECKING:
     from ytourney.tournament.executor import Backend
+
+class FiniteFloat(click.FloatRange):
+    """A float option that must be a finite number (click's FloatRange lets nan and inf through)."""
+
+    name = "finite float"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
 
 BACKENDS = ("local", "ray")
 """The --backend choices, the default first (ytourney.tournament.executor.Backend, listed here to keep --help fast)."""
@@ -72,7 +85,7 @@ def main() -> None:
 @click.option("--misere", is_flag=True, help="The player who completes a Y loses.")
 @click.option("--handicap", type=click.IntRange(min=0), default=0, show_default=True,
               help="Handicap level: 1 = BLACK moves first without pie, k >= 2 = BLACK places k stones first.")
-@click.option("--move-seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--move-seconds", type=FiniteFloat(min=0, min_open=True), default=None,
               help="Time budget per move for each bot (default: the bots' own playout budgets).")
 @click.option("--seed", type=int, default=None, help="Seed for the bots and the record (default: random).")
 @click.option("--json", "as_json", is_flag=True, help="Print the game record as one JSON object.")
@@ -254,6 +267,8 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
                                "(run without --resume to start)")
     if plan.note and not quiet:
         click.echo(f"ytourney: {plan.note}", err=True)
+    if not plan.stored and not quiet:
+        _warn_seats(plan.config)
     try:
         summary = plan.run(workers=workers, backend=backend, address=address,
                            progress=None if quiet else Progress(sys.stderr))
@@ -295,9 +310,19 @@ def validate(config: str, no_start: bool, backend: Backend, address: str | None)
     report = validate_config(config, start=not no_start, backend=backend, address=address)
     for line in report.lines():
         click.echo(line)
+    _warn_seats(report.config)
     if report.failure:
         raise click.ClickException(report.failure)
     click.echo(f"{config}: ok")
+
+
+def _warn_seats(config: Any) -> None:
+    """Say on stderr when an odd games_per_pair leaves the seats of every pair unbalanced."""
+    from ytourney.tournament.schedule import seat_imbalance
+
+    warning = seat_imbalance(config)
+    if warning:
+        click.echo(f"ytourney: warning: {warning}", err=True)
 
 
 # --- ratings, crosstable, export, publish -------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from ytourney.tournament.config import PlayerConfig, TournamentConfig, load_conf
 from ytourney.tournament.executor import Backend
 from ytourney.tournament.ray import RayNode, on_every_node
 from ytourney.tournament.run import results_folder
-from ytourney.tournament.schedule import build_slots, pairings
+from ytourney.tournament.schedule import pairings, planned_games
 from ytourney.tournament.store import (
     config_differences,
     stored_count,
@@ -247,5 +247,5 @@ def validate_config(path: str, *, start: bool = True, backend: Backend = Backend
     nodes = None
     if backend is Backend.RAY:
         nodes = tuple(check_cluster(config, address=address, start=start))
-    return Validation(path, config, len(build_slots(config)), len(pairings(config)), directory,
+    return Validation(path, config, planned_games(config), len(pairings(config)), directory,
                       stored_count(directory), differing, players, nodes, address)

@@ -374,6 +374,16 @@ def stream_records(directory: str | os.PathLike[str], *, moves: bool = True,
         yield from _iter_records(conn, info.name if info else "", moves=moves, times=times, share_moves=False)
 
 
+def stored_variants(directory: str | os.PathLike[str]) -> list[tuple[str, bool]]:
+    """The boards and misère flags of a results folder's games, in the order they first appear (one query, no
+    game read)."""
+    with _reader(directory) as conn:
+        if not _has_table(conn, "games"):
+            return []
+        rows = conn.execute("SELECT board, misere FROM games GROUP BY board, misere ORDER BY MIN(id)")
+        return [(board, bool(misere)) for board, misere in rows]
+
+
 def load_info(directory: str | os.PathLike[str]) -> TournamentInfo:
     """The tournament row of a results folder (name, config, planned games)."""
     with _reader(directory) as conn:

@@ -334,15 +334,16 @@ _TABLE_FORMATS = ("text", "md", "csv", "json", "html")
 def _leagues(dirs: tuple[str, ...], detail: bool = True, *, pool: bool = False,
              single: str = "") -> list[tuple[str, list, Any]]:
     """The sources of DIR… and their ratings (league order: folders as given, then game id), one league per board
-    and rules set unless `pool`, each with a heading ('' when there is one league); without detail the games are
-    streamed from the stores and not kept. `single` names an output that holds one league only (refused with
-    several)."""
+    and rules set unless `pool`, each with a heading ('' for one set; a pool names its sets); without detail the
+    games are streamed from the stores and not kept. `single` names an output that holds one league only (refused
+    with several)."""
     from ytourney.publish.sources import load_sources, rate_sources, split_by_variant
 
     sources = load_sources(dirs)
-    variants = [] if pool else split_by_variant(sources)
-    if len(variants) <= 1:
-        return [("", sources, rate_sources(sources, sources[0].rating_settings, detail=detail))]
+    variants = split_by_variant(sources)
+    if len(variants) <= 1 or pool:
+        heading = f" [pooled: {'; '.join(variant.label for variant, _ in variants)}]" if len(variants) > 1 else ""
+        return [(heading, sources, rate_sources(sources, sources[0].rating_settings, detail=detail))]
     if single:
         listed = "; ".join(variant.label for variant, _ in variants)
         raise click.ClickException(

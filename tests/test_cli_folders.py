@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import sys
@@ -134,3 +135,52 @@ def test_odd_games_per_pair_is_warned_by_validate_and_run(tmp_path: Path, monkey
             assert "odd" not in result.stderr  # quiet, or a rerun of a finished tournament: said once already
         else:
             assert "warning: schedule.games_per_pair 3 is odd" in result.stderr and " over " in result.stderr
+
+
+def mount_tmpfs(folder: Path, options: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(folder)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("needs root allowed to mount a tmpfs")
+
+
+def test_a_full_disk_says_so_and_the_run_resumes_once_space_is_freed(tmp_path: Path) -> None:
+    disk = tmp_path / "disk"
+    mount_tmpfs(disk, "size=160k")
+    try:
+        config = write_config(tmp_path, name="full", games=200)
+        args = [sys.executable, "-m", "ytourney", "run", str(config), "--out", str(disk / "r"), "-q", "--workers", "1"]
+        full = subprocess.run(args, capture_output=True, text=True, cwd=tmp_path, timeout=120)
+        assert full.returncode == 1 and "Traceback" not in full.stderr
+        assert "disk full; free some space and run the same command again" in full.stderr
+        assert "cannot rollback" not in full.stderr and full.stderr.count("\n") == 1
+        subprocess.run(["mount", "-o", "remount,size=16m", str(disk)], check=True)
+        resumed = subprocess.run(args, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+        assert resumed.returncode == 0, resumed.stderr
+        conn = sqlite3.connect(disk / "r" / "tournament.db")
+        try:
+            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            assert [r[0] for r in conn.execute("SELECT id FROM games ORDER BY id")] == list(range(1, 201))
+        finally:
+            conn.close()
+    finally:
+        subprocess.run(["umount", str(disk)], check=False)
+
+
+def test_a_read_only_results_folder_is_one_clear_line(tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    if os.geteuid() == 0:
+        mount_tmpfs(folder, "size=64k,ro")
+    else:
+        folder.mkdir()
+        folder.chmod(0o555)
+    try:
+        config = write_config(tmp_path)
+        code, output = invoke("run", str(config), "--out", str(folder), "-q")
+        assert code == 1 and output.count("\n") == 1
+        assert "not writable; use --out to write to a writable folder" in output
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["umount", str(folder)], check=False)
+        else:
+            folder.chmod(0o755)

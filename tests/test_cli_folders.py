@@ -87,6 +87,8 @@ def test_a_run_killed_while_creating_its_store_is_resumed(tmp_path: Path, monkey
         with sqlite3.connect(folder / "tournament.db") as conn:
             conn.execute("PRAGMA journal_mode=WAL")
     assert invoke("validate", str(config), "--no-start")[0] == 0
+    code, output = invoke("run", str(config), "-q", "--resume")
+    assert code == 2 and "nothing to resume" in output  # no tournament was ever stored there
     code, output = invoke("run", str(config), "-q")
     assert code == 0 and "2 games rated" in output
 

@@ -47,8 +47,8 @@ from ytourney.tournament.store import (
     EncodedMoves,
     ResultStore,
     StoredPlayer,
-    db_path,
     stored_count,
+    stored_info,
 )
 from ytourney.tournament.worker import TournamentContext
 
@@ -347,4 +347,4 @@ def plan_run(path: str | os.PathLike[str], out: str | os.PathLike[str] | None = 
     config = load_config(path)
     directory = results_folder(config, out)
     return RunPlan(config, directory, planned_games(config), stored_count(directory),
-                   db_path(directory).is_file())
+                   stored_info(directory) is not None)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
 import json
+import math
+import os
 import random
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +22,18 @@ from ytourney.game.board import ACCEPTED_SPECS
 if TYPE_CHECKING:
     from ytourney.tournament.executor import Backend
 
+class FiniteFloat(click.FloatRange):
+    """A float option that must be a finite number (click's FloatRange lets nan and inf through)."""
+
+    name = "finite float"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
+
 BACKENDS = ("local", "ray")
 """The --backend choices, the default first (ytourney.tournament.executor.Backend, listed here to keep --help fast)."""
 
@@ -26,9 +43,27 @@ class YTourneyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # a full or closed stdout fails here, inside the handler, not at interpreter exit
+            return result
         except YTourneyError as err:
             raise click.ClickException(str(err)) from err
+        except BrokenPipeError:
+            _silence_stdout()  # the reader went away (`| head`): nothing to say to anyone
+            ctx.exit(1)
+        except OSError as err:
+            _silence_stdout()
+            problem = (err.strerror or str(err)).lower()
+            message = f"{err.filename!r}: {problem}" if err.filename else f"cannot write output: {problem}"
+            raise click.ClickException(message) from err
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's last flush cannot fail again with a traceback."""
+    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 @click.group(cls=YTourneyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -50,7 +85,7 @@ def main() -> None:
 @click.option("--misere", is_flag=True, help="The player who completes a Y loses.")
 @click.option("--handicap", type=click.IntRange(min=0), default=0, show_default=True,
               help="Handicap level: 1 = BLACK moves first without pie, k >= 2 = BLACK places k stones first.")
-@click.option("--move-seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--move-seconds", type=FiniteFloat(min=0, min_open=True), default=None,
               help="Time budget per move for each bot (default: the bots' own playout budgets).")
 @click.option("--seed", type=int, default=None, help="Seed for the bots and the record (default: random).")
 @click.option("--json", "as_json", is_flag=True, help="Print the game record as one JSON object.")
@@ -227,14 +262,17 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     from ytourney.tournament.executor import Backend
     from ytourney.tournament.progress import Progress
     from ytourney.tournament.run import plan_run
-    from ytourney.tournament.store import stream_records
+    from ytourney.tournament.store import check_stored_config, stream_records
 
     plan = plan_run(config, out_dir)
+    check_stored_config(plan.directory, plan.config.digest(), plan.config.key())  # the refusal, and nothing else
     if resume and not plan.started:
         raise click.UsageError(f"nothing to resume: {str(plan.directory)!r} holds no tournament "
                                "(run without --resume to start)")
     if plan.note and not quiet:
         click.echo(f"ytourney: {plan.note}", err=True)
+    if not plan.stored and not quiet:
+        _warn_seats(plan.config)
     try:
         summary = plan.run(workers=workers, backend=backend, address=address,
                            progress=None if quiet else Progress(sys.stderr), gtp_log=gtp_log)
@@ -281,9 +319,19 @@ def validate(config: str, no_start: bool, no_probe: bool, backend: Backend, addr
     report = validate_config(config, start=not no_start, backend=backend, address=address, probe=not no_probe)
     for line in report.lines():
         click.echo(line)
+    _warn_seats(report.config)
     if report.failure:
         raise click.ClickException(report.failure)
     click.echo(f"{config}: ok")
+
+
+def _warn_seats(config: Any) -> None:
+    """Say on stderr when an odd games_per_pair leaves the seats of every pair unbalanced."""
+    from ytourney.tournament.schedule import seat_imbalance
+
+    warning = seat_imbalance(config)
+    if warning:
+        click.echo(f"ytourney: warning: {warning}", err=True)
 
 
 # --- ratings, crosstable, export, publish -------------------------------------------------------------------------
@@ -292,20 +340,38 @@ _RESULTS = click.Path(exists=True)
 _TABLE_FORMATS = ("text", "md", "csv", "json", "html")
 
 
-def _league(dirs: tuple[str, ...], detail: bool = True) -> tuple[list, Any]:
-    """The sources of DIR… and their ratings (league order: folders as given, then game id); without detail the
-    games are streamed from the stores and not kept."""
-    from ytourney.publish.sources import load_sources, rate_sources
+def _leagues(dirs: tuple[str, ...], detail: bool = True, *, pool: bool = False,
+             single: str = "") -> list[tuple[str, list, Any]]:
+    """The sources of DIR… and their ratings (league order: folders as given, then game id), one league per board
+    and rules set unless `pool`, each with a heading ('' for one set; a pool names its sets); without detail the
+    games are streamed from the stores and not kept. `single` names an output that holds one league only (refused
+    with several)."""
+    from ytourney.publish.sources import load_sources, rate_sources, split_by_variant
 
     sources = load_sources(dirs)
-    return sources, rate_sources(sources, sources[0].rating_settings, detail=detail)
+    variants = split_by_variant(sources)
+    if len(variants) <= 1 or pool:
+        heading = f" [pooled: {'; '.join(variant.label for variant, _ in variants)}]" if len(variants) > 1 else ""
+        return [(heading, sources, rate_sources(sources, sources[0].rating_settings, detail=detail))]
+    if single:
+        listed = "; ".join(variant.label for variant, _ in variants)
+        raise click.ClickException(
+            f"the folders hold games of {len(variants)} boards or rules sets ({listed}), rated apart, and {single} "
+            "takes one: give the folders of one board and rules set, or add --pool to rate them as one pool")
+    return [(f" [{variant.label}]", held, rate_sources(held, held[0].rating_settings, detail=detail, variant=variant))
+            for variant, held in variants]
+
+
+_POOL = click.option("--pool", is_flag=True,
+                     help="Rate games of different boards or rules sets as one pool (default: one table for each).")
 
 
 @main.command("ratings")
 @click.argument("dirs", nargs=-1, required=True, type=_RESULTS)
 @click.option("--format", "fmt", type=click.Choice(_TABLE_FORMATS), default="text", show_default=True,
               help="Output format (csv/json carry every figure raw; html is a standalone page).")
-def ratings_command(dirs: tuple[str, ...], fmt: str) -> None:
+@_POOL
+def ratings_command(dirs: tuple[str, ...], fmt: str, pool: bool) -> None:
     """TrueSkill rating table of results folders, all games rated together.
 
     \b
@@ -314,7 +380,8 @@ def ratings_command(dirs: tuple[str, ...], fmt: str) -> None:
     not depend on workers or completion order. Ranked by mu - 3 sigma; LOS is
     the likelihood that a player is stronger than the next one. A match folder
     with `schedule.sprt` also shows the SPRT state. A `.jsonl` export file may
-    stand in for a folder.
+    stand in for a folder. Games of different boards or rules sets get one
+    table each (csv/json/html: one board at a time), unless --pool.
     Example:
       ytourney ratings results/demo results/demo-2 --format md
     """
@@ -322,22 +389,27 @@ def ratings_command(dirs: tuple[str, ...], fmt: str) -> None:
     from ytourney.publish.ratings_table import build_table, format_table
     from ytourney.publish.sources import sprt_state_of
 
-    sources, ratings = _league(dirs, detail=False)  # the table needs no per-game detail: memory stays flat
-    sprt = sprt_state_of(sources[0]) if len(sources) == 1 else None
-    title = "Ratings: " + " + ".join(s.name for s in sources)
-    table = build_table(ratings, sprt=sprt, title=title)
-    handicap = handicap_section(sources, ratings) if fmt in ("text", "md", "html") else None
-    if handicap is None:
-        click.echo(format_table(table, fmt).rstrip("\n"))
-        return
-    _echo_tables([table.to_table(), handicap.pairs_table(), handicap.levels_table()], fmt, title)
+    # the table needs no per-game detail: memory stays flat
+    outputs = []
+    for heading, sources, ratings in _leagues(dirs, detail=False, pool=pool, single=_single_table(fmt)):
+        sprt = sprt_state_of(sources[0]) if len(sources) == 1 else None
+        title = "Ratings: " + " + ".join(s.name for s in sources) + heading
+        table = build_table(ratings, sprt=sprt, title=title)
+        handicap = handicap_section(sources, ratings) if fmt in ("text", "md", "html") else None
+        if handicap is None:
+            outputs.append(format_table(table, fmt).rstrip("\n"))
+        else:
+            outputs.append(_render_tables([table.to_table(), handicap.pairs_table(), handicap.levels_table()], fmt,
+                                          title))
+    click.echo("\n\n".join(outputs))
 
 
 @main.command("crosstable")
 @click.argument("dirs", nargs=-1, required=True, type=_RESULTS)
 @click.option("--format", "fmt", type=click.Choice(_TABLE_FORMATS), default="text", show_default=True,
               help="Output format (a matrix in text/md/html, one row per pair in csv/json).")
-def crosstable_command(dirs: tuple[str, ...], fmt: str) -> None:
+@_POOL
+def crosstable_command(dirs: tuple[str, ...], fmt: str, pool: bool) -> None:
     """Wins/games of every pair, with duplicate games counted.
 
     \b
@@ -350,10 +422,12 @@ def crosstable_command(dirs: tuple[str, ...], fmt: str) -> None:
     """
     from ytourney.publish.crosstable import build_crosstable, format_crosstable
 
-    sources, ratings = _league(dirs)
-    order = [player.name for player in ratings.ranking()]
-    title = "Crosstable: " + " + ".join(s.name for s in sources)
-    click.echo(format_crosstable(build_crosstable(ratings.records, order, title), fmt).rstrip("\n"))
+    outputs = []
+    for heading, sources, ratings in _leagues(dirs, pool=pool, single=_single_table(fmt)):
+        order = [player.name for player in ratings.ranking()]
+        title = "Crosstable: " + " + ".join(s.name for s in sources) + heading
+        outputs.append(format_crosstable(build_crosstable(ratings.records, order, title), fmt).rstrip("\n"))
+    click.echo("\n\n".join(outputs))
 
 
 @main.command("export")
@@ -417,7 +491,8 @@ def import_command(paths: tuple[str, ...], out: str, name: str | None) -> None:
 @click.option("--out", "out", type=click.Path(file_okay=False), required=True,
               help="Site folder (new, empty, or a site published before).")
 @click.option("--title", default=None, help="Site title (default: the tournament names).")
-def publish_command(dirs: tuple[str, ...], out: str, title: str | None) -> None:
+@_POOL
+def publish_command(dirs: tuple[str, ...], out: str, title: str | None, pool: bool) -> None:
     """Publish a static HTML site of results folders.
 
     \b
@@ -433,7 +508,7 @@ def publish_command(dirs: tuple[str, ...], out: str, title: str | None) -> None:
     from ytourney.publish.site import publish_site
     from ytourney.publish.sources import sprt_state_of
 
-    sources, ratings = _league(dirs)
+    [(_, sources, ratings)] = _leagues(dirs, pool=pool, single="publish")
     report = handicap_section(sources, ratings)
     handicap = [report.pairs_table(""), report.levels_table()] if report is not None else None
     sprt = sprt_state_of(sources[0]) if len(sources) == 1 else None
@@ -441,15 +516,19 @@ def publish_command(dirs: tuple[str, ...], out: str, title: str | None) -> None:
     click.echo(f"ytourney: site written to {result.index} ({result.pages} pages, {result.games} games)", err=True)
 
 
-def _echo_tables(tables: list[Any], fmt: str, title: str) -> None:
-    """Print several tables: one after another in text and Markdown, on one standalone page in html."""
+def _render_tables(tables: list[Any], fmt: str, title: str) -> str:
+    """Several tables: one after another in text and Markdown, on one standalone page in html."""
     from ytourney.publish.html import render_page
     from ytourney.publish.render import render_table
 
     if fmt == "html":
-        click.echo(render_page("table_page.html", title=title, tables=tables).rstrip("\n"))
-        return
-    click.echo("\n\n".join(render_table(table, fmt).rstrip("\n") for table in tables))
+        return render_page("table_page.html", title=title, tables=tables).rstrip("\n")
+    return "\n\n".join(render_table(table, fmt).rstrip("\n") for table in tables)
+
+
+def _single_table(fmt: str) -> str:
+    """The output formats that hold one table: csv and json (and html, one page) take one league only."""
+    return f"--format {fmt}" if fmt in ("csv", "json", "html") else ""
 
 
 @main.command("handicap")
@@ -459,7 +538,8 @@ def _echo_tables(tables: list[Any], fmt: str, title: str) -> None:
                    "level worths).")
 @click.option("--levels", "only_levels", is_flag=True,
               help="Only the worth of each level (e.g. to get it as csv).")
-def handicap_command(dirs: tuple[str, ...], fmt: str, only_levels: bool) -> None:
+@_POOL
+def handicap_command(dirs: tuple[str, ...], fmt: str, only_levels: bool, pool: bool) -> None:
     """Fair handicap of every pair with its 95% interval, and what each level is worth.
 
     \b
@@ -479,14 +559,16 @@ def handicap_command(dirs: tuple[str, ...], fmt: str, only_levels: bool) -> None
     from ytourney.publish.handicap_table import handicap_report
     from ytourney.publish.render import render_table
 
-    sources, ratings = _league(dirs)
-    report = handicap_report(ratings.records, sources[0].handicap_settings, ratings)
-    names = " + ".join(s.name for s in sources)
-    pairs = report.pairs_table(f"Fair handicaps: {names}")
-    levels = report.levels_table(f"Worth of each handicap level: {names}")
-    if only_levels:
-        click.echo(render_table(levels, fmt).rstrip("\n"))
-    elif fmt in ("csv", "json"):
-        click.echo(render_table(pairs, fmt).rstrip("\n"))
-    else:
-        _echo_tables([pairs, levels], fmt, f"Fair handicaps: {names}")
+    outputs = []
+    for heading, sources, ratings in _leagues(dirs, pool=pool, single=_single_table(fmt)):
+        report = handicap_report(ratings.records, sources[0].handicap_settings, ratings)
+        names = " + ".join(s.name for s in sources) + heading
+        pairs = report.pairs_table(f"Fair handicaps: {names}")
+        levels = report.levels_table(f"Worth of each handicap level: {names}")
+        if only_levels:
+            outputs.append(render_table(levels, fmt).rstrip("\n"))
+        elif fmt in ("csv", "json"):
+            outputs.append(render_table(pairs, fmt).rstrip("\n"))
+        else:
+            outputs.append(_render_tables([pairs, levels], fmt, f"Fair handicaps: {names}"))
+    click.echo("\n\n".join(outputs))

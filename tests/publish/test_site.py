@@ -167,7 +167,9 @@ def test_publish_command_on_results_folders(tmp_path: Path, tri_games: list[Game
     one = make_results(tmp_path / "one", tri_games, "one")
     two = make_results(tmp_path / "two", kadon_games, "two")
     out = tmp_path / "site"
-    result = CliRunner().invoke(main, ["publish", str(one), str(two), "--out", str(out), "--title", "Cup"])
+    refused = CliRunner().invoke(main, ["publish", str(one), str(two), "--out", str(out), "--title", "Cup"])
+    assert refused.exit_code == 1 and "add --pool" in refused.output and not out.exists()
+    result = CliRunner().invoke(main, ["publish", str(one), str(two), "--out", str(out), "--title", "Cup", "--pool"])
     assert result.exit_code == 0, result.output
     assert "site written to" in result.output
     index = (out / "index.html").read_text(encoding="utf-8")

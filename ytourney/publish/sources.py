@@ -101,11 +101,54 @@ def read_stored_config(folder: Path, text: str, name: str) -> TournamentConfig |
 
 
 def load_sources(paths: Iterable[str | os.PathLike[str]]) -> list[Source]:
-    """Every source in the order given (the league order)."""
-    sources = [load_source(path) for path in paths]
+    """Every source in the order given (the league order); a folder or file given twice is refused, since its
+    games would count twice."""
+    given: dict[Path, str] = {}
+    for path in paths:
+        where = Path(path).resolve()
+        if where in given:
+            raise ReportError(f"results folder {str(path)!r} is given twice (also as {given[where]!r}); its games "
+                              "would count twice: give each folder once")
+        given[where] = str(path)
+    sources = [load_source(path) for path in given.values()]
     if not sources:
         raise ReportError("no results folder given; expected one or more results folders")
     return sources
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A board and rules set (normal or misère): games of different variants measure different skills and are
+    rated apart. The pie rule is no part of it: a tournament's handicap games are played without pie."""
+
+    board: str
+    misere: bool
+
+    @property
+    def label(self) -> str:
+        """Like `tri:9, misère`."""
+        return f"{self.board}, misère" if self.misere else self.board
+
+
+def variant_of(record: GameRecord) -> Variant:
+    """The board and rules a game was played with."""
+    return Variant(record.board, record.rules.misere)
+
+
+def split_by_variant(sources: Sequence[Source]) -> list[tuple[Variant, list[Source]]]:
+    """The variants of a league's games in league order, each with the sources holding its games (a folder's
+    are asked of its store, without reading its games)."""
+    from ytourney.tournament import store
+
+    found: dict[Variant, list[Source]] = {}
+    for source in sources:
+        if source.loaded is None:
+            held = [Variant(board, misere) for board, misere in store.stored_variants(source.path)]
+        else:
+            held = list(dict.fromkeys(variant_of(record) for record in source.loaded))
+        for variant in held:
+            found.setdefault(variant, []).append(source)
+    return list(found.items())
 
 
 def read_jsonl(path: str | os.PathLike[str]) -> list[GameRecord]:
@@ -137,13 +180,16 @@ def sprt_state_of(source: Source) -> SprtState | None:
 
 
 def rate_sources(sources: Sequence[Source], settings: RatingSettings | None = None, *,
-                 detail: bool = True) -> Ratings:
-    """Rate several sources together as a league (source order, then game id).
+                 detail: bool = True, variant: Variant | None = None) -> Ratings:
+    """Rate several sources together as a league (source order, then game id); with `variant`, only its games.
 
     With `detail=False` the games are streamed from the stores and nothing per game is kept (what a rating table
     needs): memory stays flat however many games the folders hold.
     """
-    games = itertools.chain.from_iterable(s.records if detail else s.iter_records(times=False) for s in sources)
+    games: Iterable[GameRecord] = itertools.chain.from_iterable(
+        s.records if detail else s.iter_records(times=False) for s in sources)
+    if variant is not None:
+        games = (record for record in games if variant_of(record) == variant)
     return rate_records(games, settings, ordered=True, detail=detail)
 
 

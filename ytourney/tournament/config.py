@@ -17,6 +17,7 @@ import json
 import os
 import re
 import shlex
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,8 @@ from ytourney.tournament.config_sections import (
 
 DEFAULT_GAMES_PER_PAIR = 2
 DEFAULT_FAULT_LIMIT = 5
+MAX_PLANNED_GAMES = 1_000_000
+"""The most games one tournament may plan: its slot list is built in memory (about 2 s and 20 MB a million)."""
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 
 _TOP_KEYS = ("name", "board", "rules", "schedule", "handicap", "time", "ratings", "workers", "seed", "fault_limit",
@@ -55,6 +58,9 @@ _RULE_KEYS = ("pie", "misere")
 _SCHEDULE_KEYS = ("format", "games_per_pair", "challenger", "openings", "sprt")
 _OPENING_KEYS = ("file", "random_plies", "order")
 _PLAYER_KEYS = ("name", "bot", "gtp")
+_UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Unicode categories a name may not hold: controls (NUL, ESC and so terminal escape codes), invisible format
+characters (bidi overrides), surrogates, private-use and unassigned code points, line and paragraph separators."""
 
 
 class ScheduleFormat(str, enum.Enum):
@@ -146,6 +152,15 @@ class TournamentConfig:
     def digest(self) -> str:
         """SHA-256 of the canonical form."""
         return hashlib.sha256(self.canonical.encode("utf-8")).hexdigest()
+
+
+def pair_count(fmt: ScheduleFormat, players: int) -> int:
+    """How many pairs meet: every pair (round-robin), the challenger and each other player (gauntlet), or one."""
+    if fmt is ScheduleFormat.GAUNTLET:
+        return players - 1
+    if fmt is ScheduleFormat.MATCH:
+        return 1
+    return players * (players - 1) // 2
 
 
 # --- loading -----------------------------------------------------------------------------------------------
@@ -297,8 +312,9 @@ class _ConfigReader(FieldReader):
             name = default_name
         else:
             raise self.missing(f"{path}.name", "a player name", "a gtp player needs a name")
-        if len(name) > 64 or any(ch in name for ch in "\n\r\t"):
-            raise self.mismatch(f"{path}.name", name, "a single-line name of at most 64 characters", found=repr(name))
+        if len(name) > 64 or any(unicodedata.category(ch) in _UNPRINTABLE for ch in name):
+            raise self.mismatch(f"{path}.name", name, "a name of at most 64 printable characters (no control "
+                                "characters or terminal escape codes)", found=repr(name))
         return PlayerConfig(name, spec, spec_text)
 
     def bot_spec(self, text: str, path: str) -> BotSpec:
@@ -336,6 +352,13 @@ class _ConfigReader(FieldReader):
         if fmt is ScheduleFormat.MATCH and len(players) != 2:
             raise self.error("players", f"format match needs exactly 2 players; found {len(players)}",
                              value=names, expected="exactly 2 players")
+        planned = pair_count(fmt, len(players)) * games
+        if planned > MAX_PLANNED_GAMES:
+            raise self.error(
+                "schedule.games_per_pair",
+                f"{pair_count(fmt, len(players)):,} pairs x {games:,} games per pair plan {planned:,} games; expected "
+                f"at most {MAX_PLANNED_GAMES:,} in one tournament (fewer players or games per pair, or several "
+                "tournaments rated together)", value=games, expected=f"at most {MAX_PLANNED_GAMES:,} planned games")
         sprt = None
         if section.get("sprt") is not None:
             if fmt is not ScheduleFormat.MATCH:

@@ -10,6 +10,7 @@ import difflib
 import enum
 import math
 import operator
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -42,12 +43,24 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
 
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+# YAML 1.1 reads `1e-3` (an exponent without a decimal point) as text; YAML 1.2 and every user read it as a number
+_StrictLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float", re.compile(r"^[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+$"), list("-+0123456789"))
+
+MAX_DEPTH = 64
+"""How deeply a config may nest; real configs use four levels, and deeper input only costs recursion."""
 
 
 def load_yaml(text: str, source: str) -> Any:
     """The YAML tree of `text` (safe_load semantics, duplicate keys refused); syntax errors give line and column."""
+    if _nesting(text) > MAX_DEPTH:
+        raise ConfigError(f"{source}: invalid YAML: nested more than {MAX_DEPTH} levels deep; expected at most "
+                          f"{MAX_DEPTH}", source=source, expected=f"at most {MAX_DEPTH} levels of nesting")
     try:
         return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: safe_load semantics
+    except RecursionError as err:  # a nesting the token scan did not see (indentation alone): still no traceback
+        raise ConfigError(f"{source}: invalid YAML: nested too deeply; expected at most {MAX_DEPTH} levels",
+                          source=source, expected=f"at most {MAX_DEPTH} levels of nesting") from err
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
@@ -57,6 +70,25 @@ def load_yaml(text: str, source: str) -> Any:
     except yaml.YAMLError as err:  # no line and column (a character YAML refuses): the message on one line
         problem = " ".join(str(err).split())
         raise ConfigError(f"{source}: invalid YAML: {problem}", source=source, value=text, expected="valid YAML") from err
+
+
+def _nesting(text: str) -> int:
+    """The deepest nesting of flow and block collections in YAML text (up to MAX_DEPTH + 1), found by the scanner
+    without recursion."""
+    depth = deepest = 0
+    try:
+        for token in yaml.scan(text, Loader=_StrictLoader):
+            if isinstance(token, (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken,
+                                  yaml.BlockSequenceStartToken, yaml.BlockMappingStartToken)):
+                depth += 1
+                deepest = max(deepest, depth)
+                if deepest > MAX_DEPTH:
+                    break  # deep enough to refuse: scanning on costs time for nothing
+            elif isinstance(token, (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken, yaml.BlockEndToken)):
+                depth -= 1
+    except yaml.YAMLError:
+        return deepest  # the syntax error is reported by the loader, with its line and column
+    return deepest
 
 
 def describe(value: Any) -> str:

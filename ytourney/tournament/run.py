@@ -41,14 +41,15 @@ from ytourney.tournament.schedule import (
     Scheduler,
     StopCondition,
     build_slots,
+    planned_games,
     sprt_condition,
 )
 from ytourney.tournament.store import (
     EncodedMoves,
     ResultStore,
     StoredPlayer,
-    db_path,
     stored_count,
+    stored_info,
 )
 from ytourney.tournament.worker import TournamentContext
 
@@ -372,5 +373,5 @@ def plan_run(path: str | os.PathLike[str], out: str | os.PathLike[str] | None = 
     """Read the config at `path` and look at its results folder (`out`, else results/<name>/)."""
     config = load_config(path)
     directory = results_folder(config, out)
-    return RunPlan(config, directory, len(build_slots(config)), stored_count(directory),
-                   db_path(directory).is_file())
+    return RunPlan(config, directory, planned_games(config), stored_count(directory),
+                   stored_info(directory) is not None)

@@ -37,6 +37,7 @@ from ytourney.tournament.config import (
     ScheduleFormat,
     TournamentConfig,
     derive_seed,
+    pair_count,
 )
 
 StopCondition = Callable[[GameRecord], bool]
@@ -143,6 +144,28 @@ class SlotPlan:
     def pair_of(self, slot_id: int) -> int:
         """Pair index of a slot, without building it."""
         return self._pair[slot_id - 1]
+
+
+def planned_games(config: TournamentConfig) -> int:
+    """How many games the config plans, counted without building them."""
+    return pair_count(config.schedule.format, len(config.players)) * config.schedule.games_per_pair
+
+
+def seat_imbalance(config: TournamentConfig, shown: int = 6) -> str:
+    """A warning when an odd `games_per_pair` gives one player of every pair the first stone once more (naming
+    who, for the first `shown` pairs), else ''. Handicap games seat the weaker player first, so they never warn."""
+    games = config.schedule.games_per_pair
+    if games % 2 == 0 or config.handicap.mode is not HandicapMode.NONE:
+        return ""
+    last_round = (games + 1) // 2
+    names = config.player_names
+    extra = []
+    for pair_index, (a, b) in enumerate(pairings(config)):
+        first, second = (a, b) if (last_round + pair_index) % 2 == 1 else (b, a)
+        extra.append(f"{names[first]} over {names[second]}")
+    listed = ", ".join(extra[:shown]) + (f" and {len(extra) - shown} more pairs" if len(extra) > shown else "")
+    return (f"schedule.games_per_pair {games} is odd: in every pair one player places the first stone once more "
+            f"({listed}); use an even number to balance the seats")
 
 
 def build_slots(config: TournamentConfig) -> SlotPlan:

@@ -18,7 +18,6 @@ the lock.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import sqlite3
@@ -30,12 +29,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-from ytourney.errors import ConfigMismatchError, StoreError, StoreLockedError
+from ytourney.errors import ConfigMismatchError, StoreError
 from ytourney.game.record import GameRecord, Termination, utc_now
 from ytourney.game.rules import Color, Rules
+from ytourney.tournament.folder import RunLock, refuse_links
 
 DB_NAME = "tournament.db"
-LOCK_NAME = "run.lock"
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_MS = 10_000
 
@@ -147,57 +146,24 @@ def config_differences(old: Any, new: Any, path: str = "") -> list[str]:
     return [] if old == new else [path or "config"]
 
 
-_HELD_LOCKS: set[int] = set()
-"""Descriptors of run locks held by this process."""
+def _failure(action: str, path: Path, err: sqlite3.Error) -> StoreError:
+    """A StoreError for a failed SQLite call: a full disk says so, a damaged store says how to go on."""
+    code = getattr(err, "sqlite_errorcode", 0) & 0xFF  # the primary code of an extended one
+    if code == sqlite3.SQLITE_FULL or "disk is full" in str(err):
+        return StoreError(f"cannot {action} {str(path)!r}: disk full; free some space and run the same command "
+                          "again to resume (stored games are kept)")
+    if code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM) or "readonly" in str(err):
+        return StoreError(f"cannot {action} {str(path)!r}: the results folder is not writable ({err}); use --out "
+                          "to write to a writable folder")
+    return StoreError(f"cannot {action} {str(path)!r}: {err} (the store is damaged or was not written by "
+                      "ytourney; use --out to start a new results folder)")
 
 
-def _drop_inherited_locks() -> None:
-    """In a forked child (a worker), close the inherited lock descriptors: only the run's own process holds the
-    lock, so it dies with that process even if a worker outlives it for a moment."""
-    for fd in list(_HELD_LOCKS):
-        with contextlib.suppress(OSError):
-            os.close(fd)  # closing a duplicate never releases the parent's flock
-    _HELD_LOCKS.clear()
-
-
-os.register_at_fork(after_in_child=_drop_inherited_locks)
-
-
-class _RunLock:
-    """An exclusive flock on `<out>/run.lock`; released when closed or when the owning process dies."""
-
-    def __init__(self, directory: Path) -> None:
-        self.path = directory / LOCK_NAME
-        self._fd: int | None = None
-
-    def acquire(self) -> None:
-        """Take the lock or raise StoreLockedError naming the holder's pid."""
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "unknown"
-            os.close(fd)
-            raise StoreLockedError(
-                f"results folder {str(self.path.parent)!r} is in use by another run (pid {holder}); "
-                "wait for it to finish or stop it, or use --out to write elsewhere"
-            ) from None
-        except OSError as err:
-            os.close(fd)
-            raise StoreError(f"cannot lock results folder {str(self.path.parent)!r}: {err}") from err
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-        self._fd = fd
-        _HELD_LOCKS.add(fd)
-
-    def release(self) -> None:
-        """Drop the lock (the file stays; an unlocked file means nobody holds it)."""
-        if self._fd is not None:
-            _HELD_LOCKS.discard(self._fd)
-            with contextlib.suppress(OSError):
-                os.ftruncate(self._fd, 0)
-            os.close(self._fd)  # closing the descriptor releases the flock
-            self._fd = None
+def _rollback(conn: sqlite3.Connection) -> None:
+    """Roll back the open transaction, if SQLite has not already rolled it back itself (it does on a full disk)."""
+    if conn.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
 
 
 def _connect(path: Path, *, read_only: bool) -> sqlite3.Connection:
@@ -214,7 +180,7 @@ def _connect(path: Path, *, read_only: bool) -> sqlite3.Connection:
         conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         return conn
     except sqlite3.Error as err:
-        raise StoreError(f"cannot open results store {str(path)!r}: {err}") from err
+        raise _failure("open results store", path, err) from err
 
 
 def _json_moves(moves: Sequence[str]) -> str:
@@ -335,16 +301,43 @@ def _reader(directory: str | os.PathLike[str]) -> Iterator[sqlite3.Connection]:
         raise StoreError(
             f"{str(directory)!r} is not a results folder: it has no {DB_NAME} (run `ytourney run CONFIG` first)"
         )
+    refuse_links(path)
     conn = _connect(path, read_only=True)
     try:
+        _check_version(conn, Path(directory))
         yield conn
     except sqlite3.Error as err:
-        raise StoreError(f"cannot read results store {str(path)!r}: {err}") from err
+        raise _failure("read results store", path, err) from err
     finally:
         conn.close()
 
 
+def _check_version(conn: sqlite3.Connection, folder: Path) -> None:
+    """Refuse a store written by a newer ytourney: its layout may mean something this version would misread."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"results store in {str(folder)!r} has schema version {version}, written by a newer ytourney; this "
+            f"ytourney reads up to {SCHEMA_VERSION} (upgrade ytourney)"
+        )
+
+
+def _check_columns(conn: sqlite3.Connection, folder: Path) -> None:
+    """Refuse a store whose games table lacks a column this version writes and reads."""
+    present = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+    missing = [column for column in _GAME_COLUMNS if column not in present]
+    if missing:
+        raise StoreError(f"results store in {str(folder)!r} is damaged: its games table has no column "
+                         f"{', '.join(missing)}; use --out to start a new results folder")
+
+
+def _has_table(conn: sqlite3.Connection, name: str) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() is not None
+
+
 def _info(conn: sqlite3.Connection) -> TournamentInfo | None:
+    if not _has_table(conn, "tournaments"):  # a store killed before its schema was written holds no tournament
+        return None
     row = conn.execute(
         "SELECT name, config_text, config_hash, config_key, config_path, planned_games, created, updated"
         " FROM tournaments WHERE id = 1"
@@ -362,6 +355,8 @@ def load_records(directory: str | os.PathLike[str], *, times: bool = True) -> li
     """
     with _reader(directory) as conn:
         info = _info(conn)
+        if info is None and not _has_table(conn, "games"):
+            return []
         return list(_iter_records(conn, info.name if info else "", times=times))
 
 
@@ -374,7 +369,19 @@ def stream_records(directory: str | os.PathLike[str], *, moves: bool = True,
     """
     with _reader(directory) as conn:
         info = _info(conn)
+        if info is None and not _has_table(conn, "games"):
+            return
         yield from _iter_records(conn, info.name if info else "", moves=moves, times=times, share_moves=False)
+
+
+def stored_variants(directory: str | os.PathLike[str]) -> list[tuple[str, bool]]:
+    """The boards and misère flags of a results folder's games, in the order they first appear (one query, no
+    game read)."""
+    with _reader(directory) as conn:
+        if not _has_table(conn, "games"):
+            return []
+        rows = conn.execute("SELECT board, misere FROM games GROUP BY board, misere ORDER BY MIN(id)")
+        return [(board, bool(misere)) for board, misere in rows]
 
 
 def load_info(directory: str | os.PathLike[str]) -> TournamentInfo:
@@ -391,13 +398,40 @@ def stored_count(directory: str | os.PathLike[str]) -> int:
     if not db_path(directory).is_file():
         return 0
     with _reader(directory) as conn:
+        if not _has_table(conn, "games"):  # half-made by a run killed while creating it: resumable
+            return 0
         return conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+
+def _mismatch(folder: Path, info: TournamentInfo, config_key: Mapping[str, Any]) -> ConfigMismatchError:
+    differing = config_differences(info.config_key, config_key) or ["config"]
+    shown = ", ".join(differing[:8]) + (f" and {len(differing) - 8} more" if len(differing) > 8 else "")
+    return ConfigMismatchError(
+        f"results folder {str(folder)!r} holds tournament {info.name!r} run with a different config "
+        f"(differs in: {shown}); use --out to write this config's results elsewhere, or restore the "
+        "old config to continue it"
+    )
+
+
+def check_stored_config(directory: str | os.PathLike[str], config_hash: str, config_key: Mapping[str, Any]) -> None:
+    """Refuse (ConfigMismatchError) a results folder whose stored tournament ran with a different config."""
+    info = stored_info(directory)
+    if info is not None and info.config_hash != config_hash:
+        raise _mismatch(Path(directory), info, config_key)
+
+
+def stored_info(directory: str | os.PathLike[str]) -> TournamentInfo | None:
+    """The tournament row of a results folder, or None when it has no store or a store with no tournament yet."""
+    if not db_path(directory).is_file():
+        return None
+    with _reader(directory) as conn:
+        return _info(conn)
 
 
 class ResultStore:
     """The writable store of one results folder, held under an exclusive run lock until closed."""
 
-    def __init__(self, directory: Path, conn: sqlite3.Connection, lock: _RunLock, info: TournamentInfo) -> None:
+    def __init__(self, directory: Path, conn: sqlite3.Connection, lock: RunLock, info: TournamentInfo) -> None:
         self.directory = directory
         self.info = info
         self._conn = conn
@@ -427,10 +461,11 @@ class ResultStore:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise StoreError(f"cannot create results folder {str(folder)!r}: {err}") from err
-        lock = _RunLock(folder)
+        lock = RunLock(folder)
         lock.acquire()
         conn: sqlite3.Connection | None = None
         try:
+            refuse_links(db_path(folder))
             conn = _connect(db_path(folder), read_only=False)
             info = cls._prepare(conn, folder, name, config_text, config_hash, dict(config_key), planned_games,
                                 players, config_path)
@@ -439,7 +474,7 @@ class ResultStore:
             if conn is not None:
                 conn.close()
             lock.release()
-            raise StoreError(f"results store {str(db_path(folder))!r} is unusable: {err}") from err
+            raise _failure("use results store", db_path(folder), err) from err
         except BaseException:
             if conn is not None:
                 conn.close()
@@ -450,12 +485,7 @@ class ResultStore:
     def _prepare(conn: sqlite3.Connection, folder: Path, name: str, config_text: str, config_hash: str,
                  config_key: dict[str, Any], planned_games: int, players: Sequence[StoredPlayer],
                  config_path: str) -> TournamentInfo:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"results store in {str(folder)!r} has schema version {version}; this ytourney reads up to "
-                f"{SCHEMA_VERSION} (upgrade ytourney)"
-            )
+        _check_version(conn, folder)
         conn.execute("BEGIN IMMEDIATE")
         try:
             for statement in filter(None, (s.strip() for s in _SCHEMA.split(";"))):
@@ -475,13 +505,7 @@ class ResultStore:
                     [(p.name, p.spec, p.kind) for p in players],
                 )
             elif info.config_hash != config_hash:
-                differing = config_differences(info.config_key, config_key) or ["config"]
-                shown = ", ".join(differing[:8]) + (f" and {len(differing) - 8} more" if len(differing) > 8 else "")
-                raise ConfigMismatchError(
-                    f"results folder {str(folder)!r} holds tournament {info.name!r} run with a different config "
-                    f"(differs in: {shown}); use --out to write this config's results elsewhere, or restore the "
-                    "old config to continue it"
-                )
+                raise _mismatch(folder, info, config_key)
             else:
                 conn.execute(
                     "UPDATE tournaments SET config_text = ?, config_path = ?, updated = ? WHERE id = 1",
@@ -489,11 +513,12 @@ class ResultStore:
                 )
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            _rollback(conn)
             raise
         info = _info(conn)
         if info is None:
             raise StoreError(f"results store in {str(folder)!r} lost its tournament row")
+        _check_columns(conn, folder)
         return info
 
     # --- queries ----------------------------------------------------------------------------------
@@ -534,12 +559,12 @@ class ResultStore:
                              (game_id, encoded.moves, encoded.seconds))
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                _rollback(conn)
                 raise
         except sqlite3.IntegrityError as err:
             raise StoreError(f"game {game_id} is already stored; a slot is never played twice ({err})") from err
         except sqlite3.Error as err:
-            raise StoreError(f"cannot store game {game_id} in {str(self.directory)!r}: {err}") from err
+            raise _failure(f"store game {game_id} in", db_path(self.directory), err) from err
         self._next_seq += 1
         return record
 

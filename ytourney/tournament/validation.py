@@ -24,12 +24,11 @@ from ytourney.tournament.executor import Backend
 from ytourney.tournament.probe import probe_engine
 from ytourney.tournament.ray import RayNode, on_every_node
 from ytourney.tournament.run import results_folder
-from ytourney.tournament.schedule import build_slots, pairings
+from ytourney.tournament.schedule import pairings, planned_games
 from ytourney.tournament.store import (
     config_differences,
-    db_path,
-    load_info,
     stored_count,
+    stored_info,
 )
 
 
@@ -247,8 +246,8 @@ def validate_config(path: str, *, start: bool = True, backend: Backend = Backend
     config = load_config(path)
     directory = results_folder(config)
     differing = None
-    if db_path(directory).is_file():
-        stored = load_info(directory)
+    stored = stored_info(directory)
+    if stored is not None:
         if stored.config_hash != config.digest():
             differing = tuple(config_differences(stored.config_key, config.key()))
     if start:
@@ -258,5 +257,5 @@ def validate_config(path: str, *, start: bool = True, backend: Backend = Backend
     nodes = None
     if backend is Backend.RAY:
         nodes = tuple(check_cluster(config, address=address, start=start))
-    return Validation(path, config, len(build_slots(config)), len(pairings(config)), directory,
+    return Validation(path, config, planned_games(config), len(pairings(config)), directory,
                       stored_count(directory), differing, players, nodes, address)

@@ -57,7 +57,7 @@ def test_validation_names_each_problem_and_fails(tmp_path: Path, monkeypatch: py
     assert (report.games, report.pairs, report.stored, report.differing, report.nodes) == (12, 6, 0, None, None)
     assert [p.name for p in report.players if p.problem] == ["missing", "raises"]
     assert "no weights" in report.players[2].problem and report.players[3].note == "ok"
-    assert report.failure == f"{report.source}: 2 player(s) cannot be started; see above"
+    assert report.failure == f"{report.source}: 2 player(s) cannot be started or failed the probe; see above"
     lines = report.lines()
     assert lines[0] == f"{report.source}: tournament 't'"
     assert any("round-robin: 6 pairs x 2 games = 12 games" in line for line in lines)

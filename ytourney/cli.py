@@ -220,6 +220,7 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
 
     from ytourney.errors import RunInterrupted
     from ytourney.publish.ratings_table import format_table, rating_table
+    from ytourney.publish.sources import load_source, sprt_state_of
     from ytourney.tournament.executor import Backend
     from ytourney.tournament.progress import Progress
     from ytourney.tournament.run import plan_run
@@ -247,7 +248,8 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
             click.echo(f"ytourney: {line}", err=True)
     # the games are streamed from the store in game-id order, so memory does not grow with the tournament
     records = stream_records(plan.directory, times=False)
-    click.echo(format_table(rating_table(records, plan.config.ratings, sprt=summary.sprt, ordered=True)))
+    sprt = sprt_state_of(load_source(plan.directory)) if summary.sprt is not None else None  # what reports show
+    click.echo(format_table(rating_table(records, plan.config.ratings, sprt=sprt, ordered=True)))
 
 
 @main.command()

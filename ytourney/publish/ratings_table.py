@@ -10,6 +10,7 @@ from ytourney.game.record import GameRecord, Termination
 from ytourney.publish.handicap_table import level_row, level_worth_text
 from ytourney.publish.render import render_table
 from ytourney.publish.table import Column, ColumnKind, Table, TableFormat
+from ytourney.stats.elo_sprt import EloSprtState
 from ytourney.stats.level_worth import LevelValue
 from ytourney.stats.ratings import (
     CONSERVATIVE_SIGMAS,
@@ -111,7 +112,7 @@ class RatingTable:
     mpmath_games: int = 0
     skipped_games: int = 0
     tournaments: tuple[str, ...] = ()
-    sprt: SprtState | None = None
+    sprt: SprtState | EloSprtState | None = None
     title: str = "Ratings"
     level_worth: tuple[LevelValue, ...] = ()
 
@@ -154,7 +155,7 @@ class RatingTable:
                      tuple(self.notes()), meta)
 
 
-def build_table(ratings: Ratings, *, sprt: SprtState | None = None, title: str = "Ratings") -> RatingTable:
+def build_table(ratings: Ratings, *, sprt: SprtState | EloSprtState | None = None, title: str = "Ratings") -> RatingTable:
     """The rating table of a replay: standings with results, LOS, seat figures and faults, and the SPRT state.
 
     Works from the results and counts every replay keeps, so a replay without detail (a streamed store) gives the
@@ -192,7 +193,7 @@ def build_table(ratings: Ratings, *, sprt: SprtState | None = None, title: str =
 
 
 def rating_table(records: Iterable[GameRecord], settings: RatingSettings | None = None, *,
-                 sprt: SprtState | None = None, ordered: bool = False) -> RatingTable:
+                 sprt: SprtState | EloSprtState | None = None, ordered: bool = False) -> RatingTable:
     """Rate `records` (game-id order) and build their table in one call; what `ytourney run` prints at the end.
 
     Nothing per game is kept; with `ordered=True` (records already in game-id order, e.g. streamed from a store)

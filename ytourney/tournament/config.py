@@ -29,6 +29,7 @@ from ytourney.game.rules import Rules
 from ytourney.game.state import GameState
 from ytourney.players.clock import TimeControl
 from ytourney.players.spec import BotKind, BotSpec, parse_bot_spec
+from ytourney.stats.elo_sprt import EloSprtSettings
 from ytourney.stats.handicap import HandicapMode, HandicapSettings
 from ytourney.stats.ratings import RatingSettings
 from ytourney.stats.sprt import SprtSettings
@@ -90,7 +91,7 @@ class ScheduleSettings:
     games_per_pair: int = DEFAULT_GAMES_PER_PAIR
     challenger: str | None = None
     openings: OpeningSettings | None = None
-    sprt: SprtSettings | None = None
+    sprt: SprtSettings | EloSprtSettings | None = None
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from typing import Protocol
 
 from ytourney.errors import BackendError, RunInterrupted, RunnerError
 from ytourney.game.record import GameRecord
+from ytourney.stats.elo_sprt import EloSprtState
 from ytourney.stats.handicap import HandicapMode
 from ytourney.stats.sprt import SprtState
 from ytourney.tournament.config import TournamentConfig, load_config
@@ -92,7 +93,7 @@ class RunSummary:
     seconds: float
     stopped: str = ""
     suspended: dict[str, str] = field(default_factory=dict)
-    sprt: SprtState | None = None
+    sprt: SprtState | EloSprtState | None = None
 
     @property
     def complete(self) -> bool:

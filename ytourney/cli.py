@@ -189,6 +189,21 @@ def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
              "validate with ray also checks every player on every alive node of the cluster.")(checked)
 
 
+def rating_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The --rating, --elo and --anchor options of every command that prints a rating table."""
+    command = click.option("--anchor", metavar="NAME", default=None,
+                           help="Elo anchor: this player is 0 (default: the pool average is 0); implies --elo.")(command)
+    command = click.option("--elo/--no-elo", "show_elo", default=False,
+                           help="Add Bradley-Terry Elo with its 95% interval beside the TrueSkill columns.")(command)
+    return click.option("--rating", "sort", type=click.Choice(("trueskill", "elo")), default="trueskill",
+                        show_default=True,
+                        help="Rank by conservative TrueSkill (mu - 3 sigma) or by Elo (implies --elo).")(command)
+
+
+def _wants_elo(sort: str, show_elo: bool, anchor: str | None) -> bool:
+    return show_elo or sort == "elo" or anchor is not None
+
+
 @main.command()
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.option("--workers", type=click.IntRange(min=1), default=None,
@@ -198,10 +213,11 @@ def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--resume", is_flag=True,
               help="Only continue: refuse to start if the folder holds no tournament yet.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")
+@rating_options
 @backend_options
 @click.pass_context
 def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | None, resume: bool,
-        quiet: bool, backend: Backend, address: str | None) -> None:
+        quiet: bool, backend: Backend, address: str | None, sort: str, show_elo: bool, anchor: str | None) -> None:
     """Run (or continue) a tournament; progress on stderr, the rating table on stdout.
 
     \b
@@ -219,7 +235,7 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     import sys
 
     from ytourney.errors import RunInterrupted
-    from ytourney.publish.ratings_table import format_table, rating_table
+    from ytourney.publish.ratings_table import RatingSort, format_table, rating_table
     from ytourney.publish.sources import load_source, sprt_state_of
     from ytourney.tournament.executor import Backend
     from ytourney.tournament.progress import Progress
@@ -249,7 +265,9 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     # the games are streamed from the store in game-id order, so memory does not grow with the tournament
     records = stream_records(plan.directory, times=False)
     sprt = sprt_state_of(load_source(plan.directory)) if summary.sprt is not None else None  # what reports show
-    click.echo(format_table(rating_table(records, plan.config.ratings, sprt=sprt, ordered=True)))
+    elo_records = stream_records(plan.directory, moves=False) if _wants_elo(sort, show_elo, anchor) else None
+    click.echo(format_table(rating_table(records, plan.config.ratings, sprt=sprt, ordered=True,
+                                         elo_records=elo_records, anchor=anchor, sort=RatingSort(sort))))
 
 
 @main.command()
@@ -298,7 +316,8 @@ def _league(dirs: tuple[str, ...], detail: bool = True) -> tuple[list, Any]:
 @click.argument("dirs", nargs=-1, required=True, type=_RESULTS)
 @click.option("--format", "fmt", type=click.Choice(_TABLE_FORMATS), default="text", show_default=True,
               help="Output format (csv/json carry every figure raw; html is a standalone page).")
-def ratings_command(dirs: tuple[str, ...], fmt: str) -> None:
+@rating_options
+def ratings_command(dirs: tuple[str, ...], fmt: str, sort: str, show_elo: bool, anchor: str | None) -> None:
     """TrueSkill rating table of results folders, all games rated together.
 
     \b
@@ -306,19 +325,23 @@ def ratings_command(dirs: tuple[str, ...], fmt: str) -> None:
     (a league: players are matched by name across folders), so the table does
     not depend on workers or completion order. Ranked by mu - 3 sigma; LOS is
     the likelihood that a player is stronger than the next one. A match folder
-    with `schedule.sprt` also shows the SPRT state. A `.jsonl` export file may
-    stand in for a folder.
+    with `schedule.sprt` also shows the SPRT state (replayed in the order the
+    run stored its games: the decision that stopped the run). A `.jsonl`
+    export file may stand in for a folder. --elo adds Bradley-Terry Elo with
+    its 95% interval (handicap games left out, and counted in the notes).
     Example:
       ytourney ratings results/demo results/demo-2 --format md
+      ytourney ratings results/demo --rating elo --anchor random
     """
     from ytourney.publish.handicap_table import handicap_section
-    from ytourney.publish.ratings_table import build_table, format_table
-    from ytourney.publish.sources import sprt_state_of
+    from ytourney.publish.ratings_table import RatingSort, build_table, format_table
+    from ytourney.publish.sources import fit_sources, sprt_state_of
 
     sources, ratings = _league(dirs, detail=False)  # the table needs no per-game detail: memory stays flat
     sprt = sprt_state_of(sources[0]) if len(sources) == 1 else None
     title = "Ratings: " + " + ".join(s.name for s in sources)
-    table = build_table(ratings, sprt=sprt, title=title)
+    elo = fit_sources(sources, anchor) if _wants_elo(sort, show_elo, anchor) else None
+    table = build_table(ratings, sprt=sprt, title=title, elo=elo, sort=RatingSort(sort))
     handicap = handicap_section(sources, ratings) if fmt in ("text", "md", "html") else None
     if handicap is None:
         click.echo(format_table(table, fmt).rstrip("\n"))

@@ -18,9 +18,9 @@ from ytourney.players.gtp.settings import (
     SwapDialect,
     TimeCommand,
 )
+from ytourney.stats.elo_sprt import EloSprtSettings, SprtModel
 from ytourney.stats.handicap import HandicapMode, HandicapSettings
 from ytourney.stats.ratings import HandicapRating, RatingSettings
-from ytourney.stats.elo_sprt import EloSprtSettings, SprtModel
 from ytourney.stats.sprt import SprtSettings
 from ytourney.tournament.config import TournamentConfig, parse_config
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from ytourney.errors import ReportError, StoreError
 from ytourney.game.record import GameRecord, replay_order
 from ytourney.stats import elo_sprt
+from ytourney.stats.elo import EloFit, fit_elo
 from ytourney.stats.elo_sprt import EloSprtSettings, EloSprtState
 from ytourney.stats.handicap import HandicapSettings
 from ytourney.stats.ratings import Ratings, RatingSettings, rate_records
@@ -161,3 +162,8 @@ def rate_sources(sources: Sequence[Source], settings: RatingSettings | None = No
     return rate_records(games, settings, ordered=True, detail=detail)
 
 
+
+
+def fit_sources(sources: Sequence[Source], anchor: str | None = None) -> EloFit:
+    """Bradley-Terry Elo of several sources' games together (streamed from the stores, results only)."""
+    return fit_elo(itertools.chain.from_iterable(s.iter_records(moves=False) for s in sources), anchor=anchor)

@@ -6,6 +6,7 @@ import functools
 import json
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -189,6 +190,91 @@ def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
              "validate with ray also checks every player on every alive node of the cluster.")(checked)
 
 
+@dataclass(frozen=True)
+class LiveOutputs:
+    """--pgn-out, --jsonl-out and --rating-interval: results while the run goes on."""
+
+    pgn: str | None = None
+    jsonl: str | None = None
+    rating_interval: int | None = None
+
+
+def live_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options of `run` and `match` that show results while the run goes on."""
+    command = click.option("--rating-interval", type=click.IntRange(min=1), default=None, metavar="N",
+                           help="Print the rating table on stderr every N games stored.")(command)
+    command = click.option("--jsonl-out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                           help="Append each game to FILE as JSON lines as it is stored (flushed per game); a rerun "
+                                "continues the file without duplicates.")(command)
+    return click.option("--pgn-out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                        help="Append each game to FILE as PGN as it is stored (flushed per game); a rerun continues "
+                             "the file without duplicates.")(command)
+
+
+def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, backend: Backend,
+             address: str | None, quiet: bool, live: LiveOutputs, sort: str, show_elo: bool,
+             anchor: str | None) -> None:
+    """Run a planned tournament with its live outputs, then print the final rating table (`run` and `match`)."""
+    import contextlib
+    import sys
+
+    from ytourney.errors import RunInterrupted
+    from ytourney.publish.export import ExportFormat, GameFeed
+    from ytourney.publish.ratings_table import RatingSort, format_table, rating_table
+    from ytourney.publish.sources import load_source, sprt_state_of
+    from ytourney.tournament.executor import Backend
+    from ytourney.tournament.progress import Progress
+    from ytourney.tournament.store import db_path, stream_records
+
+    if plan.note and not quiet:
+        click.echo(f"ytourney: {plan.note}", err=True)
+    wants_elo = _wants_elo(sort, show_elo, anchor)
+
+    def table() -> str:
+        records = stream_records(plan.directory, times=False)
+        # the games are streamed from the store in game-id order, so memory does not grow with the tournament
+        sprt = sprt_state_of(load_source(plan.directory)) if plan.config.schedule.sprt else None  # what reports show
+        elo_records = stream_records(plan.directory, moves=False) if wants_elo else None
+        return format_table(rating_table(records, plan.config.ratings, sprt=sprt, ordered=True,
+                                         elo_records=elo_records, anchor=anchor, sort=RatingSort(sort)))
+
+    progress = None if quiet else Progress(sys.stderr)
+    with contextlib.ExitStack() as stack:
+        feeds = [GameFeed(path, fmt) for path, fmt in ((live.pgn, ExportFormat.PGN), (live.jsonl, ExportFormat.JSONL))
+                 if path is not None]
+        for feed in feeds:
+            stack.callback(feed.close)
+            if db_path(plan.directory).is_file():  # games stored before, or while no process wrote the file
+                for record in stream_records(plan.directory):
+                    feed.write(record)
+        stored = [0]
+
+        def on_game(record: Any) -> None:
+            for feed in feeds:
+                feed.write(record)
+            stored[0] += 1
+            if live.rating_interval and stored[0] % live.rating_interval == 0:
+                if progress is not None:
+                    progress.block(table())
+                else:
+                    click.echo(table(), err=True)
+
+        try:
+            summary = plan.run(workers=workers, backend=backend, address=address, progress=progress,
+                               on_game=on_game if feeds or live.rating_interval else None)
+        except RunInterrupted as err:
+            hint += f" --backend {backend.value}" if backend is not Backend.LOCAL else ""
+            hint += f" --address {address}" if address else ""
+            click.echo(f"ytourney: {err}", err=True)
+            click.echo(f"ytourney: to continue, run the same command again: {hint} (or add --resume)", err=True)
+            ctx.exit(128 + err.signal_number)
+            return
+    if not quiet:
+        for line in summary.lines():
+            click.echo(f"ytourney: {line}", err=True)
+    click.echo(table())
+
+
 def rating_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The --rating, --elo and --anchor options of every command that prints a rating table."""
     command = click.option("--anchor", metavar="NAME", default=None,
@@ -213,11 +299,16 @@ def _wants_elo(sort: str, show_elo: bool, anchor: str | None) -> bool:
 @click.option("--resume", is_flag=True,
               help="Only continue: refuse to start if the folder holds no tournament yet.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")
+@click.option("--set", "overrides", multiple=True, metavar="KEY.PATH=VALUE",
+              help="Override one config key (the value read as YAML), e.g. --set schedule.games_per_pair=40 "
+                   "--set players[1].bot=mcts:playouts=500; checked like the file itself.")
+@live_options
 @rating_options
 @backend_options
 @click.pass_context
 def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | None, resume: bool,
-        quiet: bool, backend: Backend, address: str | None, sort: str, show_elo: bool, anchor: str | None) -> None:
+        quiet: bool, backend: Backend, address: str | None, sort: str, show_elo: bool, anchor: str | None,
+        overrides: tuple[str, ...], pgn_out: str | None, jsonl_out: str | None, rating_interval: int | None) -> None:
     """Run (or continue) a tournament; progress on stderr, the rating table on stdout.
 
     \b
@@ -228,46 +319,24 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     and refuses to start a new tournament (guards against a mistyped --out).
     A different config on the same folder is refused: use --out elsewhere.
     Exit codes: 0 done, 1 error, 130 Ctrl-C, 143 SIGTERM (games kept).
+    --pgn-out/--jsonl-out append each game as it is stored; --rating-interval
+    prints the table every N games; --set changes one key of the config.
     Example:
       ytourney run configs/quickstart.yaml --workers 2
+      ytourney run configs/sprt.yaml --pgn-out games.pgn --rating-interval 50 --elo
+      ytourney run configs/quickstart.yaml --set schedule.games_per_pair=20 --out results/qs20
       ytourney run configs/quickstart.yaml --backend ray --address 10.0.0.1:6379
     """
-    import sys
-
-    from ytourney.errors import RunInterrupted
-    from ytourney.publish.ratings_table import RatingSort, format_table, rating_table
-    from ytourney.publish.sources import load_source, sprt_state_of
-    from ytourney.tournament.executor import Backend
-    from ytourney.tournament.progress import Progress
     from ytourney.tournament.run import plan_run
-    from ytourney.tournament.store import stream_records
 
-    plan = plan_run(config, out_dir)
+    plan = plan_run(config, out_dir, overrides=overrides)
     if resume and not plan.started:
         raise click.UsageError(f"nothing to resume: {str(plan.directory)!r} holds no tournament "
                                "(run without --resume to start)")
-    if plan.note and not quiet:
-        click.echo(f"ytourney: {plan.note}", err=True)
-    try:
-        summary = plan.run(workers=workers, backend=backend, address=address,
-                           progress=None if quiet else Progress(sys.stderr))
-    except RunInterrupted as err:
-        hint = f"ytourney run {config}" + (f" --out {out_dir}" if out_dir else "")
-        hint += f" --backend {backend.value}" if backend is not Backend.LOCAL else ""
-        hint += f" --address {address}" if address else ""
-        click.echo(f"ytourney: {err}", err=True)
-        click.echo(f"ytourney: to continue, run the same command again: {hint} (or add --resume)", err=True)
-        ctx.exit(128 + err.signal_number)
-        return
-    if not quiet:
-        for line in summary.lines():
-            click.echo(f"ytourney: {line}", err=True)
-    # the games are streamed from the store in game-id order, so memory does not grow with the tournament
-    records = stream_records(plan.directory, times=False)
-    sprt = sprt_state_of(load_source(plan.directory)) if summary.sprt is not None else None  # what reports show
-    elo_records = stream_records(plan.directory, moves=False) if _wants_elo(sort, show_elo, anchor) else None
-    click.echo(format_table(rating_table(records, plan.config.ratings, sprt=sprt, ordered=True,
-                                         elo_records=elo_records, anchor=anchor, sort=RatingSort(sort))))
+    hint = f"ytourney run {config}" + (f" --out {out_dir}" if out_dir else "")
+    hint += "".join(f" --set {override}" for override in overrides)
+    _execute(ctx, plan, hint, workers=workers, backend=backend, address=address, quiet=quiet,
+             live=LiveOutputs(pgn_out, jsonl_out, rating_interval), sort=sort, show_elo=show_elo, anchor=anchor)
 
 
 @main.command()

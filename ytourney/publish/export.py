@@ -300,3 +300,63 @@ def export_records(records: Sequence[GameRecord], fmt: ExportFormat | str, out: 
     except OSError as err:
         raise ReportError(f"cannot write export to {str(target)!r}: {err.strerror or err}") from err
     return ExportResult(len(records), paths=(target,))
+
+
+# --- results while a run goes on ------------------------------------------------------------------------------------
+
+_PGN_GAME_ID = re.compile(r'^\[GameId "(\d+)"\]$', re.MULTILINE)
+LIVE_FORMATS = {".pgn": ExportFormat.PGN, ".jsonl": ExportFormat.JSONL}
+
+
+class GameFeed:
+    """A PGN or JSON-lines file that grows by one game as each is stored, flushed per game.
+
+    Opening it reads the game ids the file already holds, so a resumed run (or the games stored while no process
+    wrote the file) continues it without duplicates; an entry cut short by a kill is dropped first.
+    """
+
+    def __init__(self, path: str | Path, fmt: ExportFormat) -> None:
+        self.path = Path(path)
+        self.format = fmt
+        separator = "\n\n" if fmt is ExportFormat.PGN else "\n"
+        try:
+            text = self.path.read_text(encoding="utf-8") if self.path.exists() else ""
+            whole = text[:text.rfind(separator) + len(separator)] if separator in text else ""
+            if whole != text:
+                self.path.write_text(whole, encoding="utf-8")
+            self.ids = self._ids(whole)
+            self._file = self.path.open("a", encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise ReportError(f"cannot append games to {str(self.path)!r}: {getattr(err, 'strerror', None) or err}; "
+                              f"expected a writable {fmt.value} file") from err
+
+    def _ids(self, text: str) -> set[int]:
+        if self.format is ExportFormat.PGN:
+            return {int(found) for found in _PGN_GAME_ID.findall(text)}
+        ids = set()
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                ids.add(int(json.loads(line)["id"]))
+            except (ValueError, KeyError, TypeError) as err:
+                raise ReportError(f"{str(self.path)!r} line {number} is not a game record of ytourney; expected a "
+                                  "JSON-lines file written by --jsonl-out (or a new file)") from err
+        return ids
+
+    def write(self, record: GameRecord) -> None:
+        """Append one game unless the file holds it already (by game id), and flush."""
+        if record.id in self.ids:
+            return
+        text = game_to_pgn(record) if self.format is ExportFormat.PGN else to_jsonl([record])
+        try:
+            self._file.write(text)
+            self._file.flush()
+        except OSError as err:
+            raise ReportError(f"cannot append game {record.id} to {str(self.path)!r}: {err.strerror or err}") from err
+        if record.id is not None:
+            self.ids.add(record.id)
+
+    def close(self) -> None:
+        """Close the file."""
+        self._file.close()

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from ytourney.errors import BotSpecError, ConfigError, YTourneyError
 from ytourney.game.board import Board, parse_board
 from ytourney.game.notation import SWAP, parse_move
@@ -35,6 +37,7 @@ from ytourney.stats.ratings import RatingSettings
 from ytourney.stats.sprt import SprtSettings
 from ytourney.tournament.config_fields import (
     FieldReader,
+    apply_override,
     close_hint,
     load_yaml,
 )
@@ -152,8 +155,8 @@ class TournamentConfig:
 # --- loading -----------------------------------------------------------------------------------------------
 
 
-def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
-    """Read and validate the YAML config at `path`."""
+def load_config(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> TournamentConfig:
+    """Read and validate the YAML config at `path`, with `KEY.PATH=VALUE` overrides (`--set`) applied first."""
     file = Path(path)
     try:
         text = file.read_text(encoding="utf-8")
@@ -161,6 +164,12 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
         raise ConfigError(f"config file {str(path)!r} does not exist", source=str(path)) from None
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"cannot read config file {str(path)!r}: {err}", source=str(path)) from err
+    if overrides:
+        data = load_yaml(text, str(path))
+        for override in overrides:
+            data = apply_override(data, override, str(path))
+        header = "".join(f"# --set {override}\n" for override in overrides)
+        text = f"# {path} with overrides\n{header}" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
     return parse_config(text, source=str(path), base_dir=file.resolve().parent)
 
 

@@ -282,11 +282,6 @@ class Scheduler:
         """Suspended players and why."""
         return {name: s.suspended for name, s in self._standing.items() if s.suspended}
 
-    def standings(self) -> list[tuple[str, int, int]]:
-        """(name, wins, games) of every player, best score first."""
-        rows = [(name, s.wins, s.games) for name, s in self._standing.items()]
-        return sorted(rows, key=lambda row: (-(row[1] / row[2]) if row[2] else 0.0, -row[1], row[0]))
-
     # --- dispatch -------------------------------------------------------------------------------------
 
     def next_item(self) -> GameTask | GameRecord | None:

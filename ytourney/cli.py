@@ -222,7 +222,6 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
     from ytourney.publish.export import ExportFormat, GameFeed
     from ytourney.publish.ratings_table import RatingSort, format_table, rating_table
     from ytourney.publish.sources import load_source, sprt_state_of
-    from ytourney.tournament.executor import Backend
     from ytourney.tournament.progress import Progress
     from ytourney.tournament.store import db_path, stream_records
 
@@ -263,10 +262,8 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
             summary = plan.run(workers=workers, backend=backend, address=address, progress=progress,
                                on_game=on_game if feeds or live.rating_interval else None)
         except RunInterrupted as err:
-            hint += f" --backend {backend.value}" if backend is not Backend.LOCAL else ""
-            hint += f" --address {address}" if address else ""
             click.echo(f"ytourney: {err}", err=True)
-            click.echo(f"ytourney: to continue, run the same command again: {hint} (or add --resume)", err=True)
+            click.echo(f"ytourney: to continue, run the same command again: {hint}", err=True)
             ctx.exit(128 + err.signal_number)
             return
     if not quiet:
@@ -335,7 +332,71 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
                                "(run without --resume to start)")
     hint = f"ytourney run {config}" + (f" --out {out_dir}" if out_dir else "")
     hint += "".join(f" --set {override}" for override in overrides)
+    hint += f" --backend {backend.value}" if backend.value != BACKENDS[0] else ""
+    hint += f" --address {address}" if address else ""
+    hint += " (or add --resume)"
     _execute(ctx, plan, hint, workers=workers, backend=backend, address=address, quiet=quiet,
+             live=LiveOutputs(pgn_out, jsonl_out, rating_interval), sort=sort, show_elo=show_elo, anchor=anchor)
+
+
+@main.command("match")
+@click.argument("players", nargs=-1, required=True)
+@click.option("--gauntlet", is_flag=True, help="The first player challenges each of the others (3+ players).")
+@click.option("--games-per-pair", type=click.IntRange(min=1), default=None,
+              help="Games of each pair, seats reversed in pairs [default: 2].")
+@click.option("--board", "board_spec", default=None, help=f"Board [default: tri:11]: {ACCEPTED_SPECS}.")
+@click.option("--pie/--no-pie", default=None, help="Offer the swap after the first stone [default: on].")
+@click.option("--misere", is_flag=True, help="The player who completes a Y loses.")
+@click.option("--move-seconds", type=float, default=None, help="Seconds per move.")
+@click.option("--game-seconds", type=float, default=None, help="A game clock: seconds per player per game.")
+@click.option("--increment", type=float, default=None, help="Seconds added to the game clock after each move.")
+@click.option("--handicap", default=None, metavar="auto|LEVEL",
+              help="auto: learn each pair's fair handicap; LEVEL: the weaker player always gets it.")
+@click.option("--openings", default=None, metavar="FILE", help="Opening lines, one per game pair.")
+@click.option("--random-plies", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Open each game pair with N random stones.")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Worker processes [default: one per core].")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the schedule and the games.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Results folder [default: results/NAME/].")
+@click.option("--name", default=None, help="Tournament name [default: the players' names joined by -vs-].")
+@click.option("--sprt", default=None, metavar="elo0=0,elo1=5[,...]",
+              help="Stop a 2-player match by an SPRT in Elo: elo0, elo1, alpha, beta, "
+                   "model=pentanomial|trinomial|bernoulli (or p0, p1).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")
+@live_options
+@rating_options
+@click.pass_context
+def match_command(ctx: click.Context, players: tuple[str, ...], out_dir: str | None, workers: int | None,
+                  quiet: bool, sort: str, show_elo: bool, anchor: str | None, pgn_out: str | None,
+                  jsonl_out: str | None, rating_interval: int | None, board_spec: str | None, **options: Any) -> None:
+    """A match, round-robin or gauntlet from the command line, no config needed.
+
+    \b
+    Two players make a match, three or more a round-robin (--gauntlet: the
+    first challenges the rest). The equivalent config is written to
+    OUT/match.yaml and read back like any config: rerun the same command to
+    continue, or `ytourney run OUT/match.yaml`, `validate`, the reports.
+    Players: a bot spec (random, mcts:playouts=2000, bots/my_bot.py:MyBot),
+    NAME=SPEC to name one, or a GTP engine 'gtp:NAME=COMMAND ARGS;KEY=VALUE;...'
+    with the keys of a config's gtp block.
+    Examples:
+      ytourney match mcts:playouts=500 heuristic --games-per-pair 100
+      ytourney match random heuristic mcts --games-per-pair 20 --board tri:9
+      ytourney match 'gtp:hy=/opt/y/y;rows=flipped;swap=genmove;time_command=y_param' random heuristic --gauntlet --move-seconds 1
+      ytourney match 'gtp:moy=/opt/morat/moy;first_color=white;swap=none;pie_policy=center;time_command=morat;chatter_lines=100' mcts --move-seconds 1
+      ytourney match new=mcts:playouts=2000 old=mcts:playouts=1000 --sprt elo0=0,elo1=20 --games-per-pair 2000
+    """
+    from ytourney.tournament.adhoc import MatchOptions, prepare_match
+    from ytourney.tournament.executor import Backend
+    from ytourney.tournament.run import plan_run
+
+    if len(players) < 2:
+        raise click.UsageError("give at least 2 players")
+    path, folder = prepare_match(players, MatchOptions(board=board_spec, **options), out_dir)
+    plan = plan_run(path, folder)
+    _execute(ctx, plan, f"ytourney match ... (its config: {path})", workers=workers, backend=Backend.LOCAL,
+             address=None, quiet=quiet,
              live=LiveOutputs(pgn_out, jsonl_out, rating_interval), sort=sort, show_elo=show_elo, anchor=anchor)
 
 

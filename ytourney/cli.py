@@ -219,34 +219,27 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
     import sys
 
     from ytourney.errors import RunInterrupted
-    from ytourney.publish.export import ExportFormat, GameFeed
-    from ytourney.publish.ratings_table import RatingSort, format_table, rating_table
-    from ytourney.publish.sources import load_source, sprt_state_of
+    from ytourney.publish.export import ExportFormat, open_feed
+    from ytourney.publish.ratings_table import RatingSort, folder_table, format_table
     from ytourney.tournament.progress import Progress
-    from ytourney.tournament.store import db_path, stream_records
 
+    names = plan.config.player_names
+    if anchor is not None and anchor not in names:
+        raise click.UsageError(f"--anchor {anchor!r} is not a player; expected one of {', '.join(names)}")
     if plan.note and not quiet:
         click.echo(f"ytourney: {plan.note}", err=True)
-    wants_elo = _wants_elo(sort, show_elo, anchor)
 
     def table() -> str:
-        records = stream_records(plan.directory, times=False)
-        # the games are streamed from the store in game-id order, so memory does not grow with the tournament
-        sprt = sprt_state_of(load_source(plan.directory)) if plan.config.schedule.sprt else None  # what reports show
-        elo_records = stream_records(plan.directory, moves=False) if wants_elo else None
-        return format_table(rating_table(records, plan.config.ratings, sprt=sprt, ordered=True,
-                                         elo_records=elo_records, anchor=anchor, sort=RatingSort(sort)))
+        return format_table(folder_table(plan.directory, plan.config.ratings, elo=_wants_elo(sort, show_elo, anchor),
+                                         sprt=plan.config.schedule.sprt is not None, anchor=anchor,
+                                         sort=RatingSort(sort)))
 
     progress = None if quiet else Progress(sys.stderr)
+    stored = [0]
     with contextlib.ExitStack() as stack:
-        feeds = [GameFeed(path, fmt) for path, fmt in ((live.pgn, ExportFormat.PGN), (live.jsonl, ExportFormat.JSONL))
-                 if path is not None]
-        for feed in feeds:
-            stack.callback(feed.close)
-            if db_path(plan.directory).is_file():  # games stored before, or while no process wrote the file
-                for record in stream_records(plan.directory):
-                    feed.write(record)
-        stored = [0]
+        outputs = ((live.pgn, ExportFormat.PGN), (live.jsonl, ExportFormat.JSONL))
+        feeds = [stack.enter_context(contextlib.closing(open_feed(path, fmt, plan.directory)))
+                 for path, fmt in outputs if path is not None]
 
         def on_game(record: Any) -> None:
             for feed in feeds:
@@ -275,7 +268,7 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
 def rating_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The --rating, --elo and --anchor options of every command that prints a rating table."""
     command = click.option("--anchor", metavar="NAME", default=None,
-                           help="Elo anchor: this player is 0 (default: the pool average is 0); implies --elo.")(command)
+                           help="Elo anchor: this player is 0 (default: the pool average); implies --elo.")(command)
     command = click.option("--elo/--no-elo", "show_elo", default=False,
                            help="Add Bradley-Terry Elo with its 95% interval beside the TrueSkill columns.")(command)
     return click.option("--rating", "sort", type=click.Choice(("trueskill", "elo")), default="trueskill",

@@ -360,3 +360,14 @@ class GameFeed:
     def close(self) -> None:
         """Close the file."""
         self._file.close()
+
+
+def open_feed(path: str | Path, fmt: ExportFormat, directory: str | Path) -> GameFeed:
+    """A GameFeed that first catches up with the games a results folder already stores (none if it has no store)."""
+    from ytourney.tournament.store import db_path, stream_records
+
+    feed = GameFeed(path, fmt)
+    if db_path(directory).is_file():
+        for record in stream_records(directory):
+            feed.write(record)
+    return feed

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -151,7 +152,8 @@ class RatingTable:
         """Footer lines: games, handicap handling, upsets, SPRT state."""
         s = self.settings
         lines = [(f"{self.games} games rated with TrueSkill (mu {s.mu:.4g}, sigma {s.sigma:.4g}, "
-                  f"beta {s.beta:.4g}, tau {s.tau:.4g}); ranked by mu - 3 sigma.")]
+                  f"beta {s.beta:.4g}, tau {s.tau:.4g})"
+                  + ("." if self.sort is RatingSort.ELO else "; ranked by mu - 3 sigma."))]
         if self.handicap_games:
             if not self.handicap_adjusted:
                 how = "as plain wins/losses"
@@ -262,6 +264,21 @@ def rating_table(records: Iterable[GameRecord], settings: RatingSettings | None 
     ratings = rate_records(records, settings, ordered=ordered, detail=False)
     elo = None if elo_records is None else fit_elo(elo_records, anchor=anchor)
     return build_table(ratings, sprt=sprt, elo=elo, sort=sort)
+
+
+def folder_table(directory: str | os.PathLike[str], settings: RatingSettings, *, sprt: bool = False,
+                 elo: bool = False, anchor: str | None = None, sort: RatingSort = RatingSort.TRUESKILL) -> RatingTable:
+    """The rating table of one results folder, streamed from its store (what `run` and `match` print); `sprt` adds
+    the SPRT state as every report replays it, `elo` the Elo columns."""
+    from ytourney.publish.sources import load_source, sprt_state_of
+    from ytourney.tournament.store import stream_records
+
+    # the games are streamed from the store in game-id order, so memory does not grow with the tournament
+    records = stream_records(directory, times=False)
+    state = sprt_state_of(load_source(directory)) if sprt else None
+    elo_records = stream_records(directory, moves=False) if elo else None
+    return rating_table(records, settings, sprt=state, ordered=True, elo_records=elo_records, anchor=anchor,
+                        sort=sort)
 
 
 def format_table(table: RatingTable | Ratings | Table, fmt: TableFormat | str = TableFormat.TEXT) -> str:

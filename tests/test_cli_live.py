@@ -53,6 +53,10 @@ def test_games_are_appended_as_stored_and_a_rerun_continues_without_duplicates(t
     # a changed config on the same folder is refused before the file is touched
     bigger = run(str(config), "--out", str(out), "--set", "schedule.games_per_pair=6", "--jsonl-out", str(jsonl))
     assert bigger.exit_code != 0 and "schedule.games_per_pair" in bigger.output  # another config: refused
+    assert sorted(jsonl_ids(jsonl)) == list(range(1, 13))
+    fresh = tmp_path / "fresh.jsonl"
+    refused = run(str(config), "--out", str(out), "--set", "schedule.games_per_pair=6", "--jsonl-out", str(fresh))
+    assert refused.exit_code != 0 and not fresh.exists()
 
 
 def test_a_foreign_jsonl_file_is_refused_before_any_game(tmp_path: Path) -> None:

@@ -73,6 +73,7 @@ def test_bad_match_options_are_one_clean_line(tmp_path: Path) -> None:
                           (["random", "heuristic", "--board", "hex"], "board"),
                           (["random", "heuristic", "--handicap", "lots"], "handicap.level"),
                           (["random", "nobot"], "unknown bot 'nobot'"),
+                          (["random", "heuristic", "--openings", "o.txt", "--random-plies", "2"], "not both"),
                           (["random"], "at least 2 players")):
         result = match(*args, "--out", str(tmp_path / "x"))
         assert result.exit_code in (1, 2) and message in result.output and "Traceback" not in result.output, args

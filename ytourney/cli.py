@@ -238,7 +238,7 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
     stored = [0]
     with contextlib.ExitStack() as stack:
         outputs = ((live.pgn, ExportFormat.PGN), (live.jsonl, ExportFormat.JSONL))
-        feeds = [stack.enter_context(contextlib.closing(open_feed(path, fmt, plan.directory)))
+        feeds = [stack.enter_context(contextlib.closing(open_feed(path, fmt, plan.directory, plan.config.digest())))
                  for path, fmt in outputs if path is not None]
 
         def on_game(record: Any) -> None:

@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from ytourney import __version__
 from ytourney.errors import ReportError, YTourneyError
@@ -321,14 +322,27 @@ class GameFeed:
         separator = "\n\n" if fmt is ExportFormat.PGN else "\n"
         try:
             text = self.path.read_text(encoding="utf-8") if self.path.exists() else ""
-            whole = text[:text.rfind(separator) + len(separator)] if separator in text else ""
-            if whole != text:
-                self.path.write_text(whole, encoding="utf-8")
-            self.ids = self._ids(whole)
-            self._file = self.path.open("a", encoding="utf-8")
         except (OSError, UnicodeDecodeError) as err:
-            raise ReportError(f"cannot append games to {str(self.path)!r}: {getattr(err, 'strerror', None) or err}; "
-                              f"expected a writable {fmt.value} file") from err
+            raise self._error(err) from err
+        self._whole = text[:text.rfind(separator) + len(separator)] if separator in text else ""
+        self._cut = self._whole != text
+        self.ids = self._ids(self._whole)
+        self._file: TextIO | None = None
+
+    def _error(self, err: OSError | UnicodeDecodeError) -> ReportError:
+        return ReportError(f"cannot append games to {str(self.path)!r}: {getattr(err, 'strerror', None) or err}; "
+                           f"expected a writable {self.format.value} file")
+
+    def _open(self) -> TextIO:
+        """The file, opened for appending at the first game written (a run refused before it leaves it untouched)."""
+        if self._file is None:
+            try:
+                if self._cut:
+                    self.path.write_text(self._whole, encoding="utf-8")
+                self._file = self.path.open("a", encoding="utf-8")
+            except OSError as err:
+                raise self._error(err) from err
+        return self._file
 
     def _ids(self, text: str) -> set[int]:
         if self.format is ExportFormat.PGN:
@@ -349,9 +363,10 @@ class GameFeed:
         if record.id in self.ids:
             return
         text = game_to_pgn(record) if self.format is ExportFormat.PGN else to_jsonl([record])
+        file = self._open()
         try:
-            self._file.write(text)
-            self._file.flush()
+            file.write(text)
+            file.flush()
         except OSError as err:
             raise ReportError(f"cannot append game {record.id} to {str(self.path)!r}: {err.strerror or err}") from err
         if record.id is not None:
@@ -359,15 +374,17 @@ class GameFeed:
 
     def close(self) -> None:
         """Close the file."""
-        self._file.close()
+        if self._file is not None:
+            self._file.close()
 
 
-def open_feed(path: str | Path, fmt: ExportFormat, directory: str | Path) -> GameFeed:
-    """A GameFeed that first catches up with the games a results folder already stores (none if it has no store)."""
-    from ytourney.tournament.store import db_path, stream_records
+def open_feed(path: str | Path, fmt: ExportFormat, directory: str | Path, config_hash: str) -> GameFeed:
+    """A GameFeed that first catches up with the games a results folder already stores for the config with this
+    hash (none if it has no store, or one of another config, which the run is about to refuse)."""
+    from ytourney.tournament.store import db_path, load_info, stream_records
 
     feed = GameFeed(path, fmt)
-    if db_path(directory).is_file():
+    if db_path(directory).is_file() and load_info(directory).config_hash == config_hash:
         for record in stream_records(directory):
             feed.write(record)
     return feed

@@ -115,6 +115,9 @@ def match_data(players: Sequence[str], options: MatchOptions) -> dict[str, Any]:
             raise ConfigError(f"{_SOURCE}: player {index + 1} ({name!r}) is also player {seen[name] + 1}; name them "
                               f"apart, like a={name} b={name}", source=_SOURCE, value=name)
         seen[name] = index
+    if options.openings is not None and options.random_plies is not None:
+        raise ConfigError(f"{_SOURCE}: --openings and --random-plies: expected one of them, not both",
+                          source=_SOURCE, value=options.openings)
     data: dict[str, Any] = {"name": options.name or default_name(entries)}
     if options.board is not None:
         data["board"] = options.board

@@ -11,6 +11,7 @@ import os
 import random
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -224,6 +225,98 @@ def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
              "validate with ray also checks every player on every alive node of the cluster.")(checked)
 
 
+@dataclass(frozen=True)
+class LiveOutputs:
+    """--pgn-out, --jsonl-out and --rating-interval: results while the run goes on."""
+
+    pgn: str | None = None
+    jsonl: str | None = None
+    rating_interval: int | None = None
+
+
+def live_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options of `run` and `match` that show results while the run goes on."""
+    command = click.option("--rating-interval", type=click.IntRange(min=1), default=None, metavar="N",
+                           help="Print the rating table on stderr every N games stored.")(command)
+    command = click.option("--jsonl-out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                           help="Append each game to FILE as JSON lines as it is stored (flushed per game); a rerun "
+                                "continues the file without duplicates.")(command)
+    return click.option("--pgn-out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                        help="Append each game to FILE as PGN as it is stored (flushed per game); a rerun continues "
+                             "the file without duplicates.")(command)
+
+
+def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, backend: Backend,
+             address: str | None, quiet: bool, live: LiveOutputs, sort: str, show_elo: bool,
+             anchor: str | None, gtp_log: str | None = None) -> None:
+    """Run a planned tournament with its live outputs, then print the final rating table (`run` and `match`)."""
+    import contextlib
+    import sys
+
+    from ytourney.errors import RunInterrupted
+    from ytourney.publish.export import ExportFormat, open_feed
+    from ytourney.publish.ratings_table import RatingSort, folder_table, format_table
+    from ytourney.tournament.progress import Progress
+
+    names = plan.config.player_names
+    if anchor is not None and anchor not in names:
+        raise click.UsageError(f"--anchor {anchor!r} is not a player; expected one of {', '.join(names)}")
+    if plan.note and not quiet:
+        click.echo(f"ytourney: {plan.note}", err=True)
+    if not plan.stored and not quiet:
+        _warn_seats(plan.config)
+
+    def table() -> str:
+        return format_table(folder_table(plan.directory, plan.config.ratings, elo=_wants_elo(sort, show_elo, anchor),
+                                         sprt=plan.config.schedule.sprt is not None, anchor=anchor,
+                                         sort=RatingSort(sort)))
+
+    progress = None if quiet else Progress(sys.stderr)
+    stored = [0]
+    with contextlib.ExitStack() as stack:
+        outputs = ((live.pgn, ExportFormat.PGN), (live.jsonl, ExportFormat.JSONL))
+        feeds = [stack.enter_context(contextlib.closing(open_feed(path, fmt, plan.directory, plan.config.digest())))
+                 for path, fmt in outputs if path is not None]
+
+        def on_game(record: Any) -> None:
+            for feed in feeds:
+                feed.write(record)
+            stored[0] += 1
+            if live.rating_interval and stored[0] % live.rating_interval == 0:
+                if progress is not None:
+                    progress.block(table())
+                else:
+                    click.echo(table(), err=True)
+
+        try:
+            summary = plan.run(workers=workers, backend=backend, address=address, progress=progress,
+                               gtp_log=gtp_log, on_game=on_game if feeds or live.rating_interval else None)
+        except RunInterrupted as err:
+            click.echo(f"ytourney: {err}", err=True)
+            click.echo(f"ytourney: to continue, run the same command again: {hint}", err=True)
+            ctx.exit(128 + err.signal_number)
+            return
+    if not quiet:
+        for line in summary.lines():
+            click.echo(f"ytourney: {line}", err=True)
+    click.echo(table())
+
+
+def rating_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The --rating, --elo and --anchor options of every command that prints a rating table."""
+    command = click.option("--anchor", metavar="NAME", default=None,
+                           help="Elo anchor: this player is 0 (default: the pool average); implies --elo.")(command)
+    command = click.option("--elo/--no-elo", "show_elo", default=False,
+                           help="Add Bradley-Terry Elo with its 95% interval beside the TrueSkill columns.")(command)
+    return click.option("--rating", "sort", type=click.Choice(("trueskill", "elo")), default="trueskill",
+                        show_default=True,
+                        help="Rank by conservative TrueSkill (mu - 3 sigma) or by Elo (implies --elo).")(command)
+
+
+def _wants_elo(sort: str, show_elo: bool, anchor: str | None) -> bool:
+    return show_elo or sort == "elo" or anchor is not None
+
+
 @main.command()
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.option("--workers", type=click.IntRange(min=1), default=None,
@@ -235,10 +328,17 @@ def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")
 @click.option("--gtp-log", "gtp_log", type=click.Path(file_okay=False), default=None,
               help="Write every GTP engine's exchange, per engine and game, with timestamps, into this folder.")
+@click.option("--set", "overrides", multiple=True, metavar="KEY.PATH=VALUE",
+              help="Override one config key (the value read as YAML), e.g. --set schedule.games_per_pair=40 "
+                   "--set players[1].bot=mcts:playouts=500; checked like the file itself.")
+@live_options
+@rating_options
 @backend_options
 @click.pass_context
 def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | None, resume: bool,
-        quiet: bool, gtp_log: str | None, backend: Backend, address: str | None) -> None:
+        quiet: bool, gtp_log: str | None, backend: Backend, address: str | None, sort: str, show_elo: bool,
+        anchor: str | None, overrides: tuple[str, ...], pgn_out: str | None, jsonl_out: str | None,
+        rating_interval: int | None) -> None:
     """Run (or continue) a tournament; progress on stderr, the rating table on stdout.
 
     \b
@@ -251,45 +351,91 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     --gtp-log DIR writes each engine's GTP exchange of each game to
     DIR/<player>/game-<id>-<seat>.log (a fault's record names its file).
     Exit codes: 0 done, 1 error, 130 Ctrl-C, 143 SIGTERM (games kept).
+    --pgn-out/--jsonl-out append each game as it is stored; --rating-interval
+    prints the table every N games; --set changes one key of the config.
     Example:
       ytourney run configs/quickstart.yaml --workers 2
+      ytourney run configs/sprt.yaml --pgn-out games.pgn --rating-interval 50 --elo
+      ytourney run configs/quickstart.yaml --set schedule.games_per_pair=20 --out results/qs20
       ytourney run configs/quickstart.yaml --backend ray --address 10.0.0.1:6379
     """
-    import sys
-
-    from ytourney.errors import RunInterrupted
-    from ytourney.publish.ratings_table import format_table, rating_table
-    from ytourney.tournament.executor import Backend
-    from ytourney.tournament.progress import Progress
     from ytourney.tournament.run import plan_run
-    from ytourney.tournament.store import check_stored_config, stream_records
+    from ytourney.tournament.store import check_stored_config
 
-    plan = plan_run(config, out_dir)
+    plan = plan_run(config, out_dir, overrides=overrides)
     check_stored_config(plan.directory, plan.config.digest(), plan.config.key())  # the refusal, and nothing else
     if resume and not plan.started:
         raise click.UsageError(f"nothing to resume: {str(plan.directory)!r} holds no tournament "
                                "(run without --resume to start)")
-    if plan.note and not quiet:
-        click.echo(f"ytourney: {plan.note}", err=True)
-    if not plan.stored and not quiet:
-        _warn_seats(plan.config)
-    try:
-        summary = plan.run(workers=workers, backend=backend, address=address,
-                           progress=None if quiet else Progress(sys.stderr), gtp_log=gtp_log)
-    except RunInterrupted as err:
-        hint = f"ytourney run {config}" + (f" --out {out_dir}" if out_dir else "")
-        hint += f" --backend {backend.value}" if backend is not Backend.LOCAL else ""
-        hint += f" --address {address}" if address else ""
-        click.echo(f"ytourney: {err}", err=True)
-        click.echo(f"ytourney: to continue, run the same command again: {hint} (or add --resume)", err=True)
-        ctx.exit(128 + err.signal_number)
-        return
-    if not quiet:
-        for line in summary.lines():
-            click.echo(f"ytourney: {line}", err=True)
-    # the games are streamed from the store in game-id order, so memory does not grow with the tournament
-    records = stream_records(plan.directory, times=False)
-    click.echo(format_table(rating_table(records, plan.config.ratings, sprt=summary.sprt, ordered=True)))
+    hint = f"ytourney run {config}" + (f" --out {out_dir}" if out_dir else "")
+    hint += "".join(f" --set {override}" for override in overrides)
+    hint += f" --backend {backend.value}" if backend.value != BACKENDS[0] else ""
+    hint += f" --address {address}" if address else ""
+    hint += " (or add --resume)"
+    _execute(ctx, plan, hint, workers=workers, backend=backend, address=address, quiet=quiet,
+             live=LiveOutputs(pgn_out, jsonl_out, rating_interval), sort=sort, show_elo=show_elo, anchor=anchor,
+             gtp_log=gtp_log)
+
+
+@main.command("match")
+@click.argument("players", nargs=-1, required=True)
+@click.option("--gauntlet", is_flag=True, help="The first player challenges each of the others (3+ players).")
+@click.option("--games-per-pair", type=click.IntRange(min=1), default=None,
+              help="Games of each pair, seats reversed in pairs [default: 2].")
+@click.option("--board", "board_spec", default=None, help=f"Board [default: tri:11]: {ACCEPTED_SPECS}.")
+@click.option("--pie/--no-pie", default=None, help="Offer the swap after the first stone [default: on].")
+@click.option("--misere", is_flag=True, help="The player who completes a Y loses.")
+@click.option("--move-seconds", type=float, default=None, help="Seconds per move.")
+@click.option("--game-seconds", type=float, default=None, help="A game clock: seconds per player per game.")
+@click.option("--increment", type=float, default=None, help="Seconds added to the game clock after each move.")
+@click.option("--handicap", default=None, metavar="auto|LEVEL",
+              help="auto: learn each pair's fair handicap; LEVEL: the weaker player always gets it.")
+@click.option("--openings", default=None, metavar="FILE", help="Opening lines, one per game pair.")
+@click.option("--random-plies", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Open each game pair with N random stones.")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Worker processes [default: one per core].")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the schedule and the games.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Results folder [default: results/NAME/].")
+@click.option("--name", default=None, help="Tournament name [default: the players' names joined by -vs-].")
+@click.option("--sprt", default=None, metavar="elo0=0,elo1=5[,...]",
+              help="Stop a 2-player match by an SPRT in Elo: elo0, elo1, alpha, beta, "
+                   "model=pentanomial|trinomial|bernoulli (or p0, p1).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")
+@live_options
+@rating_options
+@click.pass_context
+def match_command(ctx: click.Context, players: tuple[str, ...], out_dir: str | None, workers: int | None,
+                  quiet: bool, sort: str, show_elo: bool, anchor: str | None, pgn_out: str | None,
+                  jsonl_out: str | None, rating_interval: int | None, board_spec: str | None, **options: Any) -> None:
+    """A match, round-robin or gauntlet from the command line, no config needed.
+
+    \b
+    Two players make a match, three or more a round-robin (--gauntlet: the
+    first challenges the rest). The equivalent config is written to
+    OUT/match.yaml and read back like any config: rerun the same command to
+    continue, or `ytourney run OUT/match.yaml`, `validate`, the reports.
+    Players: a bot spec (random, mcts:playouts=2000, bots/my_bot.py:MyBot),
+    NAME=SPEC to name one, or a GTP engine 'gtp:NAME=COMMAND ARGS;KEY=VALUE;...'
+    with the keys of a config's gtp block.
+    Examples:
+      ytourney match mcts:playouts=500 heuristic --games-per-pair 100
+      ytourney match random heuristic mcts --games-per-pair 20 --board tri:9
+      ytourney match 'gtp:hy=/opt/y/y;rows=flipped;swap=genmove;time_command=y_param' random heuristic --gauntlet --move-seconds 1
+      ytourney match 'gtp:moy=/opt/morat/moy;first_color=white;swap=none;pie_policy=center;time_command=morat;chatter_lines=100' mcts --move-seconds 1
+      ytourney match new=mcts:playouts=2000 old=mcts:playouts=1000 --sprt elo0=0,elo1=20 --games-per-pair 2000
+    """
+    from ytourney.tournament.adhoc import MatchOptions, prepare_match
+    from ytourney.tournament.executor import Backend
+    from ytourney.tournament.run import plan_run
+
+    if len(players) < 2:
+        raise click.UsageError("give at least 2 players")
+    path, folder = prepare_match(players, MatchOptions(board=board_spec, **options), out_dir)
+    plan = plan_run(path, folder)
+    _execute(ctx, plan, f"ytourney match ... (its config: {path})", workers=workers, backend=Backend.LOCAL,
+             address=None, quiet=quiet,
+             live=LiveOutputs(pgn_out, jsonl_out, rating_interval), sort=sort, show_elo=show_elo, anchor=anchor)
 
 
 @main.command()
@@ -371,7 +517,8 @@ _POOL = click.option("--pool", is_flag=True,
 @click.option("--format", "fmt", type=click.Choice(_TABLE_FORMATS), default="text", show_default=True,
               help="Output format (csv/json carry every figure raw; html is a standalone page).")
 @_POOL
-def ratings_command(dirs: tuple[str, ...], fmt: str, pool: bool) -> None:
+@rating_options
+def ratings_command(dirs: tuple[str, ...], fmt: str, pool: bool, sort: str, show_elo: bool, anchor: str | None) -> None:
     """TrueSkill rating table of results folders, all games rated together.
 
     \b
@@ -379,22 +526,27 @@ def ratings_command(dirs: tuple[str, ...], fmt: str, pool: bool) -> None:
     (a league: players are matched by name across folders), so the table does
     not depend on workers or completion order. Ranked by mu - 3 sigma; LOS is
     the likelihood that a player is stronger than the next one. A match folder
-    with `schedule.sprt` also shows the SPRT state. A `.jsonl` export file may
-    stand in for a folder. Games of different boards or rules sets get one
-    table each (csv/json/html: one board at a time), unless --pool.
+    with `schedule.sprt` also shows the SPRT state (replayed in the order the
+    run stored its games: the decision that stopped the run). A `.jsonl`
+    export file may stand in for a folder. Games of different boards or rules
+    sets get one table each (csv/json/html: one board at a time), unless
+    --pool. --elo adds Bradley-Terry Elo with its 95% interval (handicap
+    games left out, and counted in the notes).
     Example:
       ytourney ratings results/demo results/demo-2 --format md
+      ytourney ratings results/demo --rating elo --anchor random
     """
     from ytourney.publish.handicap_table import handicap_section
-    from ytourney.publish.ratings_table import build_table, format_table
-    from ytourney.publish.sources import sprt_state_of
+    from ytourney.publish.ratings_table import RatingSort, build_table, format_table
+    from ytourney.publish.sources import fit_sources, sprt_state_of
 
     # the table needs no per-game detail: memory stays flat
     outputs = []
     for heading, sources, ratings in _leagues(dirs, detail=False, pool=pool, single=_single_table(fmt)):
         sprt = sprt_state_of(sources[0]) if len(sources) == 1 else None
         title = "Ratings: " + " + ".join(s.name for s in sources) + heading
-        table = build_table(ratings, sprt=sprt, title=title)
+        elo = fit_sources(sources, anchor) if _wants_elo(sort, show_elo, anchor) else None
+        table = build_table(ratings, sprt=sprt, title=title, elo=elo, sort=RatingSort(sort))
         handicap = handicap_section(sources, ratings) if fmt in ("text", "md", "html") else None
         if handicap is None:
             outputs.append(format_table(table, fmt).rstrip("\n"))

@@ -143,6 +143,3 @@ class BackendError(YTourneyError):
 class BackendMissingError(BackendError):
     """The package an execution backend needs is not installed; the message says how to install it."""
 
-
-class SprtError(YTourneyError, ValueError):
-    """SPRT settings that do not describe a valid sequential test."""

@@ -18,6 +18,7 @@ from ytourney.players.gtp.settings import (
     SwapDialect,
     TimeCommand,
 )
+from ytourney.stats.elo_sprt import EloSprtSettings, SprtModel
 from ytourney.stats.handicap import HandicapMode, HandicapSettings
 from ytourney.stats.ratings import HandicapRating, RatingSettings
 from ytourney.stats.sprt import SprtSettings
@@ -149,6 +150,32 @@ def test_sprt_is_read_with_default_error_rates() -> None:
 def test_sprt_errors_carry_key_path_value_and_expectation(sprt: str, path: str, value: object, message: str) -> None:
     error = failure(MATCH % sprt)
     assert (error.path, error.value) == (path, value) and error.expected and message in str(error)
+
+
+def test_sprt_in_elo_is_read_with_defaults() -> None:
+    assert read(MATCH % "{elo0: 0, elo1: 5}").schedule.sprt == EloSprtSettings(0.0, 5.0, 0.05, 0.05,
+                                                                               SprtModel.PENTANOMIAL)
+    sprt = read(MATCH % "{elo0: -2, elo1: 3, alpha: 0.1, beta: 0.2, model: Trinomial}").schedule.sprt
+    assert sprt == EloSprtSettings(-2.0, 3.0, 0.1, 0.2, SprtModel.TRINOMIAL)
+
+
+@pytest.mark.parametrize(
+    ("sprt", "path", "message"),
+    [
+        ("{elo0: 5, elo1: 5}", "schedule.sprt", "schedule.sprt: expected elo0 < elo1; found elo0 5 and elo1 5"),
+        ("{elo0: 0, elo1: 5, alpha: 1.5}", "schedule.sprt.alpha", "expected a number < 1; found 1.5"),
+        ("{elo0: 0, elo1: 5, alpha: 0.6, beta: 0.5}", "schedule.sprt",
+         "schedule.sprt: expected alpha + beta < 1; found alpha 0.6 and beta 0.5"),
+        ("{elo0: 0, elo1: x}", "schedule.sprt.elo1", "schedule.sprt.elo1: expected a number; found str 'x'"),
+        ("{elo0: 0, elo1: 5, model: normal}", "schedule.sprt.model", "schedule.sprt.model: expected one of"),
+        ("{elo1: 5}", "schedule.sprt.elo0", "schedule.sprt.elo0: missing; expected the tested player's Elo"),
+        ("{elo0: 0, elo1: 5000}", "schedule.sprt.elo1", "expected a number <= 1000"),
+        ("{elo0: 0, elo1: 5, p2: 1}", "schedule.sprt.p2", "unknown key (accepted here: elo0, elo1, alpha, beta, model)"),
+    ],
+)
+def test_sprt_in_elo_errors_carry_key_paths(sprt: str, path: str, message: str) -> None:
+    error = failure(MATCH % sprt)
+    assert error.path == path and error.expected and message in str(error), str(error)
 
 
 # --- ratings -------------------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from ytourney.choices import parse_choice
 from ytourney.errors import ReportError
@@ -191,3 +192,90 @@ def export_records(records: Sequence[GameRecord], fmt: ExportFormat | str, out: 
     except OSError as err:
         raise ReportError(f"cannot write export to {str(target)!r}: {err.strerror or err}") from err
     return ExportResult(len(records), paths=(target,))
+
+
+# --- results while a run goes on ------------------------------------------------------------------------------------
+
+_PGN_GAME_ID = re.compile(r'^\[GameId "(\d+)"\]$', re.MULTILINE)
+LIVE_FORMATS = {".pgn": ExportFormat.PGN, ".jsonl": ExportFormat.JSONL}
+
+
+class GameFeed:
+    """A PGN or JSON-lines file that grows by one game as each is stored, flushed per game.
+
+    Opening it reads the game ids the file already holds, so a resumed run (or the games stored while no process
+    wrote the file) continues it without duplicates; an entry cut short by a kill is dropped first.
+    """
+
+    def __init__(self, path: str | Path, fmt: ExportFormat) -> None:
+        self.path = Path(path)
+        self.format = fmt
+        separator = "\n\n" if fmt is ExportFormat.PGN else "\n"
+        try:
+            text = self.path.read_text(encoding="utf-8") if self.path.exists() else ""
+        except (OSError, UnicodeDecodeError) as err:
+            raise self._error(err) from err
+        self._whole = text[:text.rfind(separator) + len(separator)] if separator in text else ""
+        self._cut = self._whole != text
+        self.ids = self._ids(self._whole)
+        self._file: TextIO | None = None
+
+    def _error(self, err: OSError | UnicodeDecodeError) -> ReportError:
+        return ReportError(f"cannot append games to {str(self.path)!r}: {getattr(err, 'strerror', None) or err}; "
+                           f"expected a writable {self.format.value} file")
+
+    def _open(self) -> TextIO:
+        """The file, opened for appending at the first game written (a run refused before it leaves it untouched)."""
+        if self._file is None:
+            try:
+                if self._cut:
+                    self.path.write_text(self._whole, encoding="utf-8")
+                self._file = self.path.open("a", encoding="utf-8")
+            except OSError as err:
+                raise self._error(err) from err
+        return self._file
+
+    def _ids(self, text: str) -> set[int]:
+        if self.format is ExportFormat.PGN:
+            return {int(found) for found in _PGN_GAME_ID.findall(text)}
+        ids = set()
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                ids.add(int(json.loads(line)["id"]))
+            except (ValueError, KeyError, TypeError) as err:
+                raise ReportError(f"{str(self.path)!r} line {number} is not a game record of ytourney; expected a "
+                                  "JSON-lines file written by --jsonl-out (or a new file)") from err
+        return ids
+
+    def write(self, record: GameRecord) -> None:
+        """Append one game unless the file holds it already (by game id), and flush."""
+        if record.id in self.ids:
+            return
+        text = game_to_pgn(record) if self.format is ExportFormat.PGN else to_jsonl([record])
+        file = self._open()
+        try:
+            file.write(text)
+            file.flush()
+        except OSError as err:
+            raise ReportError(f"cannot append game {record.id} to {str(self.path)!r}: {err.strerror or err}") from err
+        if record.id is not None:
+            self.ids.add(record.id)
+
+    def close(self) -> None:
+        """Close the file."""
+        if self._file is not None:
+            self._file.close()
+
+
+def open_feed(path: str | Path, fmt: ExportFormat, directory: str | Path, config_hash: str) -> GameFeed:
+    """A GameFeed that first catches up with the games a results folder already stores for the config with this
+    hash (none if it has no store, or one of another config, which the run is about to refuse)."""
+    from ytourney.tournament.store import db_path, load_info, stream_records
+
+    feed = GameFeed(path, fmt)
+    if db_path(directory).is_file() and load_info(directory).config_hash == config_hash:
+        for record in stream_records(directory):
+            feed.write(record)
+    return feed

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import enum
+import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from ytourney.errors import ReportError
 from ytourney.game.record import GameRecord, Termination
 from ytourney.publish.handicap_table import level_row, level_worth_text
 from ytourney.publish.render import render_table
 from ytourney.publish.table import Column, ColumnKind, Table, TableFormat
+from ytourney.stats.elo import EloFit, EloRating, fit_elo
+from ytourney.stats.elo_sprt import EloSprtState
 from ytourney.stats.level_worth import LevelValue
 from ytourney.stats.ratings import (
     CONSERVATIVE_SIGMAS,
@@ -25,6 +30,13 @@ FAULTS: tuple[Termination, ...] = tuple(t for t in Termination if t.is_fault)
 """Fault terminations, counted against the losing (faulty) side."""
 
 
+class RatingSort(str, enum.Enum):
+    """Which rating ranks the table: conservative TrueSkill (mu - 3 sigma) or Bradley-Terry Elo."""
+
+    TRUESKILL = "trueskill"
+    ELO = "elo"
+
+
 @dataclass(frozen=True)
 class Standing:
     """One player's line of the rating table: rank, rating, the replay's results of the player, opposition, LOS."""
@@ -36,6 +48,7 @@ class Standing:
     results: PlayerResults
     opponent_mu: float | None
     los_next: float | None
+    elo: EloRating | None = None
 
     @property
     def conservative(self) -> float:
@@ -62,7 +75,17 @@ class Standing:
         }
         for fault in FAULTS:
             row[f"faults_{fault.value}"] = faults[fault.value]
+        elo = self.elo
+        row.update({"elo": elo.elo if elo else None, "elo_error": elo.error if elo else None,
+                    "elo_low": elo.low if elo else None, "elo_high": elo.high if elo else None,
+                    "elo_bounded": elo.bounded if elo else None, "elo_text": _elo_text(elo)})
         return row
+
+
+def _elo_text(elo: EloRating | None) -> str:
+    if elo is None:
+        return "-"
+    return f"{elo.elo:+.0f} ± {elo.error:.0f}" + ("*" if elo.bounded else "")
 
 
 def _faults_text(faults: Mapping[str, int]) -> str:
@@ -76,6 +99,14 @@ RATING_COLUMNS: tuple[Column, ...] = (
     Column("mu", "mu", ColumnKind.FLOAT, 2, "TrueSkill mean"),
     Column("sigma", "sigma", ColumnKind.FLOAT, 2, "TrueSkill deviation"),
     Column("conservative", "rating", ColumnKind.FLOAT, 2, "conservative rating mu - 3 sigma"),
+    Column("elo_text", "Elo ± 95%", description="Bradley-Terry Elo with the half-width of its 95% interval "
+           "(* bounded: held finite by the prior)", data=False, right=True),
+    Column("elo", "elo", ColumnKind.FLOAT, 1, "Bradley-Terry Elo (maximum likelihood)", display=False),
+    Column("elo_error", "elo-error", ColumnKind.FLOAT, 1, "half-width of the 95% interval", display=False),
+    Column("elo_low", "elo-low", ColumnKind.FLOAT, 1, "95% interval, low end", display=False),
+    Column("elo_high", "elo-high", ColumnKind.FLOAT, 1, "95% interval, high end", display=False),
+    Column("elo_bounded", "elo-bounded", description="estimate held finite by the prior (won or lost everything)",
+           display=False),
     Column("games", "games", ColumnKind.INT),
     Column("wins", "W", ColumnKind.INT, description="wins"),
     Column("losses", "L", ColumnKind.INT, description="losses"),
@@ -111,15 +142,18 @@ class RatingTable:
     mpmath_games: int = 0
     skipped_games: int = 0
     tournaments: tuple[str, ...] = ()
-    sprt: SprtState | None = None
+    sprt: SprtState | EloSprtState | None = None
     title: str = "Ratings"
     level_worth: tuple[LevelValue, ...] = ()
+    elo: EloFit | None = None
+    sort: RatingSort = RatingSort.TRUESKILL
 
     def notes(self) -> list[str]:
         """Footer lines: games, handicap handling, upsets, SPRT state."""
         s = self.settings
         lines = [(f"{self.games} games rated with TrueSkill (mu {s.mu:.4g}, sigma {s.sigma:.4g}, "
-                  f"beta {s.beta:.4g}, tau {s.tau:.4g}); ranked by mu - 3 sigma.")]
+                  f"beta {s.beta:.4g}, tau {s.tau:.4g})"
+                  + ("." if self.sort is RatingSort.ELO else "; ranked by mu - 3 sigma."))]
         if self.handicap_games:
             if not self.handicap_adjusted:
                 how = "as plain wins/losses"
@@ -132,9 +166,22 @@ class RatingTable:
             lines.append(f"{self.mpmath_games} extreme upsets rated with the mpmath backend.")
         if self.skipped_games:
             lines.append(f"{self.skipped_games} games left unrated (self-play or beyond every backend).")
+        if self.elo is not None:
+            lines += _elo_notes(self.elo, self.sort)
         if self.sprt is not None:
             lines.append(self.sprt.summary())
         return lines
+
+    @property
+    def columns(self) -> tuple[Column, ...]:
+        """The columns of this table: the Elo ones only when Elo was fitted; rank named after the sort."""
+        columns = RATING_COLUMNS if self.elo is not None else tuple(c for c in RATING_COLUMNS
+                                                                    if not c.key.startswith("elo"))
+        if self.sort is RatingSort.ELO:
+            columns = tuple(replace(c, description="rank by Bradley-Terry Elo") if c.key == "rank" else c
+                            for c in columns)
+        return columns
+
 
     def to_table(self) -> Table:
         """The generic Table of this rating table."""
@@ -150,17 +197,28 @@ class RatingTable:
             "sprt": self.sprt.to_dict() if self.sprt is not None else None,
             "level_worth": [level_row(value) for value in self.level_worth],
         }
-        return Table("ratings", self.title, RATING_COLUMNS, tuple(s.row() for s in self.standings),
+        if self.elo is not None:
+            meta["elo"] = {key: value for key, value in self.elo.to_dict().items() if key != "ratings"}
+            meta["sort_key"] = "elo" if self.sort is RatingSort.ELO else meta["sort_key"]
+        return Table("ratings", self.title, self.columns, tuple(s.row() for s in self.standings),
                      tuple(self.notes()), meta)
 
 
-def build_table(ratings: Ratings, *, sprt: SprtState | None = None, title: str = "Ratings") -> RatingTable:
-    """The rating table of a replay: standings with results, LOS, seat figures and faults, and the SPRT state.
+def build_table(ratings: Ratings, *, sprt: SprtState | EloSprtState | None = None, title: str = "Ratings",
+                elo: EloFit | None = None, sort: RatingSort = RatingSort.TRUESKILL) -> RatingTable:
+    """The rating table of a replay: standings with results, LOS, seat figures and faults, and the SPRT state; with
+    an Elo fit of the same games its columns too, and `sort` ELO ranks by it (players without Elo last).
 
     Works from the results and counts every replay keeps, so a replay without detail (a streamed store) gives the
     same table as one that kept every game.
     """
     ranking = ratings.ranking()
+    elo_of = {rating.name: rating for rating in elo.ratings} if elo is not None else {}
+    if sort is RatingSort.ELO:
+        if elo is None:
+            raise ReportError("a table sorted by Elo needs an Elo fit of its games")
+        ranking = sorted(ranking, key=lambda p: (p.name not in elo_of, -elo_of[p.name].elo if p.name in elo_of
+                                                 else 0.0, -p.conservative, p.name))
     results = ratings.player_results()
     standings = []
     for rank, player in enumerate(ranking, start=1):
@@ -175,6 +233,7 @@ def build_table(ratings: Ratings, *, sprt: SprtState | None = None, title: str =
             results=tally,
             opponent_mu=opponent_mu / tally.games if tally.games else None,
             los_next=superiority(player, below) if below is not None else None,
+            elo=elo_of.get(player.name),
         ))
     return RatingTable(
         standings=tuple(standings),
@@ -188,18 +247,38 @@ def build_table(ratings: Ratings, *, sprt: SprtState | None = None, title: str =
         sprt=sprt,
         title=title,
         level_worth=ratings.level_worth,
+        elo=elo,
+        sort=sort,
     )
 
 
 def rating_table(records: Iterable[GameRecord], settings: RatingSettings | None = None, *,
-                 sprt: SprtState | None = None, ordered: bool = False) -> RatingTable:
+                 sprt: SprtState | EloSprtState | None = None, ordered: bool = False,
+                 elo_records: Iterable[GameRecord] | None = None, anchor: str | None = None,
+                 sort: RatingSort = RatingSort.TRUESKILL) -> RatingTable:
     """Rate `records` (game-id order) and build their table in one call; what `ytourney run` prints at the end.
 
     Nothing per game is kept; with `ordered=True` (records already in game-id order, e.g. streamed from a store)
-    they are not even held all at once.
+    they are not even held all at once. `elo_records` (the same games, a second stream) add the Elo columns.
     """
     ratings = rate_records(records, settings, ordered=ordered, detail=False)
-    return build_table(ratings, sprt=sprt)
+    elo = None if elo_records is None else fit_elo(elo_records, anchor=anchor)
+    return build_table(ratings, sprt=sprt, elo=elo, sort=sort)
+
+
+def folder_table(directory: str | os.PathLike[str], settings: RatingSettings, *, sprt: bool = False,
+                 elo: bool = False, anchor: str | None = None, sort: RatingSort = RatingSort.TRUESKILL) -> RatingTable:
+    """The rating table of one results folder, streamed from its store (what `run` and `match` print); `sprt` adds
+    the SPRT state as every report replays it, `elo` the Elo columns."""
+    from ytourney.publish.sources import load_source, sprt_state_of
+    from ytourney.tournament.store import stream_records
+
+    # the games are streamed from the store in game-id order, so memory does not grow with the tournament
+    records = stream_records(directory, times=False)
+    state = sprt_state_of(load_source(directory)) if sprt else None
+    elo_records = stream_records(directory, moves=False) if elo else None
+    return rating_table(records, settings, sprt=state, ordered=True, elo_records=elo_records, anchor=anchor,
+                        sort=sort)
 
 
 def format_table(table: RatingTable | Ratings | Table, fmt: TableFormat | str = TableFormat.TEXT) -> str:
@@ -209,3 +288,17 @@ def format_table(table: RatingTable | Ratings | Table, fmt: TableFormat | str = 
     if isinstance(table, RatingTable):
         table = table.to_table()
     return render_table(table, fmt)
+
+
+def _elo_notes(fit: EloFit, sort: RatingSort) -> list[str]:
+    """What the Elo columns are: games fitted, anchor, sort, handicap games left out, bounded estimates."""
+    anchor = "pool average = 0" if fit.anchor is None else f"{fit.anchor} = 0"
+    ranked = "; ranked by Elo" if sort is RatingSort.ELO else ""
+    lines = [f"Elo: Bradley-Terry maximum-likelihood fit of {fit.games_used} games, 95% intervals, "
+             f"anchor {anchor}{ranked}."]
+    if fit.handicap_games_left_out:
+        lines.append(f"{fit.handicap_games_left_out} handicap games left out of Elo (TrueSkill rates them).")
+    if any(rating.bounded for rating in fit.ratings):
+        lines.append(f"* bounded: won or lost every game against the rest; held finite by a prior of "
+                     f"{fit.prior_games:g} virtual games per player (as BayesElo does), not a measured difference.")
+    return lines

@@ -18,6 +18,9 @@ from typing import TYPE_CHECKING
 
 from ytourney.errors import ReportError, StoreError
 from ytourney.game.record import GameRecord, replay_order
+from ytourney.stats import elo_sprt
+from ytourney.stats.elo import EloFit, fit_elo
+from ytourney.stats.elo_sprt import EloSprtSettings, EloSprtState
 from ytourney.stats.handicap import HandicapSettings
 from ytourney.stats.ratings import Ratings, RatingSettings, rate_records
 from ytourney.stats.sprt import SprtState, sprt_from_records
@@ -60,14 +63,16 @@ class Source:
 
         return tuple(store.load_records(self.path))
 
-    def iter_records(self, *, moves: bool = True, times: bool = True) -> Iterator[GameRecord]:
+    def iter_records(self, *, moves: bool = True, times: bool = True,
+                     completion_order: bool = False) -> Iterator[GameRecord]:
         """The games in game-id order; a folder's are streamed from its store (times left out with `times=False`,
-        moves and times with `moves=False`) unless they were already read."""
-        if self.loaded is not None or "records" in self.__dict__:
-            return iter(self.records)
-        from ytourney.tournament import store
+        moves and times with `moves=False`, in the order they were stored with `completion_order`) unless they were
+        already read."""
+        if self.loaded is None and (completion_order or "records" not in self.__dict__):
+            from ytourney.tournament import store
 
-        return store.stream_records(self.path, moves=moves, times=times)
+            return store.stream_records(self.path, moves=moves, times=times, completion_order=completion_order)
+        return iter(self.records)
 
 
 def load_source(path: str | os.PathLike[str]) -> Source:
@@ -170,13 +175,23 @@ def read_jsonl(path: str | os.PathLike[str]) -> list[GameRecord]:
     return records
 
 
-def sprt_state_of(source: Source) -> SprtState | None:
-    """The SPRT state of a match folder whose config has `schedule.sprt` (first player tested), else None."""
+def sprt_state_of(source: Source) -> SprtState | EloSprtState | None:
+    """The SPRT state of a match folder whose config has `schedule.sprt` (first player tested), else None.
+
+    The games are replayed in the store's completion order, the order the run's stop condition saw them in (on
+    resume too: the scheduler replays the stored games in that order first), so the decision shown is the one that
+    stopped the run, whatever the number of workers. Storing the decision instead would need a schema change and
+    would still leave the counts after it to be replayed; the order reproduces the whole state.
+    """
     config = source.config
     if config is None or config.schedule.sprt is None:
         return None
     player, opponent = config.player_names[:2]
-    return sprt_from_records(source.iter_records(moves=False), config.schedule.sprt, player, opponent)
+    records = source.iter_records(moves=False, completion_order=True)
+    settings = config.schedule.sprt
+    if isinstance(settings, EloSprtSettings):
+        return elo_sprt.sprt_from_records(records, settings, player, opponent)
+    return sprt_from_records(records, settings, player, opponent, as_given=True)
 
 
 def rate_sources(sources: Sequence[Source], settings: RatingSettings | None = None, *,
@@ -193,3 +208,8 @@ def rate_sources(sources: Sequence[Source], settings: RatingSettings | None = No
     return rate_records(games, settings, ordered=True, detail=detail)
 
 
+
+
+def fit_sources(sources: Sequence[Source], anchor: str | None = None) -> EloFit:
+    """Bradley-Terry Elo of several sources' games together (streamed from the stores, results only)."""
+    return fit_elo(itertools.chain.from_iterable(s.iter_records(moves=False) for s in sources), anchor=anchor)

@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 
-from ytourney.errors import SprtError
 from ytourney.game.record import GameRecord
 from ytourney.stats.sprt import SprtDecision
 
@@ -158,34 +157,14 @@ def estimate_elo(counts: Iterable[int]) -> EloEstimate:
 
 @dataclass(frozen=True)
 class EloSprtSettings:
-    """Hypotheses elo0 < elo1 (the tested player's Elo over its opponent), error rates and the model."""
+    """Hypotheses elo0 < elo1 (the tested player's Elo over its opponent), error rates and the model (a plain value:
+    the config reader checks that elo0 < elo1 are finite, 0 < alpha, beta and alpha + beta < 1)."""
 
     elo0: float
     elo1: float
     alpha: float = 0.05
     beta: float = 0.05
     model: SprtModel = SprtModel.PENTANOMIAL
-
-    def __post_init__(self) -> None:
-        for key in ("elo0", "elo1", "alpha", "beta"):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise SprtError(f"sprt {key} must be a finite number, got {value!r}")
-            object.__setattr__(self, key, float(value))
-        for key in ("alpha", "beta"):
-            if not 0 < getattr(self, key) < 1:
-                raise SprtError(f"sprt {key} must lie strictly between 0 and 1, got {getattr(self, key)!r}")
-        if self.alpha + self.beta >= 1:
-            raise SprtError(f"sprt alpha + beta must be below 1, got {self.alpha!r} + {self.beta!r}")
-        if self.elo0 >= self.elo1:
-            raise SprtError(f"sprt elo0 must be smaller than elo1, got elo0={self.elo0!r} and elo1={self.elo1!r}")
-        if not isinstance(self.model, SprtModel):
-            word = self.model.strip().lower() if isinstance(self.model, str) else self.model
-            try:
-                object.__setattr__(self, "model", SprtModel(word))
-            except ValueError:
-                names = ", ".join(m.value for m in SprtModel)
-                raise SprtError(f"sprt model must be one of {names}, got {self.model!r}") from None
 
     @property
     def bounds(self) -> tuple[float, float]:

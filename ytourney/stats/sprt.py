@@ -159,10 +159,11 @@ class Sprt:
 
 
 def sprt_from_records(records: Iterable[GameRecord], settings: SprtSettings, player: str,
-                      opponent: str | None = None) -> SprtState:
-    """The test replayed over a match's records in game-id order; `player` is the tested (H1: stronger) side."""
+                      opponent: str | None = None, *, as_given: bool = False) -> SprtState:
+    """The test replayed over a match's records in game-id order (in the order given with `as_given`, e.g. the
+    store's completion order, the one the run's stop condition saw); `player` is the tested (H1: stronger) side."""
     state = SprtState(settings, player=player, opponent=opponent or "")
-    for record in replay_order(records):
+    for record in (records if as_given else replay_order(records)):
         if player not in (record.black, record.white):
             continue
         other = record.white if record.black == player else record.black

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from ytourney.errors import BotSpecError, ConfigError, YTourneyError
 from ytourney.game.board import Board, parse_board
 from ytourney.game.notation import SWAP, parse_move
@@ -30,11 +32,13 @@ from ytourney.game.rules import Rules
 from ytourney.game.state import GameState
 from ytourney.players.clock import TimeControl
 from ytourney.players.spec import BotKind, BotSpec, parse_bot_spec
+from ytourney.stats.elo_sprt import EloSprtSettings
 from ytourney.stats.handicap import HandicapMode, HandicapSettings
 from ytourney.stats.ratings import RatingSettings
 from ytourney.stats.sprt import SprtSettings
 from ytourney.tournament.config_fields import (
     FieldReader,
+    apply_override,
     close_hint,
     load_yaml,
 )
@@ -96,7 +100,7 @@ class ScheduleSettings:
     games_per_pair: int = DEFAULT_GAMES_PER_PAIR
     challenger: str | None = None
     openings: OpeningSettings | None = None
-    sprt: SprtSettings | None = None
+    sprt: SprtSettings | EloSprtSettings | None = None
 
 
 @dataclass(frozen=True)
@@ -166,8 +170,8 @@ def pair_count(fmt: ScheduleFormat, players: int) -> int:
 # --- loading -----------------------------------------------------------------------------------------------
 
 
-def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
-    """Read and validate the YAML config at `path`."""
+def load_config(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> TournamentConfig:
+    """Read and validate the YAML config at `path`, with `KEY.PATH=VALUE` overrides (`--set`) applied first."""
     file = Path(path)
     try:
         text = file.read_text(encoding="utf-8")
@@ -175,6 +179,12 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
         raise ConfigError(f"config file {str(path)!r} does not exist", source=str(path)) from None
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"cannot read config file {str(path)!r}: {err}", source=str(path)) from err
+    if overrides:
+        data = load_yaml(text, str(path))
+        for override in overrides:
+            data = apply_override(data, override, str(path))
+        header = "".join(f"# --set {override}\n" for override in overrides)
+        text = f"# {path} with overrides\n{header}" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
     return parse_config(text, source=str(path), base_dir=file.resolve().parent)
 
 

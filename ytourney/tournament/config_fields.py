@@ -89,6 +89,46 @@ def _nesting(text: str) -> int:
     except yaml.YAMLError:
         return deepest  # the syntax error is reported by the loader, with its line and column
     return deepest
+_OVERRIDE_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def apply_override(data: Any, override: str, source: str) -> Any:
+    """`data` with one `KEY.PATH=VALUE` (`--set`) applied: the value is read as YAML, a path step `[i]` indexes a
+    list (`players[1].bot=mcts`); missing mappings on the way are made. Unknown keys are left to the reader."""
+    path, sep, text = override.partition("=")
+    expected = "KEY.PATH=VALUE, like schedule.games_per_pair=40 or players[1].bot=mcts"
+    steps = [(key, None if index == "" else int(index)) for key, index in _OVERRIDE_STEP.findall(path.strip())]
+    rebuilt = "".join(f"[{i}]" if i is not None else f".{k}" for k, i in steps).lstrip(".")
+    if not sep or not steps or steps[0][1] is not None or rebuilt != path.strip():
+        raise ConfigError(f"{source}: --set {override!r}: expected {expected}", source=source, value=override,
+                          expected=expected)
+    value = load_yaml(text, f"{source}: --set {path}")
+    root: Any = {} if data is None else data
+    node, where = root, ""
+    for position, (key, index) in enumerate(steps):
+        last = position == len(steps) - 1
+        if index is None:
+            if not isinstance(node, dict):
+                raise ConfigError(f"{source}: {where}: --set {path}: expected a mapping here; found {describe(node)}",
+                                  source=source, path=where, value=node, expected="a mapping")
+            where = f"{where}.{key}" if where else key
+            if last:
+                node[key] = value
+            else:
+                if node.get(key) is None:
+                    node[key] = {}
+                node = node[key]
+        else:
+            if not isinstance(node, list) or not 0 <= index < len(node):
+                size = f"a list of {len(node)}" if isinstance(node, list) else describe(node)
+                raise ConfigError(f"{source}: {where}[{index}]: --set {path}: no such item; found {size}",
+                                  source=source, path=f"{where}[{index}]", value=node, expected="an existing item")
+            where = f"{where}[{index}]"
+            if last:
+                node[index] = value
+            else:
+                node = node[index]
+    return root
 
 
 def describe(value: Any) -> str:

@@ -23,6 +23,7 @@ from ytourney.players.gtp.settings import (
     SwapDialect,
     TimeCommand,
 )
+from ytourney.stats.elo_sprt import EloSprtSettings, SprtModel
 from ytourney.stats.handicap import HandicapMode, HandicapSettings
 from ytourney.stats.ratings import HandicapRating, RatingSettings
 from ytourney.stats.sprt import SprtSettings
@@ -30,6 +31,9 @@ from ytourney.tournament.config_fields import FieldReader
 
 GTP_KEYS = tuple(field.name for field in dataclasses.fields(GtpSettings))
 SPRT_KEYS = ("p0", "p1", "alpha", "beta")
+ELO_SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
+MAX_SPRT_ELO = 1000.0
+"""The largest Elo difference an SPRT hypothesis may name (scores beyond it are indistinguishable from 0 or 1)."""
 RATING_KEYS = ("mu", "sigma", "beta", "tau", "handicap")
 HANDICAP_KEYS = ("mode", "level", "max_level", "target", "stop_width")
 TIME_KEYS = ("move_seconds", "grace_seconds", "game_seconds", "increment")
@@ -118,8 +122,10 @@ def _env(reader: FieldReader, value: Any, path: str) -> tuple[tuple[str, str], .
     return tuple(sorted(pairs))
 
 
-def read_sprt(reader: FieldReader, value: Any, path: str) -> SprtSettings:
-    """SPRT of a match: win probabilities p0 < p1 of the first-listed player, error rates alpha and beta."""
+def read_sprt(reader: FieldReader, value: Any, path: str) -> SprtSettings | EloSprtSettings:
+    """SPRT of a match: in Elo (elo0 < elo1, model) or in win probabilities (p0 < p1); error rates alpha, beta."""
+    if isinstance(value, Mapping) and not {"p0", "p1"} & set(value):
+        return _read_elo_sprt(reader, value, path)
     section = reader.mapping(value, path, SPRT_KEYS)
     for key in ("p0", "p1"):
         if key not in section:
@@ -130,10 +136,33 @@ def read_sprt(reader: FieldReader, value: Any, path: str) -> SprtSettings:
     if settings.p0 >= settings.p1:
         raise reader.mismatch(path, (settings.p0, settings.p1), "p0 < p1",
                               found=f"p0 {settings.p0:g} and p1 {settings.p1:g}")
-    if settings.alpha + settings.beta >= 1:
-        raise reader.mismatch(path, (settings.alpha, settings.beta), "alpha + beta < 1",
-                              found=f"alpha {settings.alpha:g} and beta {settings.beta:g}")
+    _check_error_rates(reader, settings.alpha, settings.beta, path)
     return settings
+
+
+def _read_elo_sprt(reader: FieldReader, value: Any, path: str) -> EloSprtSettings:
+    """The Elo form: `{elo0: 0, elo1: 5, alpha: 0.05, beta: 0.05, model: pentanomial}`."""
+    section = reader.mapping(value, path, ELO_SPRT_KEYS)
+    for key in ("elo0", "elo1"):
+        if key not in section:
+            raise reader.missing(f"{path}.{key}", "an Elo difference",
+                                 "expected the tested player's Elo over its opponent under H0 (elo0) and H1 (elo1), "
+                                 "such as elo0: 0, elo1: 5")
+    elo0, elo1 = (reader.number(section[key], f"{path}.{key}", at_least=-MAX_SPRT_ELO, at_most=MAX_SPRT_ELO)
+                  for key in ("elo0", "elo1"))
+    alpha, beta = (reader.number(section.get(key, 0.05), f"{path}.{key}", above=0, below=1)
+                   for key in ("alpha", "beta"))
+    model = SprtModel.PENTANOMIAL if "model" not in section else reader.choice(section["model"], f"{path}.model",
+                                                                                SprtModel)
+    if elo0 >= elo1:
+        raise reader.mismatch(path, (elo0, elo1), "elo0 < elo1", found=f"elo0 {elo0:g} and elo1 {elo1:g}")
+    _check_error_rates(reader, alpha, beta, path)
+    return EloSprtSettings(elo0, elo1, alpha, beta, model)
+
+
+def _check_error_rates(reader: FieldReader, alpha: float, beta: float, path: str) -> None:
+    if alpha + beta >= 1:
+        raise reader.mismatch(path, (alpha, beta), "alpha + beta < 1", found=f"alpha {alpha:g} and beta {beta:g}")
 
 
 def read_ratings(reader: FieldReader, value: Any, path: str) -> RatingSettings:

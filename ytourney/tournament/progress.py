@@ -71,6 +71,13 @@ class Progress:
         self.stream.flush()
         self._draw(force=True)
 
+    def block(self, text: str) -> None:
+        """Print several lines (a rating table) above the bar."""
+        self._clear()
+        self.stream.write(text.rstrip("\n") + "\n")
+        self.stream.flush()
+        self._draw(force=True)
+
     def finish(self) -> None:
         """Draw the final state and end the bar's line."""
         if self.done > self._done_at_start or self._drawn:

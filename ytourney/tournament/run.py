@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import json
 import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
@@ -26,7 +27,9 @@ from typing import Protocol
 from ytourney.errors import BackendError, RunInterrupted, RunnerError
 from ytourney.game.record import GameRecord
 from ytourney.players.spec import BotKind
+from ytourney.stats.elo_sprt import EloSprtState
 from ytourney.stats.handicap import HandicapMode
+from ytourney.stats.ratings import rate_records
 from ytourney.stats.sprt import SprtState
 from ytourney.tournament.config import TournamentConfig, load_config
 from ytourney.tournament.executor import (
@@ -57,6 +60,8 @@ WORKER_RETRIES = 2
 """A game whose worker process dies without blame is played again this many times before the run gives up."""
 POLL_SECONDS = 0.2
 """Longest wait for a result before the runner checks for signals and refreshes the progress display."""
+LEADER_SECONDS = 2.0
+"""Shortest time between two ratings of the games for the progress display's leader."""
 ADAPTIVE_IN_FLIGHT = 2
 """Games in flight per worker, at most, when results steer the schedule (SPRT, auto handicap)."""
 
@@ -94,7 +99,7 @@ class RunSummary:
     seconds: float
     stopped: str = ""
     suspended: dict[str, str] = field(default_factory=dict)
-    sprt: SprtState | None = None
+    sprt: SprtState | EloSprtState | None = None
 
     @property
     def complete(self) -> bool:
@@ -178,9 +183,12 @@ class Runner:
 
     def __init__(self, config: TournamentConfig, directory: str | os.PathLike[str], *, workers: int | None = None,
                  executor_factory: ExecutorFactory = local_executor, progress: ProgressSink | None = None,
-                 stop_condition: StopCondition | None = None, gtp_log: str | os.PathLike[str] | None = None) -> None:
+                 stop_condition: StopCondition | None = None, gtp_log: str | os.PathLike[str] | None = None,
+                 on_game: Callable[[GameRecord], None] | None = None) -> None:
         self.config = config
         self.gtp_logs = gtp_log_folders(config, directory, gtp_log)
+        self.on_game = on_game
+        self._results: list[GameRecord] = []
         self.directory = Path(directory)
         self.workers = workers or config.workers or default_workers()
         self.executor_factory = executor_factory
@@ -197,7 +205,7 @@ class Runner:
         with open_store(config, self.directory, len(slots)) as store:
             already = store.count()
             # the scheduler learns standings, faults, handicaps and the stop rule from the stored results
-            stored = store.iter_records(completion_order=True, moves=False)
+            stored = self._remember(store.iter_records(completion_order=True, moves=False))
             scheduler = Scheduler(config, slots, stored, stop_condition=self.stop_condition)
             counts = {"played": 0, "forfeits": 0}
             if self.progress is not None:
@@ -229,8 +237,15 @@ class Runner:
             )
         return summary
 
+    def _remember(self, records: Iterator[GameRecord]) -> Iterator[GameRecord]:
+        """Keep the results (without moves) the progress display rates to name its leader."""
+        for record in records:
+            if self.progress is not None:
+                self._results.append(record)
+            yield record
+
     def _loop(self, scheduler: Scheduler, store: ResultStore, counts: dict[str, int]) -> None:
-        leader = _leader(scheduler)
+        leader = _leader(self._results, self.config)
         failures: collections.Counter[int] = collections.Counter()
         exhausted = False
         # when results steer the schedule (a stop rule, adaptive handicaps, a player close to suspension), decide
@@ -284,6 +299,11 @@ class Runner:
     def _store(self, record: GameRecord, scheduler: Scheduler, store: ResultStore, leader: Callable[[], str],
                moves: EncodedMoves | None = None) -> None:
         store.add_game(record, moves)
+        if self.on_game is not None:
+            self.on_game(record if moves is None else replace(
+                record, moves=tuple(json.loads(moves.moves)), move_seconds=tuple(json.loads(moves.seconds))))
+        if self.progress is not None:
+            self._results.append(replace(record, moves=(), move_seconds=()) if record.moves else record)
         before = scheduler.suspensions
         scheduler.record(record)
         if self.progress is not None:
@@ -314,15 +334,19 @@ class Runner:
                 signal.signal(sig, old)
 
 
-def _leader(scheduler: Scheduler) -> Callable[[], str]:
-    """A cheap callable naming the current leader by score (called only when the display redraws)."""
+def _leader(results: list[GameRecord], config: TournamentConfig) -> Callable[[], str]:
+    """A callable naming the current leader by conservative TrueSkill (mu - 3 sigma, handicap games rated with the
+    learned worth of each level, as the final table does), not by raw wins, which in a handicap run name the
+    weakest bot. The display calls it on every redraw: the games are rated again at most every few seconds."""
+    cache = {"games": -1, "at": float("-inf"), "text": ""}
 
     def leader() -> str:
-        rows = scheduler.standings()
-        if not rows or rows[0][2] == 0:
-            return ""
-        name, wins, games = rows[0]
-        return f"{name} {wins}/{games}"
+        now = time.monotonic()
+        if len(results) != cache["games"] and now - cache["at"] >= LEADER_SECONDS:
+            ranking = rate_records(results, config.ratings, detail=False).ranking() if results else []
+            cache["text"] = f"{ranking[0].name} (rating {ranking[0].conservative:.1f})" if ranking else ""
+            cache["games"], cache["at"] = len(results), time.monotonic()
+        return str(cache["text"])
 
     return leader
 
@@ -350,7 +374,8 @@ class RunPlan:
                 "already stored")
 
     def run(self, *, workers: int | None = None, backend: Backend = Backend.LOCAL, address: str | None = None,
-            progress: ProgressSink | None = None, gtp_log: str | os.PathLike[str] | None = None) -> RunSummary:
+            progress: ProgressSink | None = None, gtp_log: str | os.PathLike[str] | None = None,
+            on_game: Callable[[GameRecord], None] | None = None) -> RunSummary:
         """Play the games not yet stored on `backend` (a match with `schedule.sprt` stops once the test decides);
         `workers` defaults to the config's, else one per core, or one per CPU of the Ray cluster at `address`;
         with `gtp_log` every engine writes its GTP transcript of each game there."""
@@ -365,13 +390,15 @@ class RunPlan:
             workers = cluster_cpus(address)
         stop, sprt = sprt_condition(self.config)
         runner = Runner(self.config, self.directory, workers=workers, executor_factory=factory, progress=progress,
-                        stop_condition=stop, gtp_log=gtp_log)
+                        stop_condition=stop, gtp_log=gtp_log, on_game=on_game)
         return replace(runner.run(), sprt=sprt())
 
 
-def plan_run(path: str | os.PathLike[str], out: str | os.PathLike[str] | None = None) -> RunPlan:
-    """Read the config at `path` and look at its results folder (`out`, else results/<name>/)."""
-    config = load_config(path)
+def plan_run(path: str | os.PathLike[str], out: str | os.PathLike[str] | None = None,
+             overrides: Sequence[str] = ()) -> RunPlan:
+    """Read the config at `path` (with `--set` overrides) and look at its results folder (`out`, else
+    results/<name>/)."""
+    config = load_config(path, overrides)
     directory = results_folder(config, out)
     return RunPlan(config, directory, planned_games(config), stored_count(directory),
                    stored_info(directory) is not None)

@@ -30,6 +30,7 @@ from ytourney.game.board import parse_board
 from ytourney.game.record import GameRecord, GameSetup, Termination
 from ytourney.game.rules import Rules
 from ytourney.game.state import GameState
+from ytourney.stats.elo_sprt import EloSprt, EloSprtSettings, EloSprtState
 from ytourney.stats.handicap import HandicapMode, HandicapPlanner, round_level
 from ytourney.stats.sprt import Sprt, SprtState
 from ytourney.tournament.config import (
@@ -45,12 +46,24 @@ StopCondition = Callable[[GameRecord], bool]
 The records carry the results; their moves and move times may be left out (they are in the store)."""
 
 
-def sprt_condition(config: TournamentConfig) -> tuple[StopCondition | None, Callable[[], SprtState | None]]:
-    """The stop condition of a match with `schedule.sprt` (the first-listed player is tested), and its state."""
+def sprt_condition(config: TournamentConfig) -> tuple[StopCondition | None,
+                                                     Callable[[], SprtState | EloSprtState | None]]:
+    """The stop condition of a match with `schedule.sprt` (the first-listed player is tested), and its state.
+
+    It is told results in the store's completion order (stored ones on resume, then each as it is stored), the
+    order reports replay it in, so the decision that stops the run is the one every report shows."""
     settings = config.schedule.sprt
     if settings is None:
         return None, lambda: None
     player, opponent = config.player_names[0], config.player_names[1]
+    if isinstance(settings, EloSprtSettings):
+        elo_test = EloSprt(settings, player, opponent)
+
+        def elo_stop(record: GameRecord) -> bool:
+            elo_test.update(record)
+            return elo_test.state.finished
+
+        return elo_stop, lambda: elo_test.state
     test = Sprt(settings, player=player, opponent=opponent)
 
     def stop(record: GameRecord) -> bool:
@@ -291,11 +304,6 @@ class Scheduler:
     def suspended(self) -> dict[str, str]:
         """Suspended players and why."""
         return {name: s.suspended for name, s in self._standing.items() if s.suspended}
-
-    def standings(self) -> list[tuple[str, int, int]]:
-        """(name, wins, games) of every player, best score first."""
-        rows = [(name, s.wins, s.games) for name, s in self._standing.items()]
-        return sorted(rows, key=lambda row: (-(row[1] / row[2]) if row[2] else 0.0, -row[1], row[0]))
 
     # --- dispatch -------------------------------------------------------------------------------------
 

@@ -360,18 +360,20 @@ def load_records(directory: str | os.PathLike[str], *, times: bool = True) -> li
         return list(_iter_records(conn, info.name if info else "", times=times))
 
 
-def stream_records(directory: str | os.PathLike[str], *, moves: bool = True,
-                   times: bool = True) -> Iterator[GameRecord]:
+def stream_records(directory: str | os.PathLike[str], *, moves: bool = True, times: bool = True,
+                   completion_order: bool = False) -> Iterator[GameRecord]:
     """Every finished game of a results folder in game-id order, read one at a time: memory does not grow with the
     number of games. Read-only and safe while a run is writing (the stream sees the games stored when it starts).
 
-    `moves=False` leaves moves and times empty; `times=False` leaves only `move_seconds` empty.
+    `moves=False` leaves moves and times empty; `times=False` leaves only `move_seconds` empty;
+    `completion_order=True` gives them in the order they were stored (what a run's stop condition saw).
     """
     with _reader(directory) as conn:
         info = _info(conn)
         if info is None and not _has_table(conn, "games"):
             return
-        yield from _iter_records(conn, info.name if info else "", moves=moves, times=times, share_moves=False)
+        yield from _iter_records(conn, info.name if info else "", order="seq" if completion_order else "id",
+                                 moves=moves, times=times, share_moves=False)
 
 
 def stored_variants(directory: str | os.PathLike[str]) -> list[tuple[str, bool]]:

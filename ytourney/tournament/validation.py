@@ -207,8 +207,9 @@ class Validation:
         ]
         if schedule.sprt is not None:
             sprt = schedule.sprt
-            lines.append(f"  sprt       {config.player_names[0]} tested: p0 {sprt.p0:g}, p1 {sprt.p1:g}, "
-                         f"alpha {sprt.alpha:g}, beta {sprt.beta:g} (stops early once decided)")
+            terms = ", ".join(f"{key} {value:g}" if isinstance(value, float) else f"{key} {value}"
+                              for key, value in sprt.to_dict().items())
+            lines.append(f"  sprt       {config.player_names[0]} tested: {terms} (stops early once decided)")
         if schedule.openings is not None:
             openings = schedule.openings
             source = (f"{len(openings.lines)} lines from {openings.file} ({openings.order.value})" if openings.lines

@@ -1,0 +1,180 @@
+"""Config-free runs (`ytourney match`): a tournament config written from command-line players and options.
+
+The config is built as the YAML a user would write, saved in the results folder as `match.yaml` and read back by
+the one config reader, so a match folder is a config-driven folder like any other: rerunning the same command
+resumes it, and `validate`, the reports and `ytourney run OUT/match.yaml` all work on it.
+
+Players on the command line:
+- a bot spec, named by itself: `random`, `mcts:playouts=2000`, `bots/my_bot.py:MyBot`;
+- `NAME=SPEC` to name it (a name holds no ':'): `strong=mcts:playouts=4000`;
+- a GTP engine: `gtp:NAME=COMMAND ARGS[;KEY=VALUE…]`, KEY any key of a config's `gtp:` block (rows, first_color,
+  swap, pie_policy, time_command, chatter_lines, setup, cwd, …), the value read as YAML:
+  `'gtp:hy=/opt/y/y --gtp;rows=flipped;swap=genmove;time_command=y_param'` (row-reversed family),
+  `'gtp:morat=/opt/morat/moy;first_color=white;swap=none;pie_policy=center;time_command=morat;chatter_lines=100'`
+  (white-first family).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ytourney.errors import ConfigError
+from ytourney.tournament.config import TournamentConfig, parse_config
+from ytourney.tournament.config_fields import load_yaml
+from ytourney.tournament.store import db_path
+
+MATCH_FILE = "match.yaml"
+"""The config a `ytourney match` writes into its results folder."""
+GTP_PREFIX = "gtp:"
+_SOURCE = "ytourney match"
+
+
+@dataclass(frozen=True)
+class MatchOptions:
+    """The options of `ytourney match` that decide which games are played (workers and outputs are not among them)."""
+
+    gauntlet: bool = False
+    games_per_pair: int | None = None
+    board: str | None = None
+    pie: bool | None = None
+    misere: bool = False
+    move_seconds: float | None = None
+    game_seconds: float | None = None
+    increment: float | None = None
+    handicap: str | None = None
+    openings: str | None = None
+    random_plies: int | None = None
+    seed: int | None = None
+    name: str | None = None
+    sprt: str | None = None
+
+
+def _yaml_value(text: str, what: str) -> Any:
+    return load_yaml(text, f"{_SOURCE}: {what}") if text.strip() else ""
+
+
+def player_entry(text: str, index: int) -> dict[str, Any]:
+    """The config entry of one command-line player (see the module docstring)."""
+    where = f"player {index + 1} ({text!r})"
+    if text.startswith(GTP_PREFIX):
+        name, sep, rest = text[len(GTP_PREFIX):].partition("=")
+        parts = rest.split(";")
+        if not sep or not name.strip() or not parts[0].strip():
+            raise ConfigError(f"{_SOURCE}: {where}: expected gtp:NAME=COMMAND ARGS[;KEY=VALUE...], like "
+                              "'gtp:hy=/opt/y/y;rows=flipped'", source=_SOURCE, value=text)
+        gtp: dict[str, Any] = {"command": parts[0].strip()}
+        for part in parts[1:]:
+            key, sep, value = part.partition("=")
+            if not part.strip():
+                continue
+            if not sep or not key.strip():
+                raise ConfigError(f"{_SOURCE}: {where}: engine option {part!r}: expected KEY=VALUE, like rows=flipped",
+                                  source=_SOURCE, value=part)
+            gtp[key.strip()] = _yaml_value(value, f"{where} {key.strip()}")
+        return {"name": name.strip(), "gtp": gtp}
+    head, sep, spec = text.partition("=")
+    if sep and ":" not in head and head.strip():
+        return {"name": head.strip(), "bot": spec.strip()}
+    return {"bot": text.strip()}
+
+
+def sprt_entry(text: str) -> dict[str, Any]:
+    """`elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=pentanomial]` (or p0=…,p1=…) as the `schedule.sprt` mapping."""
+    entry: dict[str, Any] = {}
+    for part in text.split(","):
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"{_SOURCE}: --sprt {text!r}: expected KEY=VALUE pairs separated by commas, like "
+                              "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=pentanomial", source=_SOURCE, value=text)
+        entry[key.strip()] = _yaml_value(value, f"--sprt {key.strip()}")
+    return entry
+
+
+def default_name(players: Sequence[dict[str, Any]]) -> str:
+    """A results-folder name from the players' names: `a-vs-b`, `a-vs-b-vs-c`, at most 64 characters."""
+    names = [str(p.get("name") or p.get("bot") or "player") for p in players]
+    text = "-vs-".join(re.sub(r"[^A-Za-z0-9._+-]+", "_", name.rsplit("/", 1)[-1]).strip("_.-") or "p"
+                       for name in names)
+    return text[:64].rstrip("_.-") or "match"
+
+
+def match_data(players: Sequence[str], options: MatchOptions) -> dict[str, Any]:
+    """The YAML tree of the config a `ytourney match` command line stands for."""
+    entries = [player_entry(text, index) for index, text in enumerate(players)]
+    seen: dict[str, int] = {}
+    for index, entry in enumerate(entries):
+        name = str(entry.get("name") or entry.get("bot"))
+        if name in seen:
+            raise ConfigError(f"{_SOURCE}: player {index + 1} ({name!r}) is also player {seen[name] + 1}; name them "
+                              f"apart, like a={name} b={name}", source=_SOURCE, value=name)
+        seen[name] = index
+    if options.openings is not None and options.random_plies is not None:
+        raise ConfigError(f"{_SOURCE}: --openings and --random-plies: expected one of them, not both",
+                          source=_SOURCE, value=options.openings)
+    data: dict[str, Any] = {"name": options.name or default_name(entries)}
+    if options.board is not None:
+        data["board"] = options.board
+    rules = {key: value for key, value in (("pie", options.pie), ("misere", options.misere or None))
+             if value is not None}
+    if rules:
+        data["rules"] = rules
+    fmt = "match" if len(entries) == 2 and not options.gauntlet else "gauntlet" if options.gauntlet else "round-robin"
+    schedule: dict[str, Any] = {"format": fmt}
+    if options.gauntlet:
+        schedule["challenger"] = str(entries[0].get("name") or entries[0].get("bot"))
+    if options.games_per_pair is not None:
+        schedule["games_per_pair"] = options.games_per_pair
+    if options.openings is not None:
+        schedule["openings"] = {"file": options.openings}
+    elif options.random_plies is not None:
+        schedule["openings"] = {"random_plies": options.random_plies}
+    if options.sprt is not None:
+        schedule["sprt"] = sprt_entry(options.sprt)
+    data["schedule"] = schedule
+    if options.handicap is not None:
+        word = options.handicap.strip().lower()
+        data["handicap"] = ({"mode": word} if word in ("auto", "none")
+                            else {"mode": "fixed", "level": _yaml_value(options.handicap, "--handicap")})
+    time = {key: value for key, value in (("move_seconds", options.move_seconds),
+                                          ("game_seconds", options.game_seconds), ("increment", options.increment))
+            if value is not None}
+    if time:
+        data["time"] = time
+    if options.seed is not None:
+        data["seed"] = options.seed
+    data["players"] = entries
+    return data
+
+
+def prepare_match(players: Sequence[str], options: MatchOptions,
+                  out: str | os.PathLike[str] | None = None) -> tuple[Path, Path]:
+    """Check the match a command line stands for and write its config into its results folder (`out`, else
+    results/<name>/): (the config file, the folder). A folder holding another tournament is refused untouched."""
+    data = match_data(players, options)
+    text = ("# written by `ytourney match`; rerun the same command (or `ytourney run` this file) to continue\n"
+            + yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    folder = Path(out) if out else Path("results") / str(data["name"])
+    path = folder / MATCH_FILE
+    config: TournamentConfig = parse_config(text, source=str(path), base_dir=folder)
+    if path.is_file() and db_path(folder).is_file():
+        try:
+            old = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            old = None
+        if old is not None and old != text:
+            raise ConfigError(f"{str(folder)!r} holds another match (see {str(path)!r}); rerun the command that "
+                              "started it, or use --out for a new folder", source=str(folder), value=config.name)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise ConfigError(f"cannot write {str(path)!r}: {err.strerror or err}; expected a writable results folder "
+                          "(use --out)", source=str(path)) from err
+    return path, folder

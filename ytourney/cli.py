@@ -189,6 +189,46 @@ def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
              "validate with ray also checks every player on every alive node of the cluster.")(checked)
 
 
+def publish_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The --publish and --publish-every options of `run` (and `match`): the command gets `publish` (a site folder
+    or None) and `publish_every` (seconds, None for the default); --publish-every needs --publish."""
+
+    @functools.wraps(command)
+    def checked(*args: Any, publish: str | None, publish_every: float | None, **kwargs: Any) -> Any:
+        if publish_every is not None and publish is None:
+            raise click.UsageError("--publish-every needs --publish SITE")
+        return command(*args, publish=publish, publish_every=publish_every, **kwargs)
+
+    checked = click.option(
+        "--publish-every", type=click.FloatRange(min=1.0), default=None, metavar="SECONDS",
+        help="Seconds between two rewrites of the --publish site during the run (default: 60).")(checked)
+    return click.option(
+        "--publish", type=click.Path(file_okay=False), default=None, metavar="SITE",
+        help="Keep a static site of the results in SITE while the run goes on (as `ytourney publish` writes it, "
+             "with a 'running, n of N games' banner until the run ends); every page is replaced atomically.")(checked)
+
+
+def live_site(directory: Any, site: str | None, every: float | None, progress: Any) -> Any:
+    """The run's progress sink: `progress` itself, or a LiveSite republishing `directory` into `site` around it
+    (the site folder is checked here, before the first game)."""
+    if site is None:
+        return progress
+    from ytourney.publish.live import DEFAULT_EVERY, LiveSite
+
+    return LiveSite(directory, site, DEFAULT_EVERY if every is None else every, progress)
+
+
+def final_publish(sink: Any, quiet: bool, status: str | None = None) -> None:
+    """Publish a LiveSite's site once more after the run (no banner unless `status`); nothing for other sinks."""
+    from ytourney.publish.live import LiveSite
+
+    if isinstance(sink, LiveSite):
+        result = sink.final(status)
+        if not quiet:
+            click.echo(f"ytourney: site written to {result.index} ({result.pages} pages, {result.games} games)",
+                       err=True)
+
+
 @main.command()
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.option("--workers", type=click.IntRange(min=1), default=None,
@@ -199,9 +239,10 @@ def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
               help="Only continue: refuse to start if the folder holds no tournament yet.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")
 @backend_options
+@publish_options
 @click.pass_context
 def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | None, resume: bool,
-        quiet: bool, backend: Backend, address: str | None) -> None:
+        quiet: bool, backend: Backend, address: str | None, publish: str | None, publish_every: float | None) -> None:
     """Run (or continue) a tournament; progress on stderr, the rating table on stdout.
 
     \b
@@ -212,8 +253,10 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     and refuses to start a new tournament (guards against a mistyped --out).
     A different config on the same folder is refused: use --out elsewhere.
     Exit codes: 0 done, 1 error, 130 Ctrl-C, 143 SIGTERM (games kept).
+    --publish SITE keeps a static site of the results up to date during the run.
     Example:
       ytourney run configs/quickstart.yaml --workers 2
+      ytourney run configs/handicap.yaml --publish site/ --publish-every 30
       ytourney run configs/quickstart.yaml --backend ray --address 10.0.0.1:6379
     """
     import sys
@@ -229,12 +272,13 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     if resume and not plan.started:
         raise click.UsageError(f"nothing to resume: {str(plan.directory)!r} holds no tournament "
                                "(run without --resume to start)")
+    sink = live_site(plan.directory, publish, publish_every, None if quiet else Progress(sys.stderr))
     if plan.note and not quiet:
         click.echo(f"ytourney: {plan.note}", err=True)
     try:
-        summary = plan.run(workers=workers, backend=backend, address=address,
-                           progress=None if quiet else Progress(sys.stderr))
+        summary = plan.run(workers=workers, backend=backend, address=address, progress=sink)
     except RunInterrupted as err:
+        final_publish(sink, quiet, f"Stopped: {err}")
         hint = f"ytourney run {config}" + (f" --out {out_dir}" if out_dir else "")
         hint += f" --backend {backend.value}" if backend is not Backend.LOCAL else ""
         hint += f" --address {address}" if address else ""
@@ -245,6 +289,7 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     if not quiet:
         for line in summary.lines():
             click.echo(f"ytourney: {line}", err=True)
+    final_publish(sink, quiet, None if summary.complete else f"Stopped: {summary.lines()[0]}")
     # the games are streamed from the store in game-id order, so memory does not grow with the tournament
     records = stream_records(plan.directory, times=False)
     click.echo(format_table(rating_table(records, plan.config.ratings, sprt=summary.sprt, ordered=True)))
@@ -390,20 +435,18 @@ def publish_command(dirs: tuple[str, ...], out: str, title: str | None) -> None:
     The index holds the rating table, a rating chart, the crosstable, the
     fair-handicap tables (per pair, and the worth of each level, when games
     used handicaps) and heat maps of first moves; every game has a page
-    with the final position and the move list.
+    with the final position and the move list, every pair a page with its
+    head-to-head results, rating differences and fair handicap; a Handicaps
+    page charts the fair levels and level worths; the games list can be
+    filtered and sorted. Publishing again updates the site in place and
+    removes only files an earlier publish wrote (listed in SITE/.ytourney-site).
     All links are relative: open SITE/index.html directly or serve the folder.
     Example:
       ytourney publish results/demo --out site/
     """
-    from ytourney.publish.handicap_table import handicap_section
-    from ytourney.publish.site import publish_site
-    from ytourney.publish.sources import sprt_state_of
+    from ytourney.publish.live import publish_results
 
-    sources, ratings = _league(dirs)
-    report = handicap_section(sources, ratings)
-    handicap = [report.pairs_table(""), report.levels_table()] if report is not None else None
-    sprt = sprt_state_of(sources[0]) if len(sources) == 1 else None
-    result = publish_site(ratings, out, title=title, handicap=handicap, sprt=sprt)
+    result = publish_results(dirs, out, title=title)
     click.echo(f"ytourney: site written to {result.index} ({result.pages} pages, {result.games} games)", err=True)
 
 

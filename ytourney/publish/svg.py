@@ -314,14 +314,23 @@ def position_svg(board: Board | str, moves: Sequence[str], *, rules: Rules | Non
     last = max(played.numbers, key=played.numbers.__getitem__) if played.numbers else None
     r = layout.radius * unit
     stones = state.cells
+    if group:  # the winning Y: its stones joined by a broad gold band under them, so it stands out at a glance
+        band = []
+        for a, b in layout.edges:
+            if a in group and b in group:
+                (x1, y1), (x2, y2) = canvas.cell_xy(a), canvas.cell_xy(b)
+                band.append(f"M{x1:.1f} {y1:.1f}L{x2:.1f} {y2:.1f}")
+        if band:
+            canvas.add(f'<path d="{"".join(band)}" stroke="{WIN_RING}" stroke-width="{1.1 * r:.1f}" '
+                       'stroke-linecap="round" fill="none" opacity="0.9"/>')
     for cell, number in sorted(played.numbers.items(), key=lambda item: item[1]):
         x, y = canvas.cell_xy(cell)
         colour = Color(stones[cell])
         fill, ink = (BLACK_STONE, "#ffffff") if colour is Color.BLACK else (WHITE_STONE, "#111111")
         name = escape(board.names[cell])
         if cell in group:
-            canvas.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 2.5:.1f}" fill="none" stroke="{WIN_RING}" '
-                       'stroke-width="3"/>')
+            canvas.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 3:.1f}" fill="none" stroke="{WIN_RING}" '
+                       'stroke-width="5"/>')
         canvas.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="#222" stroke-width="1">'
                    f'<title>{number}. {name} ({colour})</title></circle>')
         if cell == last:

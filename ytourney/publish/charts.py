@@ -125,7 +125,7 @@ def fair_level_chart(points: Sequence[FairLevelPoint], weaker: str, stronger: st
               label="fair level (median)")
     won = [p for p in points if p.receiver_won]
     lost = [p for p in points if not p.receiver_won]
-    size = 10 if small else 22
+    size = 18 if small else 36
     axes.scatter([p.game for p in won], [p.level for p in won], marker="^", s=size, color="#1b7a3c",
                  label=f"{_short(weaker)} won", zorder=3, linewidths=0)
     axes.scatter([p.game for p in lost], [p.level for p in lost], marker="v", s=size, color="#b3261e",

@@ -145,7 +145,8 @@ def _elo_difference(elo: EloFit | None, a: str, b: str) -> dict[str, Any] | None
     if a not in ratings or b not in ratings:
         return None
     ra, rb = ratings[a], ratings[b]
-    return {"delta": ra.elo - rb.elo, "a": ra, "b": rb, "bounded": ra.bounded or rb.bounded}
+    return {"delta": ra.elo - rb.elo, "a": ra, "b": rb, "bounded": ra.bounded or rb.bounded,
+            "left_out": elo.handicap_games_left_out}
 
 
 def pair_summary(pair: PairResults, players: Mapping[str, PlayerRating], elo: EloFit | None,

@@ -213,7 +213,9 @@ def _write_pairs(writer: SiteWriter, ratings: Ratings, pairs: dict[tuple[str, st
             estimate = summary["estimate"]
             weaker, stronger = (estimate.weaker, estimate.stronger) if estimate is not None else key
             writer.text(chart, fair_level_chart(points, weaker, stronger))
-            pair_charts.append({"src": chart, "href": href, "weaker": weaker, "stronger": stronger,
+            small = href[:-len(".html")] + "-handicap-small.svg"
+            writer.text(small, fair_level_chart(points, weaker, stronger, small=True))
+            pair_charts.append({"src": small, "href": href, "weaker": weaker, "stronger": stronger,
                                 "estimate": estimate})
         writer.text(href, pair_page(pair, summary, ratings.games, chart[len("pairs/"):] if chart else None,
                                     CHART_WIDTH, links))

@@ -33,10 +33,10 @@ def safe_relative(entry: str) -> PurePosixPath | None:
     """A manifest entry as a plain relative path, or None when it is absolute, climbs with `..` or is odd."""
     if not entry or "\x00" in entry or "\\" in entry or entry.startswith("/"):
         return None
-    path = PurePosixPath(entry)
-    if path.is_absolute() or any(part in ("", ".", "..") for part in path.parts) or ":" in path.parts[0]:
+    parts = entry.split("/")
+    if any(part in ("", ".", "..") for part in parts) or ":" in parts[0]:
         return None
-    return path
+    return PurePosixPath(entry)
 
 
 def _lstat(path: Path) -> os.stat_result | None:

@@ -68,5 +68,6 @@ def heatmaps(records: Sequence[GameRecord]) -> list[dict[str, Any]]:
             swap = {cell: stats.swaps.get(cell, 0) / n for cell, n in stats.chances.items()}
             swap_svg = Markup(heatmap_svg(board, swap, stats.chances, label=f"swap rate on {stats.board}",
                                           low="never swapped", high="always swapped", diverging=False, unit=unit))
-        maps.append({"board": stats.board, "games": stats.total, "win_svg": Markup(win_svg), "swap_svg": swap_svg})
+        maps.append({"board": stats.board, "games": stats.total, "win_svg": Markup(win_svg), "swap_svg": swap_svg,
+                     "wide": board.kind is BoardKind.KADON})
     return maps

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ytourney.game.board import BoardKind, parse_board
 from ytourney.game.record import GameRecord
@@ -83,8 +83,11 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
     played = replay(board, record.moves, rules, record.handicap)
     colours = stone_colours(record)
     seconds = list(record.move_seconds) + [None] * (len(record.moves) - len(record.move_seconds))
-    moves = [{"token": token, "colour": {"B": "black", "W": "white"}.get(colour or "", "swap"), "seconds": t}
-             for token, colour, t in zip(record.moves, colours, seconds)]
+    moves = Markup("".join(  # built here, not in the template: a long game has hundreds of moves
+        f'<li class="{kind}"><span class="stone {kind}" title="{kind}"></span>{escape(token)}'
+        + (f'<span class="t">{t:.2f}s</span>' if t is not None else "") + "</li>\n"
+        for token, kind, t in ((token, {"B": "black", "W": "white"}.get(colour or "", "swap"), t)
+                               for token, colour, t in zip(record.moves, colours, seconds))))
     changes = {game.winner_before.name: _change(game.winner_before, game.winner_after),
                game.loser_before.name: _change(game.loser_before, game.loser_after)}
     how = "by completing a Y" if record.termination.value == "connection" else f"by {record.termination.value}"

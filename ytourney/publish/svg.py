@@ -245,6 +245,14 @@ def _draw_board(canvas: _Canvas, board: Board, fills: Mapping[int, str] | None =
                        f'text-anchor="middle" dominant-baseline="central">{escape(board.names[cell])}</text>')
 
 
+@functools.lru_cache(maxsize=16)
+def _empty_board(spec: str, unit: float) -> tuple[str, ...]:
+    """The SVG elements of an empty board with its coordinates (cached: every game page of a board starts so)."""
+    canvas = _Canvas(board_layout(spec), unit)
+    _draw_board(canvas, parse_board(spec))
+    return tuple(canvas.parts)
+
+
 def _tri_coordinates(canvas: _Canvas, board: Board) -> None:
     """Column letters under row 1 and row numbers left of column a."""
     size = board.size
@@ -309,7 +317,7 @@ def position_svg(board: Board | str, moves: Sequence[str], *, rules: Rules | Non
     played = replay(board, moves, rules, handicap)
     state = played.state
     canvas = _Canvas(layout, unit)
-    _draw_board(canvas, board)
+    canvas.parts.extend(_empty_board(board.spec, unit))
     group = winning_group(state) if highlight else set()
     last = max(played.numbers, key=played.numbers.__getitem__) if played.numbers else None
     r = layout.radius * unit
@@ -386,9 +394,9 @@ def heatmap_svg(board: Board | str, values: Mapping[int, float], counts: Mapping
         count = counts.get(cell)
         title = f"{board.names[cell]}: {100 * value:.0f}%" + (f" of {count}" if count is not None else "")
         canvas.add(f'<g><title>{escape(title)}</title>'
-                   f'<text x="{x:.1f}" y="{y - 0.18 * r:.1f}" font-size="{0.62 * r:.1f}" fill="{ink}" '
+                   f'<text x="{x:.1f}" y="{y - 0.2 * r:.1f}" font-size="{0.7 * r:.1f}" fill="{ink}" '
                    f'text-anchor="middle" dominant-baseline="central">{100 * value:.0f}</text>'
-                   + (f'<text x="{x:.1f}" y="{y + 0.45 * r:.1f}" font-size="{0.42 * r:.1f}" fill="{ink}" '
+                   + (f'<text x="{x:.1f}" y="{y + 0.48 * r:.1f}" font-size="{0.5 * r:.1f}" fill="{ink}" '
                       f'text-anchor="middle" dominant-baseline="central">n={count}</text>' if count else "")
                    + "</g>")
     _legend(canvas, stops, low, high)

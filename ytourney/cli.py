@@ -278,7 +278,10 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     try:
         summary = plan.run(workers=workers, backend=backend, address=address, progress=sink)
     except RunInterrupted as err:
-        final_publish(sink, quiet, f"Stopped: {err}")
+        try:
+            final_publish(sink, quiet, f"Stopped: {err}")
+        except YTourneyError as failure:  # the games are safe; say how to continue whatever the site did
+            click.echo(f"ytourney: {failure}", err=True)
         hint = f"ytourney run {config}" + (f" --out {out_dir}" if out_dir else "")
         hint += f" --backend {backend.value}" if backend is not Backend.LOCAL else ""
         hint += f" --address {address}" if address else ""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
+import subprocess
 from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -130,3 +132,20 @@ def test_long_games_lists_are_split_into_pages_and_data_files(tmp_path: Path, mo
     assert data.count(".push(") == 3 and "c&d <x>" in data
     player = (site / "players" / "ann.html").read_text(encoding="utf-8")
     assert "The latest 4 of" in player and 'href="../games.html#player=ann"' in player
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="needs a headless chromium")
+def test_games_list_filters_and_sorts_in_a_browser(tmp_path: Path) -> None:
+    records = games_with_handicaps("tri:4", 3, seed=7)
+    site = publish_site(rate_records(records), tmp_path / "site").out
+    url = (site / "games.html").as_uri() + "#player=ann&sort=moves&order=desc&handicap=0"
+    done = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", url],
+                          capture_output=True, text=True, timeout=120, check=True)
+    body = done.stdout.split("<tbody>")[1].split("</tbody>")[0]
+    rows = [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in re.findall(r"<tr>(.*?)</tr>", body)]
+    expected = [r for r in records if r.handicap == 0 and "ann" in (r.black, r.white)]
+    assert len(rows) == len(expected) > 0
+    moves = [int(row[-1]) for row in rows]
+    assert moves == sorted(moves, reverse=True)
+    assert all("ann" in (row[6], row[7]) and row[5] == "0" for row in rows)
+    assert f"{len(expected)} of {len(records)} games" in done.stdout

@@ -134,8 +134,11 @@
   });
   location.hash.replace(/^#/, "").split("&").forEach(function (part) {
     var pair = part.split("=");
-    var select = form.elements[decodeURIComponent(pair[0] || "")];
-    if (select && pair.length === 2) { select.value = decodeURIComponent(pair[1]); }
+    var name = decodeURIComponent(pair[0] || ""), value = decodeURIComponent(pair[1] || "");
+    var select = form.elements[name];
+    if (name === "sort" && table.querySelector("th[data-key='" + value.replace(/\W/g, "") + "']")) { state.key = value; }
+    else if (name === "order") { state.dir = value === "desc" ? -1 : 1; }
+    else if (select && pair.length === 2) { select.value = value; }
   });
   form.hidden = false;
   render();

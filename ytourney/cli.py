@@ -248,8 +248,10 @@ def live_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, backend: Backend,
              address: str | None, quiet: bool, live: LiveOutputs, sort: str, show_elo: bool,
-             anchor: str | None, gtp_log: str | None = None) -> None:
-    """Run a planned tournament with its live outputs, then print the final rating table (`run` and `match`)."""
+             anchor: str | None, gtp_log: str | None = None,
+             site: tuple[str | None, float | None] = (None, None)) -> None:
+    """Run a planned tournament with its live outputs (files, tables, a site), then print the final rating table
+    (`run` and `match`)."""
     import contextlib
     import sys
 
@@ -272,6 +274,7 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
                                          sort=RatingSort(sort)))
 
     progress = None if quiet else Progress(sys.stderr)
+    sink = live_site(plan.directory, site[0], site[1], progress)
     stored = [0]
     with contextlib.ExitStack() as stack:
         outputs = ((live.pgn, ExportFormat.PGN), (live.jsonl, ExportFormat.JSONL))
@@ -289,9 +292,13 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
                     click.echo(table(), err=True)
 
         try:
-            summary = plan.run(workers=workers, backend=backend, address=address, progress=progress,
+            summary = plan.run(workers=workers, backend=backend, address=address, progress=sink,
                                gtp_log=gtp_log, on_game=on_game if feeds or live.rating_interval else None)
         except RunInterrupted as err:
+            try:
+                final_publish(sink, quiet, f"Stopped: {err}")
+            except YTourneyError as failure:  # the games are safe; say how to continue whatever the site did
+                click.echo(f"ytourney: {failure}", err=True)
             click.echo(f"ytourney: {err}", err=True)
             click.echo(f"ytourney: to continue, run the same command again: {hint}", err=True)
             ctx.exit(128 + err.signal_number)
@@ -299,6 +306,7 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
     if not quiet:
         for line in summary.lines():
             click.echo(f"ytourney: {line}", err=True)
+    final_publish(sink, quiet, None if summary.complete else f"Stopped: {summary.lines()[0]}")
     click.echo(table())
 
 
@@ -315,6 +323,46 @@ def rating_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def _wants_elo(sort: str, show_elo: bool, anchor: str | None) -> bool:
     return show_elo or sort == "elo" or anchor is not None
+
+
+def publish_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The --publish and --publish-every options of `run` (and `match`): the command gets `publish` (a site folder
+    or None) and `publish_every` (seconds, None for the default); --publish-every needs --publish."""
+
+    @functools.wraps(command)
+    def checked(*args: Any, publish: str | None, publish_every: float | None, **kwargs: Any) -> Any:
+        if publish_every is not None and publish is None:
+            raise click.UsageError("--publish-every needs --publish SITE")
+        return command(*args, publish=publish, publish_every=publish_every, **kwargs)
+
+    checked = click.option(
+        "--publish-every", type=click.FloatRange(min=1.0), default=None, metavar="SECONDS",
+        help="Seconds between two rewrites of the --publish site during the run (default: 60).")(checked)
+    return click.option(
+        "--publish", type=click.Path(file_okay=False), default=None, metavar="SITE",
+        help="Keep a static site of the results in SITE while the run goes on (as `ytourney publish` writes it, "
+             "with a 'running, n of N games' banner until the run ends); every page is replaced atomically.")(checked)
+
+
+def live_site(directory: Any, site: str | None, every: float | None, progress: Any) -> Any:
+    """The run's progress sink: `progress` itself, or a LiveSite republishing `directory` into `site` around it
+    (the site folder is checked here, before the first game)."""
+    if site is None:
+        return progress
+    from ytourney.publish.live import DEFAULT_EVERY, LiveSite
+
+    return LiveSite(directory, site, DEFAULT_EVERY if every is None else every, progress)
+
+
+def final_publish(sink: Any, quiet: bool, status: str | None = None) -> None:
+    """Publish a LiveSite's site once more after the run (no banner unless `status`); nothing for other sinks."""
+    from ytourney.publish.live import LiveSite
+
+    if isinstance(sink, LiveSite):
+        result = sink.final(status)
+        if not quiet:
+            click.echo(f"ytourney: site written to {result.index} ({result.pages} pages, {result.games} games)",
+                       err=True)
 
 
 @main.command()
@@ -334,11 +382,12 @@ def _wants_elo(sort: str, show_elo: bool, anchor: str | None) -> bool:
 @live_options
 @rating_options
 @backend_options
+@publish_options
 @click.pass_context
 def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | None, resume: bool,
         quiet: bool, gtp_log: str | None, backend: Backend, address: str | None, sort: str, show_elo: bool,
         anchor: str | None, overrides: tuple[str, ...], pgn_out: str | None, jsonl_out: str | None,
-        rating_interval: int | None) -> None:
+        rating_interval: int | None, publish: str | None, publish_every: float | None) -> None:
     """Run (or continue) a tournament; progress on stderr, the rating table on stdout.
 
     \b
@@ -353,10 +402,12 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     Exit codes: 0 done, 1 error, 130 Ctrl-C, 143 SIGTERM (games kept).
     --pgn-out/--jsonl-out append each game as it is stored; --rating-interval
     prints the table every N games; --set changes one key of the config.
+    --publish SITE keeps a static site of the results up to date during the run.
     Example:
       ytourney run configs/quickstart.yaml --workers 2
       ytourney run configs/sprt.yaml --pgn-out games.pgn --rating-interval 50 --elo
       ytourney run configs/quickstart.yaml --set schedule.games_per_pair=20 --out results/qs20
+      ytourney run configs/handicap.yaml --publish site/ --publish-every 30
       ytourney run configs/quickstart.yaml --backend ray --address 10.0.0.1:6379
     """
     from ytourney.tournament.run import plan_run
@@ -374,7 +425,7 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     hint += " (or add --resume)"
     _execute(ctx, plan, hint, workers=workers, backend=backend, address=address, quiet=quiet,
              live=LiveOutputs(pgn_out, jsonl_out, rating_interval), sort=sort, show_elo=show_elo, anchor=anchor,
-             gtp_log=gtp_log)
+             gtp_log=gtp_log, site=(publish, publish_every))
 
 
 @main.command("match")
@@ -404,10 +455,12 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
 @click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")
 @live_options
 @rating_options
+@publish_options
 @click.pass_context
 def match_command(ctx: click.Context, players: tuple[str, ...], out_dir: str | None, workers: int | None,
                   quiet: bool, sort: str, show_elo: bool, anchor: str | None, pgn_out: str | None,
-                  jsonl_out: str | None, rating_interval: int | None, board_spec: str | None, **options: Any) -> None:
+                  jsonl_out: str | None, rating_interval: int | None, board_spec: str | None,
+                  publish: str | None, publish_every: float | None, **options: Any) -> None:
     """A match, round-robin or gauntlet from the command line, no config needed.
 
     \b
@@ -434,8 +487,8 @@ def match_command(ctx: click.Context, players: tuple[str, ...], out_dir: str | N
     path, folder = prepare_match(players, MatchOptions(board=board_spec, **options), out_dir)
     plan = plan_run(path, folder)
     _execute(ctx, plan, f"ytourney match ... (its config: {path})", workers=workers, backend=Backend.LOCAL,
-             address=None, quiet=quiet,
-             live=LiveOutputs(pgn_out, jsonl_out, rating_interval), sort=sort, show_elo=show_elo, anchor=anchor)
+             address=None, quiet=quiet, live=LiveOutputs(pgn_out, jsonl_out, rating_interval), sort=sort,
+             show_elo=show_elo, anchor=anchor, site=(publish, publish_every))
 
 
 @main.command()
@@ -651,20 +704,19 @@ def publish_command(dirs: tuple[str, ...], out: str, title: str | None, pool: bo
     The index holds the rating table, a rating chart, the crosstable, the
     fair-handicap tables (per pair, and the worth of each level, when games
     used handicaps) and heat maps of first moves; every game has a page
-    with the final position and the move list.
+    with the final position and the move list, every pair a page with its
+    head-to-head results, rating differences and fair handicap; a Handicaps
+    page charts the fair levels and level worths; the games list can be
+    filtered and sorted. Publishing again updates the site in place and
+    removes only files an earlier publish wrote (listed in SITE/.ytourney-site).
     All links are relative: open SITE/index.html directly or serve the folder.
     Example:
       ytourney publish results/demo --out site/
     """
-    from ytourney.publish.handicap_table import handicap_section
-    from ytourney.publish.site import publish_site
-    from ytourney.publish.sources import sprt_state_of
+    from ytourney.publish.live import publish_results
 
-    [(_, sources, ratings)] = _leagues(dirs, pool=pool, single="publish")
-    report = handicap_section(sources, ratings)
-    handicap = [report.pairs_table(""), report.levels_table()] if report is not None else None
-    sprt = sprt_state_of(sources[0]) if len(sources) == 1 else None
-    result = publish_site(ratings, out, title=title, handicap=handicap, sprt=sprt)
+    _leagues(dirs, detail=False, pool=pool, single="publish")  # one board and rules set, or --pool
+    result = publish_results(dirs, out, title=title)
     click.echo(f"ytourney: site written to {result.index} ({result.pages} pages, {result.games} games)", err=True)
 
 

@@ -16,10 +16,12 @@ from ytourney.errors import ReportError
 from ytourney.game.record import GameRecord, league_order
 from ytourney.game.rules import Color, Rules
 from ytourney.players.bots.random_bot import RandomBot
+from ytourney.publish.first_moves import first_move_stats
 from ytourney.publish.handicap_table import handicap_report, handicap_table
 from ytourney.publish.html import render_page
 from ytourney.publish.render import render_table
-from ytourney.publish.site import MANIFEST, first_move_stats, publish_site
+from ytourney.publish.site import publish_site
+from ytourney.publish.site_files import MANIFEST
 from ytourney.stats.ratings import rate_records
 from ytourney.tournament.match import Seat, play_game
 from ytourney.tournament.store import ResultStore, StoredPlayer
@@ -76,7 +78,8 @@ def test_site_pages_link_to_existing_files(tmp_path: Path, tri_games: list[GameR
     assert result.games == len(tri_games)
     assert (site / "index.html").is_file() and (site / "style.css").is_file() and (site / "games.html").is_file()
     pages = sorted(site.rglob("*.html"))
-    assert len(pages) == result.pages == 1 + 1 + len(tri_games) + len(PLAYERS)
+    pairs = len(PLAYERS) * (len(PLAYERS) - 1) // 2
+    assert len(pages) == result.pages == 1 + 1 + len(tri_games) + len(PLAYERS) + 1 + pairs  # + pairs list, pairs
     for page in pages:
         for link in local_links(page):
             assert not link.startswith("/"), (page, link)  # relative links only: the site works from file://
@@ -87,7 +90,8 @@ def test_site_escapes_player_names_everywhere(tmp_path: Path, tri_games: list[Ga
     site = publish_site(rate_records(tri_games), tmp_path / "site").out
     for page in site.rglob("*.html"):
         html = page.read_text(encoding="utf-8")
-        assert "<script" not in html, page
+        assert html.count("<script") == html.count('<script src="'), page  # only the site's own script files
+        assert "<script>alert" not in html, page
     index = (site / "index.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in index
 

@@ -12,6 +12,7 @@ from ytourney.game.board import SIDE_A, SIDE_B, SIDE_C, parse_board
 from ytourney.game.rules import Color, Rules
 from ytourney.publish.svg import (
     DIVERGING,
+    WIN_RING,
     board_layout,
     colour_at,
     heatmap_svg,
@@ -76,7 +77,7 @@ def test_position_svg_numbers_every_stone_and_outlines_the_win() -> None:
     stone_titles = [t.text for t in root.iter(f"{SVG}title") if t.text and t.text[0].isdigit()]
     assert sorted(stone_titles) == ["1. a1 (black)", "2. b1 (white)", "3. a2 (black)", "4. c1 (white)",
                                     "5. a3 (black)"]
-    rings = [c for c in root.iter(f"{SVG}circle") if c.get("stroke-width") == "3"]
+    rings = [c for c in root.iter(f"{SVG}circle") if c.get("stroke") == WIN_RING]
     assert len(rings) == 3
 
 

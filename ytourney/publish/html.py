@@ -27,10 +27,15 @@ def template_env() -> jinja2.Environment:
     )
 
 
+def asset(name: str) -> str:
+    """A static file of the templates folder, as it is (the site's CSS and scripts)."""
+    source, _, _ = template_env().loader.get_source(template_env(), name)
+    return source
+
+
 def stylesheet() -> str:
     """The site's CSS."""
-    source, _, _ = template_env().loader.get_source(template_env(), "style.css")
-    return source
+    return asset("style.css")
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,7 @@ def render_page(template: str, *, title: str, root: str = "", inline_css: bool =
         tables=views,
         version=__version__,
         generated=context.pop("generated", ""),
+        status=context.pop("status", None),
         **context,
     )
 

@@ -1,35 +1,52 @@
-"""The published site of one or more results folders: index, games list, player and game pages, charts."""
+"""The published site of one or more results folders: index, games list, pairs, handicaps, player and game pages.
+
+Pages are rendered into a staging folder inside the site and moved into place (see site_files), so a site can be
+rewritten while a reader looks at it, as `ytourney run --publish` does during a run.
+"""
 
 from __future__ import annotations
 
-import io
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from markupsafe import Markup
-
-from ytourney.errors import ReportError, YTourneyError
-from ytourney.game.board import BoardKind, parse_board
-from ytourney.game.notation import parse_cell
-from ytourney.game.record import GameRecord, utc_now
-from ytourney.game.rules import Color
+from ytourney.game.record import utc_now
+from ytourney.publish.charts import (
+    CHART_WIDTH,
+    fair_level_chart,
+    level_worth_chart,
+    player_chart,
+    rating_chart,
+)
 from ytourney.publish.crosstable import Crosstable, build_crosstable
 from ytourney.publish.export import to_jsonl, to_pgn
-from ytourney.publish.html import TableView, render_page, stylesheet, table_view
-from ytourney.publish.ratings_table import RATING_COLUMNS, Standing, build_table
-from ytourney.publish.sgf import stone_colours
-from ytourney.publish.svg import heatmap_svg, position_svg, replay, winning_group
+from ytourney.publish.first_moves import heatmaps
+from ytourney.publish.game_pages import (
+    SiteLinks,
+    game_page,
+    games_by_player,
+    games_list_files,
+    player_page,
+)
+from ytourney.publish.handicap_table import HandicapReport
+from ytourney.publish.html import TableView, asset, render_page, stylesheet, table_view
+from ytourney.publish.pair_pages import (
+    collect_pairs,
+    fair_level_history,
+    handicaps_page,
+    pair_page,
+    pair_summary,
+    pairs_page,
+)
+from ytourney.publish.ratings_table import build_table
+from ytourney.publish.site_files import SiteWriter
 from ytourney.publish.table import Table
-from ytourney.stats.ratings import PlayerRating, RatedGame, Ratings
+from ytourney.stats.elo import EloFit, fit_elo
+from ytourney.stats.ratings import Ratings
 from ytourney.stats.sprt import SprtState
-
-MANIFEST = ".ytourney-site"
-"""File listing what a publish wrote, so a later publish may replace exactly those files."""
-CHART_WIDTH = 900
 
 
 @dataclass(frozen=True)
@@ -80,36 +97,67 @@ def publish_site(
     *,
     title: str | None = None,
     handicap: Table | Sequence[Table] | None = None,
+    handicap_report: HandicapReport | None = None,
     sprt: SprtState | None = None,
     crosstable: Crosstable | None = None,
     downloads: bool = True,
     generated: str | None = None,
+    status: str | None = None,
 ) -> SiteResult:
-    """Write a static site of a replay: index (tables, chart, heat maps), a games list, player and game pages.
+    """Write a static site of a replay: index (tables, chart, heat maps), games list, pairs, player and game pages.
 
     Every link is relative, so the folder works from file:// and from any web server. `handicap` is an optional
     Table or tables (see handicap_table.HandicapReport: fair handicaps per pair, worth of each level) shown under the
-    crosstable; `sprt` an SprtState shown above the ratings. A folder that already holds
-    a site from an earlier publish is updated; any other non-empty folder is refused.
+    crosstable and on the handicaps page; `handicap_report` the report they come from, whose estimates the pair
+    pages and the handicap charts draw (its tables are used when `handicap` is not given); `sprt` an SprtState
+    shown above the ratings; `status` a banner on every page (a run in progress). A folder that already holds a
+    site from an earlier publish is updated; any other non-empty folder is refused.
     """
-    folder = Path(out)
-    previous = _check_folder(folder)
+    writer = SiteWriter(out)
+    try:
+        files, pages = _write_site(writer, ratings, title=title, handicap=handicap, report=handicap_report,
+                                   sprt=sprt, crosstable=crosstable, downloads=downloads,
+                                   generated=generated, status=status)
+    except BaseException:
+        writer.abandon()
+        raise
+    folder = writer.folder
+    return SiteResult(folder, folder / "index.html", pages, len(ratings.games), files)
+
+
+def _write_site(writer: SiteWriter, ratings: Ratings, *, title: str | None, handicap: Table | Sequence[Table] | None,
+                report: HandicapReport | None, sprt: SprtState | None, crosstable: Crosstable | None,
+                downloads: bool, generated: str | None, status: str | None) -> tuple[tuple[Path, ...], int]:
+    games = ratings.games
     records = ratings.records
     table = build_table(ratings, sprt=sprt)
-    cross = crosstable or build_crosstable(records, [s.name for s in table.standings])
+    names = [s.name for s in table.standings]
+    cross = crosstable or build_crosstable(records, names)
     tournaments = table.tournaments
     site_title = title or (" + ".join(tournaments) if tournaments else "ytourney results")
-    stamp = generated if generated is not None else utc_now()
-    writer = _Writer(folder)
-    players = _Names()
-    player_href = {s.name: f"players/{players.get(s.name, s.name, 'player')}.html" for s in table.standings}
-    games = _Names()
-    game_href = [f"games/{games.get(i, _game_stem(g.record, i), 'game')}.html" for i, g in enumerate(ratings.games)]
-    nav = (("Ratings", "index.html#ratings"), ("Crosstable", "index.html#crosstable"), ("Games", "games.html"))
-    common = {"site_title": site_title, "nav": nav, "inline_css": False, "generated": stamp}
+    if handicap is None and report is not None:
+        handicap = [report.pairs_table(""), report.levels_table()]
+    handicap_views = _handicap_views(handicap)
+    has_handicaps = bool(handicap_views) and (ratings.handicap_games > 0 or report is not None)
+    slugs = _Names()
+    player_href = {name: f"players/{slugs.get(name, name, 'player')}.html" for name in names}
+    pairs = collect_pairs(games)
+    pair_slugs = _Names()
+    pair_href = {key: f"pairs/{pair_slugs.get(key, f'{key[0]}--{key[1]}', 'pair')}.html" for key in pairs}
+    game_slugs = _Names()
+    game_href = tuple(f"games/{game_slugs.get(i, _game_stem(g.record.tournament, g.record.id, i), 'game')}.html"
+                      for i, g in enumerate(games))
+    nav = [("Ratings", "index.html#ratings"), ("Crosstable", "index.html#crosstable"), ("Pairs", "pairs.html"),
+           ("Games", "games.html")]
+    if has_handicaps:
+        nav.append(("Handicaps", "handicaps.html"))
+    common = {"site_title": site_title, "nav": tuple(nav), "inline_css": False,
+              "generated": generated if generated is not None else utc_now(), "status": status}
+    links = SiteLinks(game_href, player_href, pair_href, common)
 
     writer.text("style.css", stylesheet())
-    chart = _rating_chart(ratings, [s.name for s in table.standings])
+    writer.text("games.js", asset("games.js"))
+    chart = rating_chart(ratings, names)
     if chart:
         writer.text("ratings.svg", chart)
     download_links = []
@@ -118,293 +166,68 @@ def publish_site(
         writer.text("games.jsonl", to_jsonl(records))
         download_links = [("PGN", "games.pgn"), ("JSON lines", "games.jsonl")]
     boards = sorted({r.board for r in records})
-    summary = f"{len(records)} games · {len(table.standings)} players · " + ", ".join(boards or ["no games"])
+    summary = f"{len(records)} games · {len(names)} players · " + ", ".join(boards or ["no games"])
     writer.text("index.html", render_page(
         "index.html", title=site_title, root="", summary=summary,
         sprt=sprt.summary() if sprt is not None else None,
         ratings_table=table_view(table.to_table(), player_href, title=""),
         crosstable=table_view(cross.matrix_table(), player_href, title=""),
-        handicap_tables=_handicap_views(handicap),
+        handicap_tables=handicap_views, handicaps_page=has_handicaps,
         chart="ratings.svg" if chart else None, chart_width=CHART_WIDTH,
-        heatmaps=_heatmaps(records), games=len(records), downloads=download_links, **common,
+        heatmaps=heatmaps(records), games=len(records), pairs=len(pairs), downloads=download_links, **common,
     ))
-    rows = []
-    for index, (game, href) in enumerate(zip(ratings.games, game_href), start=1):
-        r = game.record
-        rows.append({"index": index, "href": href, "tournament": r.tournament, "id": "" if r.id is None else r.id,
-                     "round": r.round, "board": r.board, "handicap": r.handicap, "black": r.black,
-                     "white": r.white, "winner": r.winner_name, "termination": r.termination.value,
-                     "fault": r.termination.is_fault, "moves": len(r.moves)})
-    writer.text("games.html", render_page("games.html", title="Games", root="", rows=rows, **common))
-    for index, game in enumerate(ratings.games):
-        prev_href = "../" + game_href[index - 1] if index > 0 else None
-        next_href = "../" + game_href[index + 1] if index + 1 < len(game_href) else None
-        writer.text(game_href[index], _game_page(game, index + 1, prev_href, next_href, player_href, common))
-    by_player = _games_by_player(ratings)
-    standing_of = {s.name: s for s in table.standings}
-    for name, href in player_href.items():
+    for name, content in games_list_files(games, links):
+        writer.text(name, content)
+    for index, game in enumerate(games):
+        writer.text(game_href[index], game_page(game, index + 1, links))
+    by_player = games_by_player(games)
+    for standing in table.standings:
+        href = player_href[standing.name]
         stem = href[len("players/"):-len(".html")]
-        player_chart = _player_chart(ratings, name)
-        if player_chart:
-            writer.text(f"players/{stem}.svg", player_chart)
-        writer.text(href, _player_page(name, standing_of[name], by_player.get(name, []), game_href, player_href,
-                                       f"{stem}.svg" if player_chart else None, common))
-    manifest = sorted(str(p.relative_to(folder)) for p in writer.written)
-    for stale in previous - set(manifest):
-        path = folder / stale
-        if path.is_file():
-            path.unlink()
-    (folder / MANIFEST).write_text("\n".join(manifest) + "\n", encoding="utf-8")
-    pages = sum(1 for p in writer.written if p.suffix == ".html")
-    return SiteResult(folder, folder / "index.html", pages, len(records), tuple(writer.written))
+        history_chart = player_chart(ratings, standing.name)
+        if history_chart:
+            writer.text(f"players/{stem}.svg", history_chart)
+        writer.text(href, player_page(standing.name, standing, games, by_player.get(standing.name, []),
+                                      f"{stem}.svg" if history_chart else None, CHART_WIDTH, links))
+    _write_pairs(writer, ratings, pairs, report, has_handicaps, handicap_views, links)
+    files = writer.commit()
+    return files, sum(1 for p in files if p.suffix == ".html")
 
 
-def _check_folder(folder: Path) -> set[str]:
-    """Files of an earlier publish in `folder` (empty for a new folder); refuses foreign non-empty folders."""
-    if folder.exists() and not folder.is_dir():
-        raise ReportError(f"site output {str(folder)!r} is a file; expected a folder")
-    manifest = folder / MANIFEST
-    if manifest.is_file():
-        return {line for line in manifest.read_text(encoding="utf-8").splitlines() if line.strip()}
-    if folder.is_dir() and any(folder.iterdir()):
-        raise ReportError(
-            f"site output {str(folder)!r} is not empty and holds no ytourney site; choose a new or empty folder"
-        )
-    return set()
+def _write_pairs(writer: SiteWriter, ratings: Ratings, pairs: dict[tuple[str, str], Any],
+                 report: HandicapReport | None, has_handicaps: bool, handicap_views: list[TableView],
+                 links: SiteLinks) -> None:
+    """The pairs list, a page per pair and, with handicaps, the handicaps page and every pair's fair-level chart."""
+    elo: EloFit | None = fit_elo(ratings.records) if ratings.records else None
+    history = fair_level_history(ratings.records, report) if report is not None else {}
+    summaries = []
+    pair_charts = []
+    for key, pair in pairs.items():
+        summary = pair_summary(pair, ratings.players, elo, report, links)
+        summaries.append(summary)
+        href = links.pair_href[key]
+        chart = None
+        points = history.get(key)
+        if points:
+            chart = href[:-len(".html")] + "-handicap.svg"
+            estimate = summary["estimate"]
+            weaker, stronger = (estimate.weaker, estimate.stronger) if estimate is not None else key
+            writer.text(chart, fair_level_chart(points, weaker, stronger))
+            small = href[:-len(".html")] + "-handicap-small.svg"
+            writer.text(small, fair_level_chart(points, weaker, stronger, small=True))
+            pair_charts.append({"src": small, "href": href, "weaker": weaker, "stronger": stronger,
+                                "estimate": estimate})
+        writer.text(href, pair_page(pair, summary, ratings.games, chart[len("pairs/"):] if chart else None,
+                                    CHART_WIDTH, links))
+    writer.text("pairs.html", pairs_page(summaries, links))
+    if has_handicaps:
+        worth = level_worth_chart(report.level_worth) if report is not None and report.learned else None
+        if worth:
+            writer.text("level-worth.svg", worth)
+        writer.text("handicaps.html", handicaps_page(report, handicap_views, "level-worth.svg" if worth else None,
+                                                     pair_charts, CHART_WIDTH, links))
 
 
-class _Writer:
-    """Writes files under the site folder and remembers them."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.written: list[Path] = []
-
-    def text(self, relative: str, content: str) -> None:
-        path = self.folder / relative
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(content, encoding="utf-8")
-        except OSError as err:
-            raise ReportError(f"cannot write site file {str(path)!r}: {err.strerror or err}") from err
-        self.written.append(path)
-
-
-def _game_stem(record: GameRecord, index: int) -> str:
-    number = record.id if record.id is not None else index + 1
-    return f"{record.tournament or 'game'}-{number}"
-
-
-def _games_by_player(ratings: Ratings) -> dict[str, list[tuple[int, RatedGame]]]:
-    games: dict[str, list[tuple[int, RatedGame]]] = {}
-    for index, game in enumerate(ratings.games):
-        for name in {game.record.black, game.record.white}:
-            games.setdefault(name, []).append((index, game))
-    return games
-
-
-def _change(before: PlayerRating, after: PlayerRating) -> str:
-    delta = after.mu - before.mu
-    return f"mu {before.mu:.2f} → {after.mu:.2f} ({delta:+.2f})"
-
-
-def _game_page(game: RatedGame, number: int, prev_href: str | None, next_href: str | None,
-               player_href: Mapping[str, str], common: Mapping[str, Any]) -> str:
-    record = game.record
-    board = parse_board(record.board)
-    rules = record.rules
-    unit = 44.0 if board.kind is BoardKind.KADON else max(22.0, min(60.0, 480.0 / board.size))
-    label = f"final position of game {number}: {record.black} (black) vs {record.white} (white)"
-    diagram = position_svg(board, record.moves, rules=rules, handicap=record.handicap, label=label, unit=unit)
-    played = replay(board, record.moves, rules, record.handicap)
-    colours = stone_colours(record)
-    seconds = list(record.move_seconds) + [None] * (len(record.moves) - len(record.move_seconds))
-    moves = [{"token": token, "colour": {"B": "black", "W": "white"}.get(colour or "", "swap"), "seconds": t}
-             for token, colour, t in zip(record.moves, colours, seconds)]
-    changes = {game.winner_before.name: _change(game.winner_before, game.winner_after),
-               game.loser_before.name: _change(game.loser_before, game.loser_after)}
-    how = "by completing a Y" if record.termination.value == "connection" else f"by {record.termination.value}"
-    if record.termination.value == "connection" and record.rules.misere:
-        how = "(misère: the opponent completed a Y)"
-    result = f"{record.winner_name} ({record.winner}) wins {how} after {len(record.moves)} moves"
-    notes = []
-    if played.failed_at is not None:
-        notes.append(f"the record's move {played.failed_at} does not replay; the diagram stops before it")
-    if game.handicap_as_even:
-        notes.append("handicap game: rated as a plain win/loss")
-    if game.note:
-        notes.append(game.note)
-    think = "-"
-    if record.move_seconds:
-        spent = [0.0, 0.0]
-        for ply, t in enumerate(record.move_seconds):
-            spent[_mover_seat(ply, record.handicap)] += t
-        think = f"{record.first} {spent[0]:.2f}s, {record.second} {spent[1]:.2f}s"
-    rules_text = ", ".join(f"{k} {'on' if v else 'off'}" for k, v in sorted(record.rules.to_dict().items())) or "-"
-    title = f"Game {number}: {record.black} vs {record.white}"
-    return render_page(
-        "game.html", title=title, root="../", record=record, diagram=Markup(diagram), result=result,
-        fault=record.termination.is_fault, won_by_y=bool(winning_group(played.state)), moves=moves,
-        black={"name": record.black, "href": "../" + player_href.get(record.black, "index.html"),
-               "change": changes.get(record.black, "")},
-        white={"name": record.white, "href": "../" + player_href.get(record.white, "index.html"),
-               "change": changes.get(record.white, "")},
-        rules=rules_text, think_time=think, note="; ".join(notes), prev=prev_href, next=next_href, **common,
-    )
-
-
-def _mover_seat(ply: int, handicap: int) -> int:
-    """Seat (0 = first player, 1 = second) that made action `ply` (0-based): handicap stones, then alternation."""
-    stones = max(1, handicap)
-    return 0 if ply < stones else (1 if (ply - stones) % 2 == 0 else 0)
-
-
-def _player_page(name: str, standing: Standing, games: Sequence[tuple[int, RatedGame]], game_href: Sequence[str],
-                 player_href: Mapping[str, str], chart: str | None, common: Mapping[str, Any]) -> str:
-    rows = []
-    for index, game in games:
-        record = game.record
-        won = record.winner_name == name
-        after = game.winner_after if won else game.loser_after
-        opponent = record.white if record.black == name else record.black
-        rows.append({"index": index + 1, "href": "../" + game_href[index],
-                     "colour": "black" if record.black == name else "white", "opponent": opponent,
-                     "opponent_href": "../" + player_href.get(opponent, "index.html"), "won": won,
-                     "termination": record.termination.value, "moves": len(record.moves), "mu": after.mu})
-    results = Table("player", "", tuple(c for c in RATING_COLUMNS if c.key not in ("rank", "name")),
-                    (standing.row(),))
-    summary = (f"rank {standing.rank} · mu {standing.mu:.2f} ± {standing.sigma:.2f} · rating {standing.conservative:.2f}"
-               f" · {standing.results.wins} wins, {standing.results.losses} losses")
-    return render_page("player.html", title=name, root="../", name=name, summary=summary, chart=chart,
-                       chart_width=CHART_WIDTH, results=table_view(results, title=""), games=rows, **common)
-
-
-# --- charts and heat maps --------------------------------------------------------------------------------------
-
-
-def _figure(width: float = 9.0, height: float = 4.2) -> Any:
-    from matplotlib.figure import (
-        Figure,  # no pyplot: no global backend state, the SVG canvas writes the file
-    )
-
-    return Figure(figsize=(width, height), dpi=100, layout="constrained")
-
-
-def _svg_text(figure: Any) -> str:
-    import matplotlib
-
-    buffer = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": "ytourney", "svg.fonttype": "path"}):
-        figure.savefig(buffer, format="svg", metadata={"Date": None})
-    return buffer.getvalue()
-
-
-def _rating_chart(ratings: Ratings, names: Sequence[str]) -> str | None:
-    """One line per player: mu after each of their games, against the game number in replay order."""
-    if not ratings.games:
-        return None
-    figure = _figure(9.0, 4.2 if len(names) <= 12 else 5.5)
-    axes = figure.add_subplot()
-    palette = _palette(len(names))
-    start = ratings.settings.mu
-    for colour, name in zip(palette, names):
-        points = ratings.history.get(name, ())
-        xs = [0] + [p.game for p in points]
-        mus = [start] + [p.mu for p in points]
-        sigmas = [ratings.settings.sigma] + [p.sigma for p in points]
-        axes.plot(xs, mus, color=colour, linewidth=1.6, label=name, drawstyle="steps-post")
-        if len(names) <= 8:
-            low = [m - s for m, s in zip(mus, sigmas)]
-            high = [m + s for m, s in zip(mus, sigmas)]
-            axes.fill_between(xs, low, high, color=colour, alpha=0.10, linewidth=0, step="post")
-    axes.set_xlabel("game (replay order)")
-    axes.set_ylabel("TrueSkill mu")
-    axes.set_xlim(0, max(1, len(ratings.games)))
-    axes.grid(True, color="#dddddd", linewidth=0.6)
-    axes.spines[["top", "right"]].set_visible(False)
-    axes.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False, fontsize=9)
-    return _svg_text(figure)
-
-
-def _player_chart(ratings: Ratings, name: str) -> str | None:
-    points = ratings.history.get(name, ())
-    if not points:
-        return None
-    figure = _figure(9.0, 3.4)
-    axes = figure.add_subplot()
-    xs = [0] + [p.game for p in points]
-    mus = [ratings.settings.mu] + [p.mu for p in points]
-    sigmas = [ratings.settings.sigma] + [p.sigma for p in points]
-    axes.fill_between(xs, [m - 3 * s for m, s in zip(mus, sigmas)], [m + 3 * s for m, s in zip(mus, sigmas)],
-                      color="#1f5fbf", alpha=0.12, linewidth=0)
-    axes.plot(xs, mus, color="#1f5fbf", linewidth=1.8, marker="o", markersize=2.5, label="mu")
-    axes.plot(xs, [m - 3 * s for m, s in zip(mus, sigmas)], color="#b3261e", linewidth=1.2, linestyle="--",
-              label="mu - 3 sigma")
-    axes.set_xlabel("game (replay order)")
-    axes.set_ylabel("TrueSkill")
-    axes.grid(True, color="#dddddd", linewidth=0.6)
-    axes.spines[["top", "right"]].set_visible(False)
-    axes.legend(loc="lower right", frameon=False, fontsize=9)
-    return _svg_text(figure)
-
-
-def _palette(count: int) -> list[Any]:
-    from matplotlib import colormaps
-
-    if count <= 10:
-        return [colormaps["tab10"](i) for i in range(count)]
-    cmap = colormaps["tab20"] if count <= 20 else colormaps["turbo"]
-    return [cmap(i / max(1, count - 1)) if count > 20 else cmap(i) for i in range(count)]
-
-
-@dataclass(frozen=True)
-class FirstMoveStats:
-    """Per first-stone cell of one board: games, wins of the first stone's owner (Black), swap chances, swaps."""
-
-    board: str
-    games: dict[int, int]
-    black_wins: dict[int, int]
-    chances: dict[int, int]
-    swaps: dict[int, int]
-
-    @property
-    def total(self) -> int:
-        """Games counted."""
-        return sum(self.games.values())
-
-
-def first_move_stats(records: Iterable[GameRecord]) -> list[FirstMoveStats]:
-    """First-stone statistics of even games (handicap 0), one entry per board spec."""
-    by_board: dict[str, FirstMoveStats] = {}
-    for record in records:
-        if record.handicap != 0 or not record.moves:
-            continue
-        board = parse_board(record.board)
-        try:
-            cell = parse_cell(board, record.moves[0])
-        except YTourneyError:
-            continue
-        stats = by_board.setdefault(board.spec, FirstMoveStats(board.spec, {}, {}, {}, {}))
-        stats.games[cell] = stats.games.get(cell, 0) + 1
-        stats.black_wins[cell] = stats.black_wins.get(cell, 0) + (record.winner is Color.BLACK)
-        if record.rules.pie and len(record.moves) >= 2:
-            stats.chances[cell] = stats.chances.get(cell, 0) + 1
-            stats.swaps[cell] = stats.swaps.get(cell, 0) + (record.moves[1].lower() == "swap")
-    return [by_board[spec] for spec in sorted(by_board)]
-
-
-def _heatmaps(records: Sequence[GameRecord]) -> list[dict[str, Any]]:
-    maps = []
-    for stats in first_move_stats(records):
-        board = parse_board(stats.board)
-        unit = 30.0 if board.kind is BoardKind.KADON else max(20.0, min(44.0, 400.0 / board.size))
-        win = {cell: stats.black_wins[cell] / n for cell, n in stats.games.items()}
-        win_svg = heatmap_svg(board, win, stats.games, label=f"first-stone owner win rate on {stats.board}",
-                              low="owner loses", high="owner wins", unit=unit)
-        swap_svg = None
-        if stats.chances:
-            swap = {cell: stats.swaps.get(cell, 0) / n for cell, n in stats.chances.items()}
-            swap_svg = Markup(heatmap_svg(board, swap, stats.chances, label=f"swap rate on {stats.board}",
-                                          low="never swapped", high="always swapped", diverging=False, unit=unit))
-        maps.append({"board": stats.board, "games": stats.total, "win_svg": Markup(win_svg), "swap_svg": swap_svg})
-    return maps
+def _game_stem(tournament: str, game_id: int | None, index: int) -> str:
+    number = game_id if game_id is not None else index + 1
+    return f"{tournament or 'game'}-{number}"

@@ -245,6 +245,14 @@ def _draw_board(canvas: _Canvas, board: Board, fills: Mapping[int, str] | None =
                        f'text-anchor="middle" dominant-baseline="central">{escape(board.names[cell])}</text>')
 
 
+@functools.lru_cache(maxsize=16)
+def _empty_board(spec: str, unit: float) -> tuple[str, ...]:
+    """The SVG elements of an empty board with its coordinates (cached: every game page of a board starts so)."""
+    canvas = _Canvas(board_layout(spec), unit)
+    _draw_board(canvas, parse_board(spec))
+    return tuple(canvas.parts)
+
+
 def _tri_coordinates(canvas: _Canvas, board: Board) -> None:
     """Column letters under row 1 and row numbers left of column a."""
     size = board.size
@@ -309,19 +317,28 @@ def position_svg(board: Board | str, moves: Sequence[str], *, rules: Rules | Non
     played = replay(board, moves, rules, handicap)
     state = played.state
     canvas = _Canvas(layout, unit)
-    _draw_board(canvas, board)
+    canvas.parts.extend(_empty_board(board.spec, unit))
     group = winning_group(state) if highlight else set()
     last = max(played.numbers, key=played.numbers.__getitem__) if played.numbers else None
     r = layout.radius * unit
     stones = state.cells
+    if group:  # the winning Y: its stones joined by a broad gold band under them, so it stands out at a glance
+        band = []
+        for a, b in layout.edges:
+            if a in group and b in group:
+                (x1, y1), (x2, y2) = canvas.cell_xy(a), canvas.cell_xy(b)
+                band.append(f"M{x1:.1f} {y1:.1f}L{x2:.1f} {y2:.1f}")
+        if band:
+            canvas.add(f'<path d="{"".join(band)}" stroke="{WIN_RING}" stroke-width="{1.1 * r:.1f}" '
+                       'stroke-linecap="round" fill="none" opacity="0.9"/>')
     for cell, number in sorted(played.numbers.items(), key=lambda item: item[1]):
         x, y = canvas.cell_xy(cell)
         colour = Color(stones[cell])
         fill, ink = (BLACK_STONE, "#ffffff") if colour is Color.BLACK else (WHITE_STONE, "#111111")
         name = escape(board.names[cell])
         if cell in group:
-            canvas.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 2.5:.1f}" fill="none" stroke="{WIN_RING}" '
-                       'stroke-width="3"/>')
+            canvas.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 3:.1f}" fill="none" stroke="{WIN_RING}" '
+                       'stroke-width="5"/>')
         canvas.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="#222" stroke-width="1">'
                    f'<title>{number}. {name} ({colour})</title></circle>')
         if cell == last:
@@ -377,9 +394,9 @@ def heatmap_svg(board: Board | str, values: Mapping[int, float], counts: Mapping
         count = counts.get(cell)
         title = f"{board.names[cell]}: {100 * value:.0f}%" + (f" of {count}" if count is not None else "")
         canvas.add(f'<g><title>{escape(title)}</title>'
-                   f'<text x="{x:.1f}" y="{y - 0.18 * r:.1f}" font-size="{0.62 * r:.1f}" fill="{ink}" '
+                   f'<text x="{x:.1f}" y="{y - 0.2 * r:.1f}" font-size="{0.7 * r:.1f}" fill="{ink}" '
                    f'text-anchor="middle" dominant-baseline="central">{100 * value:.0f}</text>'
-                   + (f'<text x="{x:.1f}" y="{y + 0.45 * r:.1f}" font-size="{0.42 * r:.1f}" fill="{ink}" '
+                   + (f'<text x="{x:.1f}" y="{y + 0.48 * r:.1f}" font-size="{0.5 * r:.1f}" fill="{ink}" '
                       f'text-anchor="middle" dominant-baseline="central">n={count}</text>' if count else "")
                    + "</g>")
     _legend(canvas, stops, low, high)

@@ -1,0 +1,211 @@
+"""Game pages, player pages and the games list (static pages of GAMES_PER_PAGE rows, and data for the filters)."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from ytourney.game.board import BoardKind, parse_board
+from ytourney.game.record import GameRecord
+from ytourney.game.rules import Color
+from ytourney.publish.export import stone_colours
+from ytourney.publish.html import render_page, table_view
+from ytourney.publish.ratings_table import RATING_COLUMNS, Standing
+from ytourney.publish.svg import position_svg, replay, winning_group
+from ytourney.publish.table import Table
+from ytourney.stats.ratings import PlayerRating, RatedGame
+
+GAMES_PER_PAGE = 500
+"""Rows of one static games-list page (the filters page through all games in steps of this size too)."""
+GAMES_PER_DATA_FILE = 10_000
+"""Games per script file of the games list's filter data."""
+GAMES_SHOWN = 300
+"""Games listed on a player or pair page (the latest); the games list holds them all."""
+
+
+@dataclass(frozen=True)
+class SiteLinks:
+    """Where every page of a site is (relative to the site folder) and its common template context."""
+
+    game_href: tuple[str, ...]
+    player_href: Mapping[str, str]
+    pair_href: Mapping[tuple[str, str], str]
+    common: Mapping[str, Any]
+
+    def player(self, name: str, root: str = "../") -> str:
+        """Link to a player's page from a page `root` below the site."""
+        return root + self.player_href.get(name, "index.html")
+
+    def pair(self, a: str, b: str, root: str = "../") -> str | None:
+        """Link to a pair's page (None when the pair has none)."""
+        href = self.pair_href.get(pair_key(a, b))
+        return root + href if href else None
+
+
+def pair_key(a: str, b: str) -> tuple[str, str]:
+    """The unordered pair as its two names sorted."""
+    return (a, b) if a <= b else (b, a)
+
+
+def games_by_player(games: Sequence[RatedGame]) -> dict[str, list[int]]:
+    """Replay indices of every player's games."""
+    result: dict[str, list[int]] = {}
+    for index, game in enumerate(games):
+        for name in {game.record.black, game.record.white}:
+            result.setdefault(name, []).append(index)
+    return result
+
+
+def _change(before: PlayerRating, after: PlayerRating) -> str:
+    delta = after.mu - before.mu
+    return f"mu {before.mu:.2f} → {after.mu:.2f} ({delta:+.2f})"
+
+
+def mover_seat(ply: int, handicap: int) -> int:
+    """Seat (0 = first player, 1 = second) that made action `ply` (0-based): handicap stones, then alternation."""
+    stones = max(1, handicap)
+    return 0 if ply < stones else (1 if (ply - stones) % 2 == 0 else 0)
+
+
+def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
+    """The page of one game: final position, result, facts and the move list."""
+    record = game.record
+    board = parse_board(record.board)
+    rules = record.rules
+    unit = 44.0 if board.kind is BoardKind.KADON else max(22.0, min(60.0, 480.0 / board.size))
+    label = f"final position of game {number}: {record.black} (black) vs {record.white} (white)"
+    diagram = position_svg(board, record.moves, rules=rules, handicap=record.handicap, label=label, unit=unit)
+    played = replay(board, record.moves, rules, record.handicap)
+    colours = stone_colours(record)
+    seconds = list(record.move_seconds) + [None] * (len(record.moves) - len(record.move_seconds))
+    moves = Markup("".join(  # built here, not in the template: a long game has hundreds of moves
+        f'<li class="{kind}"><span class="stone {kind}" title="{kind}"></span>{escape(token)}'
+        + (f'<span class="t">{t:.2f}s</span>' if t is not None else "") + "</li>\n"
+        for token, kind, t in ((token, {"B": "black", "W": "white"}.get(colour or "", "swap"), t)
+                               for token, colour, t in zip(record.moves, colours, seconds))))
+    changes = {game.winner_before.name: _change(game.winner_before, game.winner_after),
+               game.loser_before.name: _change(game.loser_before, game.loser_after)}
+    how = "by completing a Y" if record.termination.value == "connection" else f"by {record.termination.value}"
+    if record.termination.value == "connection" and record.rules.misere:
+        how = "(misère: the opponent completed a Y)"
+    result = f"{record.winner_name} ({record.winner}) wins {how} after {len(record.moves)} moves"
+    notes = []
+    if played.failed_at is not None:
+        notes.append(f"the record's move {played.failed_at} does not replay; the diagram stops before it")
+    if game.handicap_as_even:
+        notes.append("handicap game: rated as a plain win/loss")
+    if game.note:
+        notes.append(game.note)
+    think = "-"
+    if record.move_seconds:
+        spent = [0.0, 0.0]
+        for ply, t in enumerate(record.move_seconds):
+            spent[mover_seat(ply, record.handicap)] += t
+        think = f"{record.first} {spent[0]:.2f}s, {record.second} {spent[1]:.2f}s"
+    rules_text = ", ".join(f"{k} {'on' if v else 'off'}" for k, v in sorted(record.rules.to_dict().items())) or "-"
+    index = number - 1
+    hrefs = links.game_href
+    return render_page(
+        "game.html", title=f"Game {number}: {record.black} vs {record.white}", root="../", record=record,
+        diagram=Markup(diagram), result=result, fault=record.termination.is_fault,
+        won_by_y=bool(winning_group(played.state)), moves=moves,
+        black={"name": record.black, "href": links.player(record.black), "change": changes.get(record.black, "")},
+        white={"name": record.white, "href": links.player(record.white), "change": changes.get(record.white, "")},
+        pair=links.pair(record.black, record.white),
+        rules=rules_text, think_time=think, note="; ".join(notes),
+        prev="../" + hrefs[index - 1] if index > 0 else None,
+        next="../" + hrefs[index + 1] if index + 1 < len(hrefs) else None, **links.common,
+    )
+
+
+def player_game_rows(name: str, games: Sequence[RatedGame], indices: Sequence[int], links: SiteLinks
+                     ) -> list[dict[str, Any]]:
+    """Rows of a player's games table (the latest GAMES_SHOWN of `indices`)."""
+    rows = []
+    for index in indices[-GAMES_SHOWN:]:
+        game = games[index]
+        record = game.record
+        won = record.winner_name == name
+        after = game.winner_after if won else game.loser_after
+        opponent = record.white if record.black == name else record.black
+        rows.append({"index": index + 1, "href": "../" + links.game_href[index],
+                     "colour": "black" if record.black == name else "white", "opponent": opponent,
+                     "opponent_href": links.player(opponent), "pair_href": links.pair(name, opponent), "won": won,
+                     "handicap": record.handicap, "termination": record.termination.value,
+                     "moves": len(record.moves), "mu": after.mu})
+    return rows
+
+
+def player_page(name: str, standing: Standing, games: Sequence[RatedGame], indices: Sequence[int],
+                chart: str | None, chart_width: int, links: SiteLinks) -> str:
+    """A player's page: summary, rating chart, results and the latest games."""
+    results = Table("player", "", tuple(c for c in RATING_COLUMNS if c.key not in ("rank", "name")),
+                    (standing.row(),))
+    summary = (f"rank {standing.rank} · mu {standing.mu:.2f} ± {standing.sigma:.2f} · rating {standing.conservative:.2f}"
+               f" · {standing.results.wins} wins, {standing.results.losses} losses")
+    return render_page("player.html", title=name, root="../", name=name, summary=summary, chart=chart,
+                       chart_width=chart_width, results=table_view(results, title=""),
+                       games=player_game_rows(name, games, indices, links), total=len(indices),
+                       filter_href=f"../games.html#player={_fragment(name)}", **links.common)
+
+
+def _fragment(text: str) -> str:
+    from urllib.parse import quote
+
+    return quote(text, safe="")
+
+
+def _row(number: int, record: GameRecord, href: str) -> dict[str, Any]:
+    return {"index": number, "href": href, "tournament": record.tournament, "id": "" if record.id is None else record.id,
+            "round": record.round, "board": record.board, "handicap": record.handicap, "black": record.black,
+            "white": record.white, "winner": record.winner_name, "termination": record.termination.value,
+            "fault": record.termination.is_fault, "moves": len(record.moves)}
+
+
+def games_list_name(page: int) -> str:
+    """File of the games list's page `page` (1-based)."""
+    return "games.html" if page == 1 else f"games-{page}.html"
+
+
+def games_list_files(games: Sequence[RatedGame], links: SiteLinks) -> list[tuple[str, str]]:
+    """The games list: static pages of GAMES_PER_PAGE rows, its filter data scripts, (name, content) each."""
+    total = len(games)
+    page_count = max(1, math.ceil(total / GAMES_PER_PAGE))
+    data_count = math.ceil(total / GAMES_PER_DATA_FILE)
+    data_files = [f"games-data-{k + 1}.js" for k in range(data_count)]
+    files = []
+    for page in range(1, page_count + 1):
+        start = (page - 1) * GAMES_PER_PAGE
+        rows = [_row(i + 1, games[i].record, links.game_href[i]) for i in range(start, min(total, start + GAMES_PER_PAGE))]
+        pager = [{"page": p, "href": games_list_name(p), "current": p == page} for p in range(1, page_count + 1)]
+        files.append((games_list_name(page), render_page(
+            "games.html", title="Games", root="", rows=rows, total=total, first=start + 1, page=page,
+            pages=page_count, pager=pager if page_count > 1 else [], data_files=data_files,
+            chunk=GAMES_PER_PAGE, **links.common)))
+    for k, name in enumerate(data_files):
+        chunk = range(k * GAMES_PER_DATA_FILE, min(total, (k + 1) * GAMES_PER_DATA_FILE))
+        files.append((name, _data_script([(i + 1, games[i].record, links.game_href[i]) for i in chunk])))
+    return files
+
+
+def _data_script(rows: Sequence[tuple[int, GameRecord, str]]) -> str:
+    """One script of filter data: a string table and rows of indices into it (see games.js)."""
+    strings: dict[str, int] = {}
+
+    def intern(text: str) -> int:
+        return strings.setdefault(text, len(strings))
+
+    packed = []
+    for number, record, href in rows:
+        packed.append([number, href[len("games/"):-len(".html")], intern(record.tournament),
+                       record.id if record.id is not None else "", record.round, intern(record.board),
+                       record.handicap, intern(record.black), intern(record.white), intern(record.first),
+                       0 if record.winner is Color.BLACK else 1, intern(record.termination.value),
+                       len(record.moves)])
+    data = json.dumps({"s": list(strings), "r": packed}, separators=(",", ":"), ensure_ascii=True)
+    return f"(window.YTGAMES = window.YTGAMES || []).push({data});\n"

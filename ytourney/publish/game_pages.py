@@ -13,9 +13,9 @@ from markupsafe import Markup, escape
 from ytourney.game.board import BoardKind, parse_board
 from ytourney.game.record import GameRecord
 from ytourney.game.rules import Color
-from ytourney.publish.export import stone_colours
 from ytourney.publish.html import render_page, table_view
 from ytourney.publish.ratings_table import RATING_COLUMNS, Standing
+from ytourney.publish.sgf import stone_colours
 from ytourney.publish.svg import position_svg, replay, winning_group
 from ytourney.publish.table import Table
 from ytourney.stats.ratings import PlayerRating, RatedGame

@@ -224,11 +224,14 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     from ytourney.tournament.progress import Progress
     from ytourney.tournament.run import plan_run
     from ytourney.tournament.store import stream_records
+    from ytourney.tournament.validation import check_players
 
     plan = plan_run(config, out_dir)
     if resume and not plan.started:
         raise click.UsageError(f"nothing to resume: {str(plan.directory)!r} holds no tournament "
                                "(run without --resume to start)")
+    if plan.stored < plan.planned:
+        check_players(plan.config)  # before the store is opened: a broken player writes nothing
     if plan.note and not quiet:
         click.echo(f"ytourney: {plan.note}", err=True)
     try:

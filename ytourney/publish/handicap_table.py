@@ -10,8 +10,8 @@ from ytourney.game.record import GameRecord
 from ytourney.publish.sources import Source
 from ytourney.publish.table import Column, ColumnKind, Table
 from ytourney.stats.handicap import (
-    HandicapMode,
     HandicapEstimate,
+    HandicapMode,
     HandicapPlanner,
     HandicapSettings,
     counts_for_handicap,

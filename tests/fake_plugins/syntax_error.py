@@ -1,0 +1,4 @@
+from ytourney.players import BaseBot
+
+class Broken(BaseBot)
+    pass

@@ -13,6 +13,7 @@ PLUGINS = Path(__file__).resolve().parent.parent / "fake_plugins"
 
 
 def write_config(tmp_path: Path, bot: str) -> Path:
+    (tmp_path / "syntax_error.py").write_text("from ytourney.players import BaseBot\n\nclass Broken(BaseBot)\n    pass\n")
     path = tmp_path / "cup.yaml"
     path.write_text(f"name: cup\nboard: tri:5\nseed: 3\nschedule: {{games_per_pair: 2}}\n"
                     f"players: [{{name: good, bot: random}}, {{name: bad, {bot}}}]\n")
@@ -21,7 +22,7 @@ def write_config(tmp_path: Path, bot: str) -> Path:
 
 BROKEN = {
     "missing engine": ("gtp: {command: [/nonexistent/engine]}", "/nonexistent/engine"),
-    "syntax error": (f"bot: '{PLUGINS / 'syntax_error.py'}:Broken'", "syntax error at line 3"),
+    "syntax error": ("bot: 'syntax_error.py:Broken'", "syntax error at line 3"),
     "raising constructor": (f"bot: '{PLUGINS / 'broken.py'}:RaisingInit'", "weights not found"),
     "negative playouts": ("bot: 'mcts:playouts=-5'", "playouts=-5 of bot 'mcts' must be at least 0"),
     "nan c": ("bot: 'mcts:c=nan'", "c=nan of bot 'mcts' must be a finite number"),

@@ -1,4 +1,0 @@
-from ytourney.players import BaseBot
-
-class Broken(BaseBot)
-    pass

@@ -95,10 +95,21 @@ class PlayedGame:
 
 class SeatTracker:
     """Which game a worker plays and which seat's plugin code runs (0 = none); the parent reads it after a hard
-    death of the worker (a segfault, os._exit) to know whom to blame."""
+    death of the worker (a segfault, os._exit) to know whom to blame. With `deadline_cells` it also holds the
+    seat deciding and its hard deadline (time.monotonic, 0 = none), for a parent to kill a worker stuck past it."""
 
-    def __init__(self, cells: Any = None) -> None:
+    def __init__(self, cells: Any = None, deadline_cells: Any = None) -> None:
         self._cells = cells if cells is not None else [0, 0]
+        self._deadline = deadline_cells
+
+    @property
+    def watch(self) -> Callable[[int, float], None] | None:
+        """What the referee tells of each decision's deadline (None when no parent watches)."""
+        return self._watch if self._deadline is not None else None
+
+    def _watch(self, seat: int, deadline: float) -> None:
+        self._deadline[1] = seat
+        self._deadline[0] = deadline
 
     def set(self, seat: int) -> None:
         """Mark seat (1-based) as running user code; 0 clears."""
@@ -130,12 +141,9 @@ class _WatchedBot:
     def _call(self, method: Callable[..., Any], *args: Any) -> Any:
         self._tracker.set(self._seat)
         try:
-            answer = method(*args)
-        except Exception:
-            self._tracker.set(0)  # the referee turns it into this seat's loss
-            raise
-        self._tracker.set(0)  # left set only when something like sys.exit escapes the referee
-        return answer
+            return method(*args)
+        finally:
+            self._tracker.set(0)  # the referee turns whatever it raised into this seat's loss
 
     def new_game(self, board: Board, rules: Rules, color: Color) -> None:
         """Forwarded."""
@@ -190,7 +198,7 @@ class GamePlayer:
                 extra = {"opening": task.opening_index} if task.opening_index is not None else None
                 record = play_game(seats, context.board, context.rules, task.handicap, context.time_control,
                                    seed=task.seed, tournament=context.name, round_number=task.round,
-                                   opening=task.opening, game_id=task.slot, extra=extra)
+                                   opening=task.opening, game_id=task.slot, extra=extra, watch=self.tracker.watch)
             except (Exception, SystemExit) as err:  # a bot escaping the referee (sys.exit) loses the game
                 seat = self.tracker.get()
                 if not seat:

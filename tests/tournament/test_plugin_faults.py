@@ -1,0 +1,92 @@
+"""A plugin can never hang or break a run: deadlines, any exception, stdout, and answers of the wrong type."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ytourney.cli import main
+from ytourney.game.record import Termination
+from ytourney.players.clock import TimeControl
+from ytourney.players.spec import create_bot, parse_bot_spec
+from ytourney.tournament.match import Seat, play_game
+from ytourney.tournament.store import load_records
+
+PLUGINS = Path(__file__).resolve().parent.parent / "fake_plugins" / "broken.py"
+
+
+def plugin(name: str) -> Seat:
+    return Seat(name, create_bot(parse_bot_spec(f"{PLUGINS}:{name}"), 1))
+
+
+def random_seat() -> Seat:
+    return Seat("random", create_bot(parse_bot_spec("random:swap_rate=0"), 1))
+
+
+def run_league(tmp_path: Path, bad: str, *args: str, time_section: str = "") -> tuple[list, str]:
+    config = tmp_path / "cup.yaml"
+    config.write_text(f"name: cup\nboard: tri:5\nseed: 3\nschedule: {{games_per_pair: 2}}\nfault_limit: 0\n"
+                      f"{time_section}players: [{{name: good, bot: random}}, {{name: bad, bot: '{PLUGINS}:{bad}'}}]\n")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["run", str(config), "--out", str(out), "-q", *args])
+    assert result.exit_code == 0, result.output
+    return load_records(out), result.stdout
+
+
+def test_a_plugin_past_its_hard_deadline_loses_on_time_in_process() -> None:
+    begin = time.monotonic()
+    record = play_game([plugin("Hangs"), random_seat()], "tri:5", time_control=TimeControl(0.2, 0.1), seed=1)
+    assert record.termination is Termination.TIME and record.loser_name == "Hangs"
+    assert len(record.moves) >= 4  # the plies played before the hang are kept
+    assert time.monotonic() - begin < 5
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_hanging_plugin_loses_on_time_and_the_run_goes_on(tmp_path: Path, workers: str) -> None:
+    records, _ = run_league(tmp_path, "Hangs", "--workers", workers,
+                            time_section="time: {move_seconds: 0.2, grace_seconds: 0.1}\n")
+    assert len(records) == 2
+    assert all(r.termination is Termination.TIME and r.loser_name == "bad" for r in records)
+
+
+@pytest.mark.slow
+def test_a_plugin_swallowing_the_alarm_has_its_worker_killed(tmp_path: Path) -> None:
+    begin = time.monotonic()
+    records, _ = run_league(tmp_path, "HangsStubborn", "--workers", "1",
+                            time_section="time: {move_seconds: 0.2, grace_seconds: 0.1}\n")
+    assert len(records) == 2
+    assert all(r.termination is Termination.TIME and r.loser_name == "bad" for r in records)
+    assert "hard deadline" in records[0].reason
+    assert time.monotonic() - begin < 40
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_keyboard_interrupt_from_a_plugin_is_its_loss_not_a_respawn_loop(tmp_path: Path, workers: str) -> None:
+    records, _ = run_league(tmp_path, "Interrupts", "--workers", workers)
+    assert len(records) == 2
+    assert all(r.termination is Termination.CRASH and r.loser_name == "bad" for r in records)
+    assert all("KeyboardInterrupt" in r.reason for r in records)
+
+
+def test_sys_exit_in_move_keeps_the_plies_played() -> None:
+    record = play_game([plugin("Exits"), random_seat()], "tri:5", seed=1)
+    assert record.termination is Termination.CRASH and record.loser_name == "Exits"
+    assert "SystemExit" in record.reason
+    assert len(record.moves) == 4
+
+
+def test_sys_exit_in_a_worker_keeps_the_plies_played(tmp_path: Path) -> None:
+    records, _ = run_league(tmp_path, "Exits", "--workers", "1")
+    assert all(r.termination is Termination.CRASH and r.loser_name == "bad" for r in records)
+    assert all(len(r.moves) >= 4 for r in records)
+
+
+def test_a_swap_answer_must_be_a_bool() -> None:
+    from ytourney.game.rules import Rules
+
+    record = play_game([random_seat(), plugin("SaysNo")], "tri:5", Rules(pie=True), seed=1)
+    assert record.termination is Termination.ILLEGAL and record.loser_name == "SaysNo"
+    assert "'no'" in record.reason and not record.swapped

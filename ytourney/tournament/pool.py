@@ -24,6 +24,7 @@ import multiprocess.connection
 
 from ytourney.errors import RunnerError
 from ytourney.game.record import Termination
+from ytourney.players.gtp.reaper import become_subreaper, reap_orphans
 from ytourney.tournament.executor import (
     ABANDON_SECONDS,
     STOP_SECONDS,
@@ -154,6 +155,7 @@ class ProcessExecutor:
         if workers < 1:
             raise RunnerError(f"workers must be at least 1, got {workers!r}")
         self._context = context
+        become_subreaper()  # the engines of a worker killed past its deadline, and what they started, come to us
         self._mp = multiprocess.get_context()
         self._pacing = Pacing()
         self._workers = [self._spawn(index) for index in range(workers)]
@@ -243,6 +245,7 @@ class ProcessExecutor:
         outcomes += dead_worker_outcomes(self._context, worker.work.clear(), seat, slot, how, termination)
         with contextlib.suppress(OSError):
             worker.conn.close()
+        reap_orphans()
         self._workers[self._workers.index(worker)] = self._spawn(worker.index)
 
     def shutdown(self, abandon: bool = False) -> None:
@@ -263,3 +266,4 @@ class ProcessExecutor:
                 worker.process.join(2.0)
             with contextlib.suppress(OSError):
                 worker.conn.close()
+        reap_orphans()

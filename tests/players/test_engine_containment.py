@@ -92,3 +92,35 @@ def test_a_double_forked_daemon_of_an_engine_is_gone_after_the_run(tmp_path: Pat
         time.sleep(0.05)
     assert not [pid for pid in started if alive(pid)]
     assert not processes() - before
+
+
+def test_an_answer_longer_than_the_cap_is_a_protocol_fault() -> None:
+    from ytourney.errors import EngineProtocolError
+    from ytourney.players.gtp.client import GtpClient
+    from ytourney.players.gtp.transport import ANSWER_BYTES
+
+    class Endless:
+        """A transport whose engine answers '= ' and then lines without end."""
+
+        pid = None
+
+        def __init__(self) -> None:
+            self.sent = False
+
+        def send(self, line: str) -> None:
+            self.sent = True
+
+        def receive(self, timeout: float) -> str | None:
+            if not self.sent:
+                raise TimeoutError
+            if self.sent is True:
+                self.sent = 1
+                return "= a"
+            return "x" * 1000
+
+    try:
+        GtpClient(Endless(), "endless").command("genmove b", 60.0)
+    except EngineProtocolError as err:
+        assert f"more than {ANSWER_BYTES} bytes" in str(err)
+    else:
+        raise AssertionError("no protocol fault")

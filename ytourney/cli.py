@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import random
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -81,14 +83,10 @@ def play(black: str, white: str, board_spec: str, pie: bool, misere: bool, handi
     bots = [create_bot(spec, rng.randrange(2**31)) for spec in specs]
     try:
         time_control = TimeControl(move_seconds=move_seconds, grace_seconds=max(1.0, (move_seconds or 0) * 0.5))
-        record = play_game(
-            [Seat(names[0], bots[0]), Seat(names[1], bots[1])],
-            board,
-            Rules(pie=pie, misere=misere),
-            handicap,
-            time_control if move_seconds is not None else None,
-            seed=seed,
-        )
+        with contextlib.redirect_stdout(sys.stderr):  # what a bot prints never mixes with the board
+            record = play_game([Seat(names[0], bots[0]), Seat(names[1], bots[1])], board,
+                               Rules(pie=pie, misere=misere), handicap,
+                               time_control if move_seconds is not None else None, seed=seed)
     finally:
         for bot in bots:
             bot.close()
@@ -163,8 +161,23 @@ def gtp(bot: str, board_spec: str, seed: int | None, rows: str, first_color: str
     from ytourney.players.gtp.server import GtpServer
 
     board = parse_board(board_spec)
+    protocol = _protocol_stdout()
     player = create_bot(parse_bot_spec(bot), seed)
-    GtpServer(player, board, Rules(pie=pie), rows=rows, first_color=first_color).serve(sys.stdin, sys.stdout)
+    GtpServer(player, board, Rules(pie=pie), rows=rows, first_color=first_color).serve(sys.stdin, protocol)
+
+
+def _protocol_stdout() -> Any:
+    """The real stdout, kept for the GTP protocol alone: file descriptor 1 and sys.stdout then go to stderr, so
+    whatever the bot prints (from Python or below it) never reaches the controller."""
+    import io
+    import os
+    import sys
+
+    sys.stdout.flush()
+    protocol = io.TextIOWrapper(os.fdopen(os.dup(1), "wb"), encoding="utf-8", line_buffering=True)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return protocol
 
 
 def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:

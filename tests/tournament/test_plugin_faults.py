@@ -90,3 +90,29 @@ def test_a_swap_answer_must_be_a_bool() -> None:
     record = play_game([random_seat(), plugin("SaysNo")], "tri:5", Rules(pie=True), seed=1)
     assert record.termination is Termination.ILLEGAL and record.loser_name == "SaysNo"
     assert "'no'" in record.reason and not record.swapped
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_printing_plugin_never_reaches_the_table_and_its_output_is_kept(tmp_path: Path, workers: str) -> None:
+    records, stdout = run_league(tmp_path, "Prints", "--workers", workers)
+    assert "thinking" not in stdout
+    assert all("= thinking hard" in r.extra["stdout"]["bad"] for r in records)
+
+
+def test_a_printing_plugin_never_reaches_the_gtp_protocol(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run([sys.executable, "-m", "ytourney", "gtp", f"{PLUGINS}:Prints", "--board", "tri:5"],
+                          input="genmove b\nquit\n", capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n\n")[0].startswith("= ") and "thinking" not in done.stdout
+    assert "thinking" in done.stderr
+
+
+def test_a_printing_plugin_never_mixes_with_the_board_of_play() -> None:
+    result = CliRunner().invoke(main, ["play", f"{PLUGINS}:Prints", "random", "--board", "tri:5", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert "thinking" not in result.stdout

@@ -13,6 +13,7 @@ game by a fault is closed and restarted for its next game.
 from __future__ import annotations
 
 import contextlib
+import io
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -28,6 +29,9 @@ from ytourney.tournament.config import TournamentConfig
 from ytourney.tournament.match import Seat, play_game
 from ytourney.tournament.schedule import GameTask
 from ytourney.tournament.store import EncodedMoves, encode_moves
+
+OUTPUT_CHARS = 4096
+"""Most characters a plugin's prints keep per game (in the record's extra, under "stdout")."""
 
 
 @dataclass(frozen=True)
@@ -129,19 +133,40 @@ class SeatTracker:
         self._cells[1] = slot_id
 
 
+class CapturedOutput(io.StringIO):
+    """What player code printed, kept up to OUTPUT_CHARS characters (the rest is counted, not kept)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dropped = 0
+
+    def write(self, text: str) -> int:
+        """Keep what fits."""
+        room = max(0, OUTPUT_CHARS - self.tell())
+        self.dropped += max(0, len(text) - room)
+        return super().write(text[:room]) + max(0, len(text) - room)
+
+    def text(self) -> str:
+        """The output kept, with a note of what was dropped."""
+        return self.getvalue() + (f"\n[{self.dropped} more characters dropped]" if self.dropped else "")
+
+
 class _WatchedBot:
-    """A plugin bot whose calls are marked in the seat tracker, so a crash that kills the worker names its seat."""
+    """A plugin bot whose calls are marked in the seat tracker, so a crash that kills the worker names its seat, and
+    whose prints are captured, never reaching the run's stdout."""
 
     def __init__(self, bot: Bot, tracker: SeatTracker, seat: int) -> None:
         self.bot = bot
         self.name = getattr(bot, "name", "plugin")
         self._tracker = tracker
         self._seat = seat
+        self.output = CapturedOutput()
 
     def _call(self, method: Callable[..., Any], *args: Any) -> Any:
         self._tracker.set(self._seat)
         try:
-            return method(*args)
+            with contextlib.redirect_stdout(self.output):
+                return method(*args)
         finally:
             self._tracker.set(0)  # the referee turns whatever it raised into this seat's loss
 
@@ -214,7 +239,9 @@ class GamePlayer:
         if record.termination.is_fault:
             loser_seat = 0 if record.loser_name == seats[0].name else 1
             self._drop(task.seats[loser_seat])
-        return record
+        printed = {seat.name: seat.bot.output.text() for seat in seats
+                   if isinstance(seat.bot, _WatchedBot) and seat.bot.output.tell()}
+        return replace(record, extra={**record.extra, "stdout": printed}) if printed else record
 
     def _bot(self, player_index: int, seed: int, fresh: list[Bot]) -> Bot:
         spec = self.context.players[player_index].spec

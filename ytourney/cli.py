@@ -86,7 +86,8 @@ def play(black: str, white: str, board_spec: str, pie: bool, misere: bool, handi
         with contextlib.redirect_stdout(sys.stderr):  # what a bot prints never mixes with the board
             record = play_game([Seat(names[0], bots[0]), Seat(names[1], bots[1])], board,
                                Rules(pie=pie, misere=misere), handicap,
-                               time_control if move_seconds is not None else None, seed=seed)
+                               time_control if move_seconds is not None else None, seed=seed,
+                               watch=_last_resort(names))
     finally:
         for bot in bots:
             bot.close()
@@ -107,6 +108,34 @@ def play(black: str, white: str, board_spec: str, pie: bool, misere: bool, handi
         f"result: {record.winner} ({record.winner_name}) wins by {record.termination.value}{detail} "
         f"after {len(record.moves)} moves   [{record.board}, {rules}, handicap {record.handicap}, seed {seed}]"
     )
+
+
+PLAY_KILL_MARGIN = 5.0
+"""Seconds past a decision's hard deadline (when its alarm did not end it) before `play` gives up on the bot."""
+
+
+def _last_resort(names: list[str]) -> Callable[[int, float], None]:
+    """The `play` watch: a bot that ignores its deadline's alarm ends the command (one line, exit 1), never hangs."""
+    import os
+    import threading
+    import time
+
+    timer: list[threading.Timer] = []
+
+    def give_up(seat: int) -> None:
+        sys.stderr.write(f"Error: {names[seat - 1]!r} is still thinking well past its hard deadline; stopped\n")
+        sys.stderr.flush()
+        os._exit(1)
+
+    def watch(seat: int, deadline: float) -> None:
+        while timer:
+            timer.pop().cancel()
+        if seat:
+            timer.append(threading.Timer(deadline - time.monotonic() + PLAY_KILL_MARGIN, give_up, (seat,)))
+            timer[0].daemon = True
+            timer[0].start()
+
+    return watch
 
 
 @main.command()

@@ -116,3 +116,18 @@ def test_a_printing_plugin_never_mixes_with_the_board_of_play() -> None:
     result = CliRunner().invoke(main, ["play", f"{PLUGINS}:Prints", "random", "--board", "tri:5", "--seed", "1"])
     assert result.exit_code == 0, result.output
     assert "thinking" not in result.stdout
+
+
+def test_play_ends_when_a_plugin_hangs(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    for bad, code in (("Hangs", 0), ("HangsStubborn", 1)):
+        done = subprocess.run([sys.executable, "-m", "ytourney", "play", f"{PLUGINS}:{bad}", "random", "--board",
+                               "tri:5", "--move-seconds", "0.2", "--seed", "1"],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == code, done.stderr
+        if code == 0:
+            assert "wins by time" in done.stdout
+        else:
+            assert "past its hard deadline" in done.stderr and "Traceback" not in done.stderr

@@ -131,3 +131,48 @@ def test_play_ends_when_a_plugin_hangs(tmp_path: Path) -> None:
             assert "wins by time" in done.stdout
         else:
             assert "past its hard deadline" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("blameless", [False, True])
+def test_a_game_is_never_handed_back_endlessly(tmp_path: Path, blameless: bool) -> None:
+    from ytourney.errors import RunnerError
+    from ytourney.tournament.config import load_config
+    from ytourney.tournament.executor import GameOutcome
+    from ytourney.tournament.run import HANDED_BACK_RETRIES, WORKER_RETRIES, Runner
+
+    class Dying:
+        """An executor whose worker dies under every game."""
+
+        in_process = False
+        capacity = 1
+
+        def __init__(self, context: object, workers: int) -> None:
+            self.tasks: list = []
+            self.losses = 0
+
+        @property
+        def in_flight(self) -> int:
+            return len(self.tasks)
+
+        def submit(self, task: object) -> None:
+            self.tasks.append(task)
+
+        def results(self, timeout: float) -> list[GameOutcome]:
+            self.losses += 1
+            return [GameOutcome(self.tasks.pop(), None, "worker died", blameless=blameless)]
+
+        def shutdown(self, abandon: bool = False) -> None:
+            self.tasks.clear()
+
+    config = tmp_path / "cup.yaml"
+    config.write_text("name: cup\nboard: tri:5\nseed: 3\nschedule: {games_per_pair: 2}\n"
+                      "players: [{name: a, bot: random}, {name: b, bot: random}]\n")
+    executors: list[Dying] = []
+
+    def factory(context: object, workers: int) -> Dying:
+        executors.append(Dying(context, workers))
+        return executors[-1]
+
+    with pytest.raises(RunnerError, match="lost its worker process"):
+        Runner(load_config(config), tmp_path / "out", workers=1, executor_factory=factory).run()
+    assert executors[0].losses == (HANDED_BACK_RETRIES if blameless else WORKER_RETRIES) + 1

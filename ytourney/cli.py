@@ -117,14 +117,11 @@ def play(black: str, white: str, board_spec: str, pie: bool, misere: bool, handi
     bots = [create_bot(spec, rng.randrange(2**31)) for spec in specs]
     try:
         time_control = TimeControl(move_seconds=move_seconds, grace_seconds=max(1.0, (move_seconds or 0) * 0.5))
-        record = play_game(
-            [Seat(names[0], bots[0]), Seat(names[1], bots[1])],
-            board,
-            Rules(pie=pie, misere=misere),
-            handicap,
-            time_control if move_seconds is not None else None,
-            seed=seed,
-        )
+        with contextlib.redirect_stdout(sys.stderr):  # what a bot prints never mixes with the board
+            record = play_game([Seat(names[0], bots[0]), Seat(names[1], bots[1])], board,
+                               Rules(pie=pie, misere=misere), handicap,
+                               time_control if move_seconds is not None else None, seed=seed,
+                               watch=_last_resort(names))
     finally:
         for bot in bots:
             bot.close()
@@ -145,6 +142,34 @@ def play(black: str, white: str, board_spec: str, pie: bool, misere: bool, handi
         f"result: {record.winner} ({record.winner_name}) wins by {record.termination.value}{detail} "
         f"after {len(record.moves)} moves   [{record.board}, {rules}, handicap {record.handicap}, seed {seed}]"
     )
+
+
+PLAY_KILL_MARGIN = 5.0
+"""Seconds past a decision's hard deadline (when its alarm did not end it) before `play` gives up on the bot."""
+
+
+def _last_resort(names: list[str]) -> Callable[[int, float], None]:
+    """The `play` watch: a bot that ignores its deadline's alarm ends the command (one line, exit 1), never hangs."""
+    import os
+    import threading
+    import time
+
+    timer: list[threading.Timer] = []
+
+    def give_up(seat: int) -> None:
+        sys.stderr.write(f"Error: {names[seat - 1]!r} is still thinking well past its hard deadline; stopped\n")
+        sys.stderr.flush()
+        os._exit(1)
+
+    def watch(seat: int, deadline: float) -> None:
+        while timer:
+            timer.pop().cancel()
+        if seat:
+            timer.append(threading.Timer(deadline - time.monotonic() + PLAY_KILL_MARGIN, give_up, (seat,)))
+            timer[0].daemon = True
+            timer[0].start()
+
+    return watch
 
 
 @main.command()
@@ -199,8 +224,23 @@ def gtp(bot: str, board_spec: str, seed: int | None, rows: str, first_color: str
     from ytourney.players.gtp.server import GtpServer
 
     board = parse_board(board_spec)
+    protocol = _protocol_stdout()
     player = create_bot(parse_bot_spec(bot), seed)
-    GtpServer(player, board, Rules(pie=pie), rows=rows, first_color=first_color).serve(sys.stdin, sys.stdout)
+    GtpServer(player, board, Rules(pie=pie), rows=rows, first_color=first_color).serve(sys.stdin, protocol)
+
+
+def _protocol_stdout() -> Any:
+    """The real stdout, kept for the GTP protocol alone: file descriptor 1 and sys.stdout then go to stderr, so
+    whatever the bot prints (from Python or below it) never reaches the controller."""
+    import io
+    import os
+    import sys
+
+    sys.stdout.flush()
+    protocol = io.TextIOWrapper(os.fdopen(os.dup(1), "wb"), encoding="utf-8", line_buffering=True)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return protocol
 
 
 def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -259,10 +299,13 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
     from ytourney.publish.export import ExportFormat, open_feed
     from ytourney.publish.ratings_table import RatingSort, folder_table, format_table
     from ytourney.tournament.progress import Progress
+    from ytourney.tournament.validation import check_players
 
     names = plan.config.player_names
     if anchor is not None and anchor not in names:
         raise click.UsageError(f"--anchor {anchor!r} is not a player; expected one of {', '.join(names)}")
+    if plan.stored < plan.planned:
+        check_players(plan.config)  # before the store is opened: a broken player writes nothing
     if plan.note and not quiet:
         click.echo(f"ytourney: {plan.note}", err=True)
     if not plan.stored and not quiet:

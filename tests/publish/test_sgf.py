@@ -96,9 +96,12 @@ def test_import_writes_a_results_folder_every_command_reads(tmp_path: Path) -> N
     result = CliRunner().invoke(main, ["import", str(tmp_path / "sgf"), "--out", str(out), "--name", "elsewhere"])
     assert result.exit_code == 0, result.output
     assert "imported 3 games of 3 players from 3 file(s)" in result.stderr
-    for command in (["ratings"], ["crosstable"], ["validate", str(out / "config.yaml"), "--no-start"]):
-        shown = CliRunner().invoke(main, [*command, *([str(out)] if command[0] != "validate" else [])])
+    for command in (["ratings"], ["crosstable"]):
+        shown = CliRunner().invoke(main, [*command, str(out)])
         assert shown.exit_code == 0, shown.output
+    # the config reads, and its players are refused even without starting them: imported games cannot be added to
+    checked = CliRunner().invoke(main, ["validate", str(out / "config.yaml"), "--no-start"])
+    assert checked.exit_code == 1 and "imported-player-cannot-be-started" in checked.output, checked.output
     lines = CliRunner().invoke(main, ["export", str(out)]).stdout.splitlines()
     back = [GameRecord.from_dict(json.loads(line)) for line in lines]
     assert [r.tournament for r in back] == ["elsewhere"] * 3

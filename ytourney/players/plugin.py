@@ -11,11 +11,31 @@ from ytourney.errors import PluginError
 from ytourney.players.base import PROTOCOL_METHODS
 
 
-def load_plugin_class(path: str, class_name: str) -> type:
-    """Import `class_name` from the Python file at `path` and check it has the bot protocol."""
+def _existing(path: str) -> Path:
     file = Path(path)
     if not file.is_file():
         raise PluginError(f"plugin file {path!r} does not exist (looked in {str(file.resolve().parent)!r})")
+    return file
+
+
+def _syntax_error(path: str, err: SyntaxError) -> PluginError:
+    return PluginError(f"plugin file {path!r} has a syntax error at line {err.lineno}: {err.msg}")
+
+
+def check_plugin_source(path: str) -> None:
+    """Check that the plugin file at `path` exists and compiles, without running any of its code."""
+    file = _existing(path)
+    try:
+        compile(file.read_bytes(), str(file), "exec")
+    except SyntaxError as err:
+        raise _syntax_error(path, err) from err
+    except (OSError, ValueError) as err:
+        raise PluginError(f"plugin file {path!r} cannot be read as Python source: {err}") from err
+
+
+def load_plugin_class(path: str, class_name: str) -> type:
+    """Import `class_name` from the Python file at `path` and check it has the bot protocol."""
+    file = _existing(path)
     module_name = f"ytourney_plugin_{abs(hash(str(file.resolve())))}"
     module = sys.modules.get(module_name)
     if module is None:
@@ -29,8 +49,8 @@ def load_plugin_class(path: str, class_name: str) -> type:
             spec.loader.exec_module(module)
         except SyntaxError as err:
             del sys.modules[module_name]
-            raise PluginError(f"plugin file {path!r} has a syntax error at line {err.lineno}: {err.msg}") from err
-        except Exception as err:
+            raise _syntax_error(path, err) from err
+        except (Exception, SystemExit) as err:  # a plugin calling sys.exit() at import is refused, not obeyed
             del sys.modules[module_name]
             raise PluginError(f"plugin file {path!r} failed to import: {type(err).__name__}: {err}") from err
     cls = getattr(module, class_name, None)

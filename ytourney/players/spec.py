@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import importlib
 import inspect
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,11 +34,13 @@ class BotKind(enum.Enum):
 
 @dataclass(frozen=True)
 class BotOption:
-    """One option of a built-in bot: its type, default and a line of help."""
+    """One option of a built-in bot: its type, default, a line of help and, for numbers, the range it must lie in."""
 
     type: type
     default: Any
     help: str = ""
+    low: float | None = None
+    high: float | None = None
 
 
 @dataclass(frozen=True)
@@ -115,11 +118,25 @@ def _convert_option(bot: str, key: str, raw: str, option: BotOption) -> Any:
             if raw.lower() in ("0", "false", "no", "off"):
                 return False
             raise ValueError(raw)
-        return option.type(raw)
+        value = option.type(raw)
     except ValueError as err:
         raise BotSpecError(
             f"option {key}={raw!r} of bot {bot!r} is not a valid {option.type.__name__}"
         ) from err
+    _check_bounds(bot, key, value, option)
+    return value
+
+
+def _check_bounds(bot: str, key: str, value: Any, option: BotOption) -> None:
+    """Refuse a number that is not finite or lies outside the option's range, naming the limit."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return
+    if not math.isfinite(value):
+        raise BotSpecError(f"option {key}={value!r} of bot {bot!r} must be a finite number")
+    if option.low is not None and value < option.low:
+        raise BotSpecError(f"option {key}={value!r} of bot {bot!r} must be at least {option.low:g}")
+    if option.high is not None and value > option.high:
+        raise BotSpecError(f"option {key}={value!r} of bot {bot!r} must be at most {option.high:g}")
 
 
 def bot_factory(spec: BotSpec) -> Callable[[int | None], Bot]:
@@ -146,7 +163,7 @@ def bot_factory(spec: BotSpec) -> Callable[[int | None], Bot]:
     def make(seed: int | None) -> Bot:
         try:
             bot = cls(seed=seed, **options) if takes_seed else cls(**options)
-        except Exception as err:
+        except (Exception, SystemExit) as err:
             raise PluginError(f"{where} could not be created: {type(err).__name__}: {err}") from err
         if not getattr(bot, "name", None):
             bot.name = cls.__name__

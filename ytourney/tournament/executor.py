@@ -177,7 +177,7 @@ def least_loaded(workers: Sequence[W]) -> W:
 
 
 def dead_worker_outcomes(context: TournamentContext, tasks: Iterable[GameTask], seat: int, slot: int,
-                         how: str) -> list[GameOutcome]:
+                         how: str, termination: Termination = Termination.CRASH) -> list[GameOutcome]:
     """The games of a worker that died (`how` says so): the game in `slot` is lost by `seat` (1-based) when that
     seat's plugin code was running, and counts against the game if no seat was; every other game is blameless
     and goes back to be played again."""
@@ -186,7 +186,7 @@ def dead_worker_outcomes(context: TournamentContext, tasks: Iterable[GameTask], 
         if task.slot != slot:
             outcomes.append(GameOutcome(task, None, how, blameless=True))
         elif seat:
-            record = fault_record(context, task, seat - 1, Termination.CRASH, f"{how} while this bot was thinking")
+            record = fault_record(context, task, seat - 1, termination, f"{how} while this bot was thinking")
             outcomes.append(GameOutcome(task, record))
         else:
             outcomes.append(GameOutcome(task, None, how))

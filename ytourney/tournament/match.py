@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import numbers
+import signal
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -18,6 +20,28 @@ from ytourney.players.base import Bot, Limit
 from ytourney.players.clock import OWN_BUDGET, TimeControl
 
 T = TypeVar("T")
+
+UNTIMED_SECONDS = 1800.0
+"""Hard deadline of one decision (or game setup) when no time control bounds it: generous, but never forever."""
+ALARM_MARGIN = 0.5
+"""Seconds past a decision's allowed time (grace included) before the referee interrupts the player's code."""
+
+Watch = Callable[[int, float], None]
+"""Told (seat 1-based, monotonic deadline) when a player starts deciding and (0, 0.0) when it is done, so a parent
+process can kill a worker stuck in player code past its deadline."""
+
+
+class HaltGame(KeyboardInterrupt):
+    """Raised by the run's own signal handlers: stops the game instead of counting as the player's fault."""
+
+
+class DeadlinePassed(BaseException):
+    """Raised into player code by the referee's alarm when a decision runs past its hard deadline."""
+
+
+def _ring(signum: int, frame: object) -> None:
+    raise DeadlinePassed()
+
 
 @dataclass(frozen=True)
 class Seat:
@@ -55,10 +79,13 @@ def play_game(
     opening: Sequence[int] = (),
     game_id: int | None = None,
     extra: dict[str, Any] | None = None,
+    watch: Watch | None = None,
 ) -> GameRecord:
     """Referee one game: seat 0 is Black and moves first (the weaker player in handicap games).
 
     `game_id` and `extra` are copied into the record (a tournament passes the slot id and e.g. the opening used).
+    Every call into a bot has a hard deadline (its allowed time plus ALARM_MARGIN, or UNTIMED_SECONDS): in the main
+    thread an alarm interrupts code past it, and `watch` hears of each deadline for a process that can do more.
     """
     if len(seats) != 2:
         raise YTourneyError(f"a game needs exactly 2 seats, got {len(seats)}")
@@ -67,9 +94,10 @@ def play_game(
     setup = GameSetup(board=board.spec, first=seats[0].name, second=seats[1].name, rules=rules, handicap=handicap,
                       tournament=tournament, round=round_number, seed=seed, id=game_id, opening_plies=len(opening),
                       extra=dict(extra) if extra else {})
-    referee = _Referee(seats, GameState(board, rules, handicap), time_control or TimeControl())
     started = utc_now()
-    fault = referee.run(opening)
+    with _alarm_handler():
+        referee = _Referee(seats, GameState(board, rules, handicap), time_control or TimeControl(), watch)
+        fault = referee.run(opening)
     state = referee.state
     if fault is None:
         winner, termination, reason = state.winner, Termination.CONNECTION, ""
@@ -80,13 +108,29 @@ def play_game(
                         started=started)
 
 
+class _alarm_handler:  # noqa: N801 - a context manager used like a function
+    """Installs the deadline alarm's handler for one game when running in the main thread (signals need it)."""
+
+    def __enter__(self) -> None:
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGALRM, _ring)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
+
+
 class _Referee:
     """Drives one game: asks the seat to move for decisions, times them and validates every answer."""
 
-    def __init__(self, seats: Sequence[Seat], state: GameState, clock: TimeControl) -> None:
+    def __init__(self, seats: Sequence[Seat], state: GameState, clock: TimeControl, watch: Watch | None) -> None:
         self.seats = seats
         self.state = state
         self.clock = clock
+        self.watch = watch
+        self.alarm = signal.getsignal(signal.SIGALRM) is _ring
         self.remaining: list[float | None] = [clock.game_seconds, clock.game_seconds]
         self.pending = [0.0, 0.0]  # think time of a declined swap, charged to that seat's next move
         self.times: list[float] = []
@@ -97,7 +141,8 @@ class _Referee:
         try:
             for seat_index, color in ((0, Color.BLACK), (1, Color.WHITE)):
                 bot = self.seats[seat_index].bot
-                self._guarded(seat_index, lambda b=bot, c=color: b.new_game(state.board, state.rules, c))
+                self._guarded(seat_index, lambda b=bot, c=color: b.new_game(state.board, state.rules, c),
+                              UNTIMED_SECONDS)
             for move in opening:
                 state.play(move)
                 self.times.append(0.0)
@@ -106,7 +151,7 @@ class _Referee:
                 bot = self.seats[seat_index].bot
                 if state.can_swap():
                     wants, spent = self._decide(seat_index, lambda limit, b=bot: b.swap(state.copy(), limit))
-                    if wants:
+                    if self._checked_swap(seat_index, wants):
                         state.play(SWAP)
                         self.times.append(spent)
                         continue
@@ -122,23 +167,46 @@ class _Referee:
     def _decide(self, seat_index: int, ask: Callable[[Limit], T]) -> tuple[T, float]:
         remaining = self.remaining[seat_index]
         limit = OWN_BUDGET if self.seats[seat_index].own_budget else self.clock.limit(remaining)
-        begin = time.perf_counter()
-        answer = self._guarded(seat_index, lambda: ask(limit))
-        spent = time.perf_counter() - begin
         allowed = self.clock.allowed(remaining)
+        begin = time.perf_counter()
+        answer = self._guarded(seat_index, lambda: ask(limit),
+                               UNTIMED_SECONDS if allowed is None else allowed + ALARM_MARGIN)
+        spent = time.perf_counter() - begin
         if allowed is not None and spent > allowed:
             raise _Fault(seat_index, Termination.TIME, f"took {spent:.3f}s, {allowed:.3f}s allowed")
         if remaining is not None:
             self.remaining[seat_index] = remaining - spent + self.clock.increment
         return answer, spent
 
-    def _guarded(self, seat_index: int, call: Callable[[], T]) -> T:
+    def _guarded(self, seat_index: int, call: Callable[[], T], seconds: float) -> T:
+        """Call player code under a hard deadline of `seconds`; whatever it raises is that seat's fault."""
+        if self.watch is not None:
+            self.watch(seat_index + 1, time.monotonic() + seconds)
+        if self.alarm:
+            signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)  # rings again each second until the call ends
         try:
             return call()
         except PlayerFault as err:
             raise _Fault(seat_index, Termination(err.termination), str(err)) from err
-        except Exception as err:
+        except DeadlinePassed as err:
+            raise _Fault(seat_index, Termination.TIME, f"still thinking after its hard deadline of {seconds:.3f}s"
+                         ) from err
+        except HaltGame:
+            raise
+        except BaseException as err:  # noqa: BLE001 - SystemExit, KeyboardInterrupt... from a bot lose its game
             raise _Fault(seat_index, Termination.CRASH, f"{type(err).__name__}: {err}") from err
+        finally:
+            if self.alarm:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            if self.watch is not None:
+                self.watch(0, 0.0)
+
+    def _checked_swap(self, seat_index: int, wants: object) -> bool:
+        """A pie answer must be a bool (numpy's included): anything else, even a truthy string, is illegal."""
+        if isinstance(wants, bool) or (getattr(wants, "dtype", None) is not None and wants.dtype.kind == "b"
+                                       and getattr(wants, "shape", None) == ()):
+            return bool(wants)
+        raise _Fault(seat_index, Termination.ILLEGAL, f"answered the pie offer with {wants!r}, which is not a bool")
 
     def _checked(self, seat_index: int, move: object) -> int:
         state = self.state

@@ -23,6 +23,8 @@ import multiprocess
 import multiprocess.connection
 
 from ytourney.errors import RunnerError
+from ytourney.game.record import Termination
+from ytourney.players.gtp.reaper import become_subreaper, reap_orphans
 from ytourney.tournament.executor import (
     ABANDON_SECONDS,
     STOP_SECONDS,
@@ -32,6 +34,7 @@ from ytourney.tournament.executor import (
     dead_worker_outcomes,
     least_loaded,
 )
+from ytourney.tournament.match import HaltGame
 from ytourney.tournament.schedule import GameTask
 from ytourney.tournament.worker import (
     GamePlayer,
@@ -39,6 +42,9 @@ from ytourney.tournament.worker import (
     SeatTracker,
     TournamentContext,
 )
+
+KILL_MARGIN = 5.0
+"""Seconds past a decision's hard deadline before the parent kills a worker whose alarm did not end it."""
 
 
 class InProcessExecutor:
@@ -79,7 +85,7 @@ class InProcessExecutor:
         self._player.close()
 
 
-class _WorkerStop(BaseException):
+class _WorkerStop(HaltGame):
     """Raised in a worker by SIGTERM: stop now, closing the engines on the way out."""
 
 
@@ -96,13 +102,16 @@ def _die_with_parent() -> None:
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-def _worker_main(index: int, context: TournamentContext, conn: Any, tracker_cells: Any, parent: int) -> None:
+def _worker_main(index: int, context: TournamentContext, conn: Any, tracker_cells: Any, parent: int,
+                 deadline_cells: Any = None) -> None:
     """Worker loop: receive a pickled chunk of tasks, play them, send back their games and the time it took;
     close the cached bots at exit (also on SIGTERM or when the parent is gone)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C means
     signal.signal(signal.SIGTERM, _stop_worker)
     _die_with_parent()
-    player = GamePlayer(context, SeatTracker(tracker_cells))
+    with contextlib.suppress(OSError):
+        os.dup2(2, 1)  # what player code writes to stdout must never reach the run's table
+    player = GamePlayer(context, SeatTracker(tracker_cells, deadline_cells))
     try:
         while True:
             if os.getppid() != parent:
@@ -127,11 +136,13 @@ def _worker_main(index: int, context: TournamentContext, conn: Any, tracker_cell
 class _Worker:
     """The parent's view of one worker process: its pipe, its seat tracker cells and its games."""
 
-    def __init__(self, index: int, process: Any, conn: Any, tracker: Any) -> None:
+    def __init__(self, index: int, process: Any, conn: Any, tracker: Any, deadline: Any) -> None:
         self.index = index
         self.process = process
         self.conn = conn
         self.tracker = tracker
+        self.deadline = deadline
+        self.overdue = False
         self.work = WorkQueue()
 
 
@@ -144,6 +155,7 @@ class ProcessExecutor:
         if workers < 1:
             raise RunnerError(f"workers must be at least 1, got {workers!r}")
         self._context = context
+        become_subreaper()  # the engines of a worker killed past its deadline, and what they started, come to us
         self._mp = multiprocess.get_context()
         self._pacing = Pacing()
         self._workers = [self._spawn(index) for index in range(workers)]
@@ -151,8 +163,9 @@ class ProcessExecutor:
     def _spawn(self, index: int) -> _Worker:
         parent_conn, child_conn = self._mp.Pipe(duplex=True)
         tracker = self._mp.RawArray("i", 2)
+        deadline = self._mp.RawArray("d", 2)
         process = self._mp.Process(
-            target=_worker_main, args=(index, self._context, child_conn, tracker, os.getpid()),
+            target=_worker_main, args=(index, self._context, child_conn, tracker, os.getpid(), deadline),
             name=f"ytourney-worker-{index}", daemon=True,
         )
         try:
@@ -160,7 +173,7 @@ class ProcessExecutor:
         except OSError as err:
             raise RunnerError(f"cannot start worker process {index}: {err}") from err
         child_conn.close()
-        return _Worker(index, process, parent_conn, tracker)
+        return _Worker(index, process, parent_conn, tracker, deadline)
 
     @property
     def capacity(self) -> int:
@@ -195,6 +208,7 @@ class ProcessExecutor:
         ready = set(multiprocess.connection.wait(waitables, timeout))
         outcomes: list[GameOutcome] = []
         for worker in busy:
+            self._watch(worker)
             if worker.conn in ready:
                 self._drain(worker, outcomes)
             if worker.process.sentinel in ready or not worker.process.is_alive():
@@ -212,13 +226,26 @@ class ProcessExecutor:
         except (EOFError, OSError):
             return
 
+    def _watch(self, worker: _Worker) -> None:
+        """Kill a worker stuck in a player's code past its hard deadline (plus KILL_MARGIN): it is replaced."""
+        deadline = worker.deadline[0]
+        if deadline and time.monotonic() > deadline + KILL_MARGIN and worker.process.is_alive():
+            worker.overdue = True
+            worker.process.kill()
+            worker.process.join(2.0)
+
     def _replace(self, worker: _Worker, outcomes: list[GameOutcome]) -> None:
         """A worker died: blame the seat whose plugin code was running, hand every other game back, start anew."""
-        how = f"worker process died (exit code {worker.process.exitcode})"
         seat, slot = worker.tracker[0], worker.tracker[1]
-        outcomes += dead_worker_outcomes(self._context, worker.work.clear(), seat, slot, how)
+        if worker.overdue:
+            how, termination = "worker killed past the hard deadline", Termination.TIME
+            seat = seat or int(worker.deadline[1])
+        else:
+            how, termination = f"worker process died (exit code {worker.process.exitcode})", Termination.CRASH
+        outcomes += dead_worker_outcomes(self._context, worker.work.clear(), seat, slot, how, termination)
         with contextlib.suppress(OSError):
             worker.conn.close()
+        reap_orphans()
         self._workers[self._workers.index(worker)] = self._spawn(worker.index)
 
     def shutdown(self, abandon: bool = False) -> None:
@@ -239,3 +266,4 @@ class ProcessExecutor:
                 worker.process.join(2.0)
             with contextlib.suppress(OSError):
                 worker.conn.close()
+        reap_orphans()

@@ -38,6 +38,7 @@ from ytourney.tournament.executor import (
     ExecutorFactory,
     default_workers,
 )
+from ytourney.tournament.match import HaltGame
 from ytourney.tournament.pool import ProcessExecutor
 from ytourney.tournament.ray import actor_factory, cluster_cpus
 from ytourney.tournament.schedule import (
@@ -58,6 +59,8 @@ from ytourney.tournament.worker import TournamentContext
 
 WORKER_RETRIES = 2
 """A game whose worker process dies without blame is played again this many times before the run gives up."""
+HANDED_BACK_RETRIES = 10
+"""A game handed back this many times (every kind of worker loss counts, its own or another game's) stops the run."""
 POLL_SECONDS = 0.2
 """Longest wait for a result before the runner checks for signals and refreshes the progress display."""
 LEADER_SECONDS = 2.0
@@ -278,13 +281,13 @@ class Runner:
                     self._store(outcome.record, scheduler, store, leader, outcome.moves)
                     counts["played"] += 1
                     continue
-                if not outcome.blameless:
-                    failures[outcome.task.slot] += 1
-                    if failures[outcome.task.slot] > WORKER_RETRIES:
-                        raise RunnerError(
-                            f"game {outcome.task.slot} killed its worker process {failures[outcome.task.slot]} "
-                            f"times ({outcome.failure}); the games stored so far are safe"
-                        )
+                failures[outcome.task.slot] += 1
+                lost = failures[outcome.task.slot]
+                if lost > (HANDED_BACK_RETRIES if outcome.blameless else WORKER_RETRIES):
+                    raise RunnerError(
+                        f"game {outcome.task.slot} lost its worker process {lost} times ({outcome.failure}); "
+                        "the games stored so far are safe"
+                    )
                 executor.submit(outcome.task)
             if self.progress is not None:
                 self.progress.tick(leader)
@@ -324,7 +327,7 @@ class Runner:
             first = self._signal is None
             self._signal = self._signal or signum
             if not first or (self._executor is not None and self._executor.in_process):
-                raise KeyboardInterrupt
+                raise HaltGame
 
         previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:

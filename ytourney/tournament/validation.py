@@ -17,6 +17,7 @@ from pathlib import Path
 from ytourney.errors import BackendError, RunnerError, YTourneyError
 from ytourney.game.board import parse_board
 from ytourney.game.rules import Color
+from ytourney.players.plugin import check_plugin_source
 from ytourney.players.spec import BotKind, create_bot
 from ytourney.stats.handicap import HandicapMode
 from ytourney.tournament.config import PlayerConfig, TournamentConfig, load_config
@@ -48,7 +49,7 @@ def check_player(config: TournamentConfig, player: PlayerConfig) -> str:
             note = f"ok, engine started ({engine})" if engine else "ok, engine started"
     except YTourneyError:
         raise
-    except Exception as err:  # a plugin failing to set up a game is reported, not raised raw
+    except (Exception, SystemExit) as err:  # a plugin failing to set up a game is reported, not raised raw
         raise RunnerError(f"new_game failed: {type(err).__name__}: {err}") from err
     finally:
         with contextlib.suppress(Exception):
@@ -78,7 +79,7 @@ def _check(config: TournamentConfig, player: PlayerConfig, start: bool, probe: b
             note += "; probe games clean in both seats"
     except YTourneyError as err:
         return PlayerCheck(player.name, "", str(err))
-    except Exception as err:  # noqa: BLE001 - anything a plugin throws is a problem to report, not a crash
+    except (Exception, SystemExit) as err:  # noqa: BLE001 - anything a plugin throws is a problem to report
         return PlayerCheck(player.name, "", f"{type(err).__name__}: {err}")
     return PlayerCheck(player.name, note)
 
@@ -94,8 +95,19 @@ def _look_for(player: PlayerConfig) -> str:
     if spec.kind is BotKind.PLUGIN:
         if not spec.path or not os.path.isfile(spec.path):
             raise BackendError(f"plugin file {spec.path!r} does not exist on this node")
-        return "plugin file found (not loaded)"
+        check_plugin_source(spec.path)
+        return "plugin file found and compiles (not loaded)"
     return "ok"
+
+
+def check_players(config: TournamentConfig) -> None:
+    """Start every player once, as `validate` does, before a run plays or stores anything; raise RunnerError naming
+    the first player that cannot start and why."""
+    for player in config.players:
+        check = _check(config, player, True)
+        if check.problem:
+            raise RunnerError(f"player {player.name!r} cannot be started: {check.problem}; nothing was played "
+                              "(`ytourney validate` checks every player)")
 
 
 # --- every node of a Ray cluster ------------------------------------------------------------------------------
@@ -251,10 +263,7 @@ def validate_config(path: str, *, start: bool = True, backend: Backend = Backend
     if stored is not None:
         if stored.config_hash != config.digest():
             differing = tuple(config_differences(stored.config_key, config.key()))
-    if start:
-        players = tuple(_check(config, player, True, probe) for player in config.players)
-    else:
-        players = tuple(PlayerCheck(player.name, "not started (--no-start)") for player in config.players)
+    players = tuple(_check(config, player, start, probe and start) for player in config.players)
     nodes = None
     if backend is Backend.RAY:
         nodes = tuple(check_cluster(config, address=address, start=start))

@@ -13,6 +13,7 @@ game by a fault is closed and restarted for its next game.
 from __future__ import annotations
 
 import contextlib
+import io
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -32,6 +33,9 @@ from ytourney.tournament.config import TournamentConfig
 from ytourney.tournament.match import Seat, play_game
 from ytourney.tournament.schedule import GameTask
 from ytourney.tournament.store import EncodedMoves, encode_moves
+
+OUTPUT_CHARS = 4096
+"""Most characters a plugin's prints keep per game (in the record's extra, under "stdout")."""
 
 
 @dataclass(frozen=True)
@@ -101,10 +105,21 @@ class PlayedGame:
 
 class SeatTracker:
     """Which game a worker plays and which seat's plugin code runs (0 = none); the parent reads it after a hard
-    death of the worker (a segfault, os._exit) to know whom to blame."""
+    death of the worker (a segfault, os._exit) to know whom to blame. With `deadline_cells` it also holds the
+    seat deciding and its hard deadline (time.monotonic, 0 = none), for a parent to kill a worker stuck past it."""
 
-    def __init__(self, cells: Any = None) -> None:
+    def __init__(self, cells: Any = None, deadline_cells: Any = None) -> None:
         self._cells = cells if cells is not None else [0, 0]
+        self._deadline = deadline_cells
+
+    @property
+    def watch(self) -> Callable[[int, float], None] | None:
+        """What the referee tells of each decision's deadline (None when no parent watches)."""
+        return self._watch if self._deadline is not None else None
+
+    def _watch(self, seat: int, deadline: float) -> None:
+        self._deadline[1] = seat
+        self._deadline[0] = deadline
 
     def set(self, seat: int) -> None:
         """Mark seat (1-based) as running user code; 0 clears."""
@@ -124,24 +139,42 @@ class SeatTracker:
         self._cells[1] = slot_id
 
 
+class CapturedOutput(io.StringIO):
+    """What player code printed, kept up to OUTPUT_CHARS characters (the rest is counted, not kept)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dropped = 0
+
+    def write(self, text: str) -> int:
+        """Keep what fits."""
+        room = max(0, OUTPUT_CHARS - self.tell())
+        self.dropped += max(0, len(text) - room)
+        return super().write(text[:room]) + max(0, len(text) - room)
+
+    def text(self) -> str:
+        """The output kept, with a note of what was dropped."""
+        return self.getvalue() + (f"\n[{self.dropped} more characters dropped]" if self.dropped else "")
+
+
 class _WatchedBot:
-    """A plugin bot whose calls are marked in the seat tracker, so a crash that kills the worker names its seat."""
+    """A plugin bot whose calls are marked in the seat tracker, so a crash that kills the worker names its seat, and
+    whose prints are captured, never reaching the run's stdout."""
 
     def __init__(self, bot: Bot, tracker: SeatTracker, seat: int) -> None:
         self.bot = bot
         self.name = getattr(bot, "name", "plugin")
         self._tracker = tracker
         self._seat = seat
+        self.output = CapturedOutput()
 
     def _call(self, method: Callable[..., Any], *args: Any) -> Any:
         self._tracker.set(self._seat)
         try:
-            answer = method(*args)
-        except Exception:
-            self._tracker.set(0)  # the referee turns it into this seat's loss
-            raise
-        self._tracker.set(0)  # left set only when something like sys.exit escapes the referee
-        return answer
+            with contextlib.redirect_stdout(self.output):
+                return method(*args)
+        finally:
+            self._tracker.set(0)  # the referee turns whatever it raised into this seat's loss
 
     def new_game(self, board: Board, rules: Rules, color: Color) -> None:
         """Forwarded."""
@@ -211,7 +244,7 @@ class GamePlayer:
                 extra = {"opening": task.opening_index} if task.opening_index is not None else None
                 record = play_game(seats, context.board, context.rules, task.handicap, context.time_control,
                                    seed=task.seed, tournament=context.name, round_number=task.round,
-                                   opening=task.opening, game_id=task.slot, extra=extra)
+                                   opening=task.opening, game_id=task.slot, extra=extra, watch=self.tracker.watch)
             except (Exception, SystemExit) as err:  # a bot escaping the referee (sys.exit) loses the game
                 seat = self.tracker.get()
                 if not seat:
@@ -234,7 +267,9 @@ class GamePlayer:
             if transcript is not None and transcript.path is not None:
                 record = replace(record, extra={**record.extra, "gtp_log": str(transcript.path)})
             self._drop(task.seats[loser_seat])
-        return record
+        printed = {seat.name: seat.bot.output.text() for seat in seats
+                   if isinstance(seat.bot, _WatchedBot) and seat.bot.output.tell()}
+        return replace(record, extra={**record.extra, "stdout": printed}) if printed else record
 
     def _bot(self, player_index: int, seed: int, fresh: list[Bot]) -> Bot:
         spec = self.context.players[player_index].spec

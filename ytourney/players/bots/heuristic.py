@@ -212,9 +212,10 @@ class HeuristicBot(BaseBot):
     name = "heuristic"
     OPTIONS: ClassVar[dict[str, BotOption]] = {
         "temperature": BotOption(
-            float, 0.0, "softmax temperature over win-probability percentages; 0 plays the best move"
+            float, 0.0, "softmax temperature over win-probability percentages; 0 plays the best move", 0, 1e6
         ),
-        "swap_margin": BotOption(float, 0.0, "swap when the first stone is worth more than 0.5 + this to Black"),
+        "swap_margin": BotOption(float, 0.0, "swap when the first stone is worth more than 0.5 + this to Black",
+                                 -0.5, 0.5),
     }
 
     def __init__(self, seed: int | None = None, temperature: float = 0.0, swap_margin: float = 0.0) -> None:

@@ -123,14 +123,20 @@ class MctsBot(BaseBot):
 
     name = "mcts"
     OPTIONS: ClassVar[dict[str, BotOption]] = {
-        "playouts": BotOption(int, 0, f"simulations per move (0: use the time limit, else {DEFAULT_PLAYOUTS})"),
-        "seconds": BotOption(float, 0.0, "seconds per move when no playout budget is set (0: the game's limit)"),
-        "c": BotOption(float, 0.0, "UCT exploration constant (RAVE values and the virtual loss already explore)"),
-        "rave": BotOption(float, 1000.0, "RAVE equivalence: visits at which tree and AMAF values weigh equally (0: off)"),
-        "batch": BotOption(int, DEFAULT_BATCH, "random playouts per leaf"),
-        "leaves": BotOption(int, DEFAULT_LEAVES, "descents per round, scored in one numpy call, kept apart by virtual loss"),
-        "bridge": BotOption(float, 64.0, "prior wins (in playouts) for answering an intrusion into a bridge"),
-        "swap_margin": BotOption(float, 0.0, "swap when the first stone is worth more than 0.5 + this to Black"),
+        "playouts": BotOption(int, 0, f"simulations per move (0: use the time limit, else {DEFAULT_PLAYOUTS})",
+                              0, 100_000_000),
+        "seconds": BotOption(float, 0.0, "seconds per move when no playout budget is set (0: the game's limit)",
+                             0, 86_400),
+        "c": BotOption(float, 0.0, "UCT exploration constant (RAVE values and the virtual loss already explore)",
+                       0, 100),
+        "rave": BotOption(float, 1000.0, "RAVE equivalence: visits at which tree and AMAF values weigh equally (0: off)",
+                          0, 1e9),
+        "batch": BotOption(int, DEFAULT_BATCH, "random playouts per leaf", 1, 4096),
+        "leaves": BotOption(int, DEFAULT_LEAVES, "descents per round, scored in one numpy call, kept apart by virtual loss",
+                            1, 4096),
+        "bridge": BotOption(float, 64.0, "prior wins (in playouts) for answering an intrusion into a bridge", 0, 1e9),
+        "swap_margin": BotOption(float, 0.0, "swap when the first stone is worth more than 0.5 + this to Black",
+                                 -0.5, 0.5),
         "reuse": BotOption(bool, True, "keep the subtree of the actual moves between decisions"),
     }
 

@@ -14,7 +14,9 @@ class RandomBot(BaseBot):
     """Plays a uniformly random empty cell; swaps with probability `swap_rate`."""
 
     name = "random"
-    OPTIONS: ClassVar[dict[str, BotOption]] = {"swap_rate": BotOption(float, 0.5, "probability of answering the first stone with swap")}
+    OPTIONS: ClassVar[dict[str, BotOption]] = {
+        "swap_rate": BotOption(float, 0.5, "probability of answering the first stone with swap", 0, 1),
+    }
 
     def __init__(self, seed: int | None = None, swap_rate: float = 0.5) -> None:
         super().__init__(seed)

@@ -11,7 +11,7 @@ from ytourney.errors import (
     EngineProtocolError,
     EngineTimeoutError,
 )
-from ytourney.players.gtp.transport import Transport
+from ytourney.players.gtp.transport import ANSWER_BYTES, Transport
 
 # --- the GTP conversation ----------------------------------------------------------------------------------------
 
@@ -52,7 +52,7 @@ class GtpClient:
         deadline = time.monotonic() + timeout
         first: re.Match[str] | None = None
         body: list[str] = []
-        chatter = chatter_bytes = 0
+        chatter = chatter_bytes = size = 0
         while True:
             try:
                 line = self.transport.receive(deadline - time.monotonic())
@@ -86,6 +86,9 @@ class GtpClient:
                 body.append(first.group(3) or "")
             elif line.strip():
                 body.append(line)
+                size += len(line) + 1
+                if size > ANSWER_BYTES:
+                    raise EngineProtocolError(f"{self.name} answered {command!r} with more than {ANSWER_BYTES} bytes")
             else:
                 return GtpResponse(first.group(1) == "=", "\n".join(body).strip())
         return GtpResponse(True, "\n".join(body).strip())  # `quit` answered, then the engine closed its output

@@ -15,6 +15,13 @@ from typing import Protocol
 
 from ytourney.errors import (
     EngineCrashError,
+    EngineProtocolError,
+)
+from ytourney.players.gtp.reaper import (
+    become_subreaper,
+    engine_ended,
+    engine_environment,
+    engine_started,
 )
 from ytourney.players.gtp.settings import GtpSettings
 
@@ -23,6 +30,10 @@ from ytourney.players.gtp.settings import GtpSettings
 STDERR_LINES = 20
 TERM_SECONDS = 0.5  # between SIGTERM and SIGKILL when ending an engine's process group
 _LINE_LIMIT = 1 << 16
+ANSWER_BYTES = 1 << 20
+"""Most bytes of engine output read and not yet consumed: past it (one answer that long, a line without end, a flood)
+the engine commits a protocol fault."""
+_OVERFLOW = "\0overflow"  # queued once output passes ANSWER_BYTES
 
 
 class Transport(Protocol):
@@ -55,6 +66,8 @@ class ProcessTransport:
         self._lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self._reaped: int | None = None
+        self._unread = 0  # bytes queued and not yet received
+        self._unread_lock = threading.Lock()
         self._threads = [
             threading.Thread(target=self._read_stdout, name=f"gtp-stdout-{process.pid}", daemon=True),
             threading.Thread(target=self._read_stderr, name=f"gtp-stderr-{process.pid}", daemon=True),
@@ -65,6 +78,7 @@ class ProcessTransport:
     @classmethod
     def start(cls, settings: GtpSettings) -> ProcessTransport:
         """Start the engine from its argv (no shell) in a new session; EngineCrashError if it cannot start."""
+        become_subreaper()
         try:
             process = subprocess.Popen(
                 list(settings.command),
@@ -72,7 +86,7 @@ class ProcessTransport:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 cwd=settings.cwd,
-                env=settings.environment,
+                env=engine_environment(settings.environment),
                 start_new_session=True,
             )
         except OSError as err:
@@ -80,20 +94,33 @@ class ProcessTransport:
                 f"engine {settings.display_name!r} could not start {shlex.join(settings.command)!r}: "
                 f"{err.strerror or err}"
             ) from err
+        engine_started(process.pid)
         return cls(process)
 
     def _read_stdout(self) -> None:
+        """Queue stdout line by line; past ANSWER_BYTES unread (a line without end, a flood) queue the overflow
+        mark and stop reading, so the engine blocks on its pipe instead of growing this process."""
         stream = self._process.stdout
+        partial = b""
         try:
             while stream is not None:
                 raw = stream.readline(_LINE_LIMIT)
                 if not raw:
                     break
-                self._lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
+                partial += raw
+                if not raw.endswith(b"\n") and len(partial) <= ANSWER_BYTES:
+                    continue
+                line, partial = partial.decode("utf-8", "replace").rstrip("\r\n"), b""
+                with self._unread_lock:
+                    self._unread += len(line) + 1
+                    overflow = self._unread > ANSWER_BYTES
+                if overflow:
+                    self._lines.put(_OVERFLOW)
+                    return
+                self._lines.put(line)
         except (OSError, ValueError):
             pass  # the pipe was closed under us: report end of output like a normal end
-        finally:
-            self._lines.put(None)
+        self._lines.put(None)
 
     def _read_stderr(self) -> None:
         stream = self._process.stderr
@@ -120,11 +147,19 @@ class ProcessTransport:
             raise EngineCrashError(f"cannot write {line!r} to the engine: {err}") from err
 
     def receive(self, timeout: float) -> str | None:
-        """The next stdout line within `timeout` seconds."""
+        """The next stdout line within `timeout` seconds; EngineProtocolError past ANSWER_BYTES of unread output."""
         try:
-            return self._lines.get(timeout=max(0.0, timeout))
+            line = self._lines.get(timeout=max(0.0, timeout))
         except queue.Empty:
             raise TimeoutError(f"no output within {timeout:.3f}s") from None
+        if line is _OVERFLOW:
+            self._lines.put(_OVERFLOW)  # every later read fails the same way
+            raise EngineProtocolError(f"engine wrote more than {ANSWER_BYTES} bytes of output without an answer "
+                                      "being read (a line without end, or a flood)")
+        if line is not None:
+            with self._unread_lock:
+                self._unread -= len(line) + 1
+        return line
 
     def exit_code(self) -> int | None:
         """Exit status without reaping, so the process group id stays reserved until `close`."""
@@ -163,6 +198,7 @@ class ProcessTransport:
         if self._reaped is None or self._group_alive():
             self._signal_group(signal.SIGKILL)
         self._reap(5.0)
+        engine_ended(process.pid)
         for thread in self._threads:
             thread.join(timeout=1.0)
         if not any(thread.is_alive() for thread in self._threads):

@@ -1,0 +1,126 @@
+"""Engines are contained: output per answer is capped, and no process an engine starts outlives it."""
+
+from __future__ import annotations
+
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ytourney.cli import main
+from ytourney.game.record import Termination
+from ytourney.tournament.store import load_records
+
+ENGINES = Path(__file__).resolve().parent.parent / "fake_engines"
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def processes() -> set[int]:
+    """Live processes running one of the fake engines (the machine is shared: other processes come and go)."""
+    found = set()
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as cmdline:
+                if str(ENGINES).encode() in cmdline.read() and alive(int(name)):
+                    found.add(int(name))
+        except OSError:
+            continue
+    return found
+
+
+def run_league(tmp_path: Path, command: str, *args: str) -> list:
+    config = tmp_path / "cup.yaml"
+    config.write_text("name: cup\nboard: tri:5\nseed: 3\nschedule: {games_per_pair: 2}\nfault_limit: 0\n"
+                      f"players: [{{name: good, bot: random}}, {{name: bad, gtp: {{command: {command}}}}}]\n")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["run", str(config), "--out", str(out), "-q", *args])
+    assert result.exit_code == 0, result.output
+    return load_records(out)
+
+
+def test_an_engine_flooding_stdout_without_newlines_is_a_protocol_fault(tmp_path: Path) -> None:
+    before = processes()
+    begin = time.monotonic()
+    records = run_league(tmp_path, f"[{sys.executable}, {ENGINES / 'fake_flood.py'}]", "--workers", "1")
+    assert len(records) == 2
+    assert all(r.termination is Termination.PROTOCOL and r.loser_name == "bad" for r in records)
+    assert "more than 1048576 bytes" in records[0].reason
+    assert time.monotonic() - begin < 30
+    time.sleep(0.2)
+    assert not processes() - before
+
+
+def test_the_reader_holds_at_most_the_cap(tmp_path: Path) -> None:
+    from ytourney.errors import EngineProtocolError
+    from ytourney.players.gtp.settings import GtpSettings
+    from ytourney.players.gtp.transport import ANSWER_BYTES, ProcessTransport
+
+    transport = ProcessTransport.start(GtpSettings(command=(sys.executable, str(ENGINES / "fake_flood.py"))))
+    try:
+        transport.send("genmove b")
+        rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        try:
+            while True:
+                transport.receive(5.0)
+        except EngineProtocolError as err:
+            assert str(ANSWER_BYTES) in str(err)
+        time.sleep(0.5)  # the engine keeps writing: it must block on the pipe, not grow us
+        assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss_before < 16 * 1024  # KiB
+    finally:
+        transport.close(0.1)
+
+
+def test_a_double_forked_daemon_of_an_engine_is_gone_after_the_run(tmp_path: Path) -> None:
+    pids = tmp_path / "daemons.txt"
+    before = processes()
+    records = run_league(tmp_path, f"[{sys.executable}, {ENGINES / 'fake_double_fork.py'}, {pids}]", "--workers", "1")
+    assert len(records) == 2
+    started = [int(line) for line in pids.read_text().split()]
+    assert started  # the check before the run and the worker's engine each left one
+    deadline = time.monotonic() + 5
+    while any(alive(pid) for pid in started) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in started if alive(pid)]
+    assert not processes() - before
+
+
+def test_an_answer_longer_than_the_cap_is_a_protocol_fault() -> None:
+    from ytourney.errors import EngineProtocolError
+    from ytourney.players.gtp.client import GtpClient
+    from ytourney.players.gtp.transport import ANSWER_BYTES
+
+    class Endless:
+        """A transport whose engine answers '= ' and then lines without end."""
+
+        pid = None
+
+        def __init__(self) -> None:
+            self.sent = False
+
+        def send(self, line: str) -> None:
+            self.sent = True
+
+        def receive(self, timeout: float) -> str | None:
+            if not self.sent:
+                raise TimeoutError
+            if self.sent is True:
+                self.sent = 1
+                return "= a"
+            return "x" * 1000
+
+    try:
+        GtpClient(Endless(), "endless").command("genmove b", 60.0)
+    except EngineProtocolError as err:
+        assert f"more than {ANSWER_BYTES} bytes" in str(err)
+    else:
+        raise AssertionError("no protocol fault")

@@ -98,7 +98,7 @@ def test_version_and_help_through_the_console_script() -> None:
 
 
 def test_backend_choices_are_the_executor_backends() -> None:
-    from ytourney.cli import BACKENDS
+    from ytourney.cli.options import BACKENDS
     from ytourney.tournament.executor import Backend
 
     assert BACKENDS == tuple(backend.value for backend in Backend)

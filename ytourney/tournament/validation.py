@@ -97,7 +97,7 @@ def _look_for(player: PlayerConfig) -> str:
             raise BackendError(f"plugin file {spec.path!r} does not exist on this node")
         check_plugin_source(spec.path)
         return "plugin file found and compiles (not loaded)"
-    return "ok"
+    return "not started (--no-start)"
 
 
 def check_players(config: TournamentConfig) -> None:

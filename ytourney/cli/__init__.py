@@ -1,0 +1,8 @@
+"""The ytourney command line: Click commands that parse arguments, call the library and print."""
+
+from __future__ import annotations
+
+from ytourney.cli import games, reports, runs  # noqa: F401  (importing them registers their commands)
+from ytourney.cli.group import main
+
+__all__ = ["main"]

@@ -1,0 +1,66 @@
+"""The `ytourney` command group: the one place library errors become clean one-line messages."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import os
+import sys
+from typing import Any
+
+import click
+
+from ytourney import __version__
+from ytourney.errors import YTourneyError
+
+
+class FiniteFloat(click.FloatRange):
+    """A float option that must be a finite number (click's FloatRange lets nan and inf through)."""
+
+    name = "finite float"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
+
+class YTourneyGroup(click.Group):
+    """Command group that turns every library error into a clean one-line message (exit code 1)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # a full or closed stdout fails here, inside the handler, not at interpreter exit
+            return result
+        except YTourneyError as err:
+            raise click.ClickException(str(err)) from err
+        except BrokenPipeError:
+            silence_stdout()  # the reader went away (`| head`): nothing to say to anyone
+            ctx.exit(1)
+        except OSError as err:
+            silence_stdout()
+            problem = (err.strerror or str(err)).lower()
+            message = f"{err.filename!r}: {problem}" if err.filename else f"cannot write output: {problem}"
+            raise click.ClickException(message) from err
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's last flush cannot fail again with a traceback."""
+    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+@click.group(cls=YTourneyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ytourney")
+def main() -> None:
+    """Tournaments, handicaps and TrueSkill ratings for bots playing the connection game Y.
+
+    \b
+    Example:
+      ytourney run configs/quickstart.yaml
+    """

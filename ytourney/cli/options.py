@@ -1,0 +1,158 @@
+"""Options and helpers several commands share: backends, live outputs, rating columns, result folders."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import click
+
+BACKENDS = ("local", "ray")
+"""The --backend choices, the default first (ytourney.tournament.executor.Backend, listed here to keep --help fast)."""
+
+
+def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The --backend and --address options of `run` and `validate`: the command gets a Backend and an address, and
+    an address without --backend ray is a usage error."""
+
+    @functools.wraps(command)
+    def checked(*args: Any, backend: str, address: str | None, **kwargs: Any) -> Any:
+        from ytourney.tournament.executor import Backend
+
+        if address is not None and Backend(backend) is not Backend.RAY:
+            raise click.UsageError("--address needs --backend ray")
+        return command(*args, backend=Backend(backend), address=address, **kwargs)
+
+    checked = click.option(
+        "--address", metavar="ADDR", default=None,
+        help="Ray cluster to join (host:port of `ray start --head`, or auto); default: a local Ray instance (run: "
+             "one actor per cluster CPU unless --workers, or --workers CPUs on a local instance).")(checked)
+    return click.option(
+        "--backend", type=click.Choice(BACKENDS), default=BACKENDS[0], show_default=True,
+        help='Where games are played: local worker processes, or Ray actors (pip install "ytourney[ray]"); '
+             "validate with ray also checks every player on every alive node of the cluster.")(checked)
+
+
+@dataclass(frozen=True)
+class LiveOutputs:
+    """--pgn-out, --jsonl-out and --rating-interval: results while the run goes on."""
+
+    pgn: str | None = None
+    jsonl: str | None = None
+    rating_interval: int | None = None
+
+
+def live_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options of `run` and `match` that show results while the run goes on."""
+    command = click.option("--rating-interval", type=click.IntRange(min=1), default=None, metavar="N",
+                           help="Print the rating table on stderr every N games stored.")(command)
+    command = click.option("--jsonl-out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                           help="Append each game to FILE as JSON lines as it is stored (flushed per game); a rerun "
+                                "continues the file without duplicates.")(command)
+    return click.option("--pgn-out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                        help="Append each game to FILE as PGN as it is stored (flushed per game); a rerun continues "
+                             "the file without duplicates.")(command)
+
+
+def rating_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The --rating, --elo and --anchor options of every command that prints a rating table."""
+    command = click.option("--anchor", metavar="NAME", default=None,
+                           help="Elo anchor: this player is 0 (default: the pool average); implies --elo.")(command)
+    command = click.option("--elo/--no-elo", "show_elo", default=False,
+                           help="Add Bradley-Terry Elo with its 95% interval beside the TrueSkill columns.")(command)
+    return click.option("--rating", "sort", type=click.Choice(("trueskill", "elo")), default="trueskill",
+                        show_default=True,
+                        help="Rank by conservative TrueSkill (mu - 3 sigma) or by Elo (implies --elo).")(command)
+
+
+def wants_elo(sort: str, show_elo: bool, anchor: str | None) -> bool:
+    return show_elo or sort == "elo" or anchor is not None
+
+
+def publish_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The --publish and --publish-every options of `run` (and `match`): the command gets `publish` (a site folder
+    or None) and `publish_every` (seconds, None for the default); --publish-every needs --publish."""
+
+    @functools.wraps(command)
+    def checked(*args: Any, publish: str | None, publish_every: float | None, **kwargs: Any) -> Any:
+        if publish_every is not None and publish is None:
+            raise click.UsageError("--publish-every needs --publish SITE")
+        return command(*args, publish=publish, publish_every=publish_every, **kwargs)
+
+    checked = click.option(
+        "--publish-every", type=click.FloatRange(min=1.0), default=None, metavar="SECONDS",
+        help="Seconds between two rewrites of the --publish site during the run (default: 60).")(checked)
+    return click.option(
+        "--publish", type=click.Path(file_okay=False), default=None, metavar="SITE",
+        help="Keep a static site of the results in SITE while the run goes on (as `ytourney publish` writes it, "
+             "with a 'running, n of N games' banner until the run ends); every page is replaced atomically.")(checked)
+
+
+def live_site(directory: Any, site: str | None, every: float | None, progress: Any) -> Any:
+    """The run's progress sink: `progress` itself, or a LiveSite republishing `directory` into `site` around it
+    (the site folder is checked here, before the first game)."""
+    if site is None:
+        return progress
+    from ytourney.publish.live import DEFAULT_EVERY, LiveSite
+
+    return LiveSite(directory, site, DEFAULT_EVERY if every is None else every, progress)
+
+
+def final_publish(sink: Any, quiet: bool, status: str | None = None) -> None:
+    """Publish a LiveSite's site once more after the run (no banner unless `status`); nothing for other sinks."""
+    from ytourney.publish.live import LiveSite
+
+    if isinstance(sink, LiveSite):
+        result = sink.final(status)
+        if not quiet:
+            click.echo(f"ytourney: site written to {result.index} ({result.pages} pages, {result.games} games)",
+                       err=True)
+
+
+RESULTS = click.Path(exists=True)
+
+
+TABLE_FORMATS = ("text", "md", "csv", "json", "html")
+
+
+def leagues(dirs: tuple[str, ...], detail: bool = True, *, pool: bool = False,
+             single: str = "") -> list[tuple[str, list, Any]]:
+    """The sources of DIR… and their ratings (league order: folders as given, then game id), one league per board
+    and rules set unless `pool`, each with a heading ('' for one set; a pool names its sets); without detail the
+    games are streamed from the stores and not kept. `single` names an output that holds one league only (refused
+    with several)."""
+    from ytourney.publish.sources import load_sources, rate_sources, split_by_variant
+
+    sources = load_sources(dirs)
+    variants = split_by_variant(sources)
+    if len(variants) <= 1 or pool:
+        heading = f" [pooled: {'; '.join(variant.label for variant, _ in variants)}]" if len(variants) > 1 else ""
+        return [(heading, sources, rate_sources(sources, sources[0].rating_settings, detail=detail))]
+    if single:
+        listed = "; ".join(variant.label for variant, _ in variants)
+        raise click.ClickException(
+            f"the folders hold games of {len(variants)} boards or rules sets ({listed}), rated apart, and {single} "
+            "takes one: give the folders of one board and rules set, or add --pool to rate them as one pool")
+    return [(f" [{variant.label}]", held, rate_sources(held, held[0].rating_settings, detail=detail, variant=variant))
+            for variant, held in variants]
+
+
+POOL = click.option("--pool", is_flag=True,
+                     help="Rate games of different boards or rules sets as one pool (default: one table for each).")
+
+
+def render_tables(tables: list[Any], fmt: str, title: str) -> str:
+    """Several tables: one after another in text and Markdown, on one standalone page in html."""
+    from ytourney.publish.html import render_page
+    from ytourney.publish.render import render_table
+
+    if fmt == "html":
+        return render_page("table_page.html", title=title, tables=tables).rstrip("\n")
+    return "\n\n".join(render_table(table, fmt).rstrip("\n") for table in tables)
+
+
+def single_table(fmt: str) -> str:
+    """The output formats that hold one table: csv and json (and html, one page) take one league only."""
+    return f"--format {fmt}" if fmt in ("csv", "json", "html") else ""

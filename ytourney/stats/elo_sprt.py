@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ytourney.game.record import GameRecord
-from ytourney.stats.sprt import SprtDecision
+from ytourney.stats.sprt import SprtDecision, judge
 
 REGULARIZATION = 1e-3
 """What an empty outcome bin counts as in the generalized LLR and the Elo estimate (fishtest's LLRcalc)."""
@@ -188,12 +188,7 @@ class EloSprtSettings:
 
     def judge(self, llr: float) -> SprtDecision:
         """The decision an LLR value calls for, ignoring earlier crossings."""
-        lower, upper = self.bounds
-        if llr >= upper:
-            return SprtDecision.ACCEPT_H1
-        if llr <= lower:
-            return SprtDecision.ACCEPT_H0
-        return SprtDecision.CONTINUE
+        return judge(llr, self.bounds)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""

@@ -30,6 +30,16 @@ class SprtDecision(enum.Enum):
     ACCEPT_H1 = "H1"
 
 
+def judge(llr: float, bounds: tuple[float, float]) -> SprtDecision:
+    """The decision an LLR value calls for between its (lower, upper) bounds, ignoring earlier crossings."""
+    lower, upper = bounds
+    if llr >= upper:
+        return SprtDecision.ACCEPT_H1
+    if llr <= lower:
+        return SprtDecision.ACCEPT_H0
+    return SprtDecision.CONTINUE
+
+
 @dataclass(frozen=True)
 class SprtSettings:
     """The hypotheses (win probabilities p0 < p1 of the tested player) and the error rates alpha, beta (a plain
@@ -61,12 +71,7 @@ class SprtSettings:
 
     def judge(self, llr: float) -> SprtDecision:
         """The decision an LLR value calls for, ignoring earlier crossings."""
-        lower, upper = self.bounds
-        if llr >= upper:
-            return SprtDecision.ACCEPT_H1
-        if llr <= lower:
-            return SprtDecision.ACCEPT_H0
-        return SprtDecision.CONTINUE
+        return judge(llr, self.bounds)
 
     def to_dict(self) -> dict[str, float]:
         """JSON form."""

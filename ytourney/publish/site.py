@@ -130,7 +130,8 @@ def _write_site(writer: SiteWriter, ratings: Ratings, *, title: str | None, hand
                 downloads: bool, generated: str | None, status: str | None) -> tuple[tuple[Path, ...], int]:
     games = ratings.games
     records = ratings.records
-    table = build_table(ratings, sprt=sprt)
+    elo = fit_elo(records) if records else None
+    table = build_table(ratings, sprt=sprt, elo=elo)
     names = [s.name for s in table.standings]
     cross = crosstable or build_crosstable(records, names)
     tournaments = table.tournaments
@@ -189,16 +190,15 @@ def _write_site(writer: SiteWriter, ratings: Ratings, *, title: str | None, hand
             writer.text(f"players/{stem}.svg", history_chart)
         writer.text(href, player_page(standing.name, standing, games, by_player.get(standing.name, []),
                                       f"{stem}.svg" if history_chart else None, CHART_WIDTH, links))
-    _write_pairs(writer, ratings, pairs, report, has_handicaps, handicap_views, links)
+    _write_pairs(writer, ratings, pairs, report, has_handicaps, handicap_views, links, elo)
     files = writer.commit()
     return files, sum(1 for p in files if p.suffix == ".html")
 
 
 def _write_pairs(writer: SiteWriter, ratings: Ratings, pairs: dict[tuple[str, str], Any],
                  report: HandicapReport | None, has_handicaps: bool, handicap_views: list[TableView],
-                 links: SiteLinks) -> None:
+                 links: SiteLinks, elo: EloFit | None) -> None:
     """The pairs list, a page per pair and, with handicaps, the handicaps page and every pair's fair-level chart."""
-    elo: EloFit | None = fit_elo(ratings.records) if ratings.records else None
     history = fair_level_history(ratings.records, report) if report is not None else {}
     summaries = []
     pair_charts = []

@@ -99,3 +99,23 @@ def write(text: str, ok: bool = True, command_id: str = "") -> None:
     """Write one framed GTP response on stdout."""
     sys.stdout.write(("=" if ok else "?") + command_id + (" " + text if text else "") + "\n\n")
     sys.stdout.flush()
+
+
+def serve(engine: object, log_path: str | None) -> int:
+    """The GTP loop both fakes share: read commands (ids and comments allowed), log them, answer through `handle`."""
+    for line in sys.stdin:
+        if log_path:
+            with open(log_path, "a", encoding="utf-8") as log:
+                log.write(line)
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        command_id = words.pop(0) if words[0].isdigit() else ""
+        if not words:
+            continue
+        if words[0] == "quit":
+            write("", command_id=command_id)
+            return 0
+        ok, text = engine.handle(words[0], words[1:])  # type: ignore[attr-defined]
+        write(text, ok, command_id)
+    return 0

@@ -21,7 +21,7 @@ import random
 import sys
 import time
 
-from fake_board import Triangle, parse_colour, write
+from fake_board import Triangle, parse_colour, serve
 
 MAX_SIZE = 15
 MIN_SECONDS = 0.5
@@ -160,23 +160,7 @@ def main() -> int:
     parser.add_argument("--lenient-turns", action="store_true")
     parser.add_argument("--log")
     options = parser.parse_args()
-    engine = Engine(options)
-    for line in sys.stdin:
-        if options.log:
-            with open(options.log, "a", encoding="utf-8") as log:
-                log.write(line)
-        words = line.split("#", 1)[0].split()
-        if not words:
-            continue
-        command_id = words.pop(0) if words[0].isdigit() else ""
-        if not words:
-            continue
-        if words[0] == "quit":
-            write("", command_id=command_id)
-            return 0
-        ok, text = engine.handle(words[0], words[1:])
-        write(text, ok, command_id)
-    return 0
+    return serve(Engine(options), options.log)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import random
 import sys
 import time
 
-from fake_board import Triangle, parse_colour, write
+from fake_board import Triangle, parse_colour, serve
 
 SIZES = range(5, 26)
 COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands", "quit", "boardsize",
@@ -136,23 +136,7 @@ def main() -> int:
     parser.add_argument("--stats", type=int, default=3)
     parser.add_argument("--log")
     options = parser.parse_args()
-    engine = Engine(options)
-    for line in sys.stdin:
-        if options.log:
-            with open(options.log, "a", encoding="utf-8") as log:
-                log.write(line)
-        words = line.split("#", 1)[0].split()
-        if not words:
-            continue
-        command_id = words.pop(0) if words[0].isdigit() else ""
-        if not words:
-            continue
-        if words[0] == "quit":
-            write("", command_id=command_id)
-            return 0
-        ok, text = engine.handle(words[0], words[1:])
-        write(text, ok, command_id)
-    return 0
+    return serve(Engine(options), options.log)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from ytourney.cli import main
 from ytourney.game.record import GameRecord, GameSetup, Termination
-from ytourney.stats.ratings import rate_records
+from ytourney.stats.ratings import RunningRatings, rate_records
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.run import _leader
 from ytourney.tournament.store import load_records
@@ -106,6 +106,10 @@ def test_the_leader_is_named_by_rating_not_by_raw_wins() -> None:
 
     # weak wins most games, all with a big handicap; strong wins every even game
     records = [game(i, "weak", 4) for i in range(1, 13)] + [game(i, "strong", 0) for i in range(13, 19)]
-    text = _leader(records, config)()
+    running = RunningRatings(config.ratings)
+    for record in records:  # rated one by one as they are stored: memory does not grow with the games
+        running.add(record)
+    text = _leader(running)()
     best = rate_records(records, config.ratings, detail=False).ranking()[0]
     assert text.startswith(f"{best.name} (rating ") and best.name == "strong"
+    assert running.leader() == best  # arriving in game-id order, the running ratings are the final table's

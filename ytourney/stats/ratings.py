@@ -329,6 +329,25 @@ def superiority(a: PlayerRating, b: PlayerRating) -> float:
     return normal_cdf((a.mu - b.mu) / spread)
 
 
+class RunningRatings:
+    """Ratings updated game by game in the order results arrive, in memory that does not grow with the games: what
+    a progress display ranks its leader by (final tables replay in game-id order with `rate_records`)."""
+
+    def __init__(self, settings: RatingSettings | None = None) -> None:
+        self._replay = _Replay(settings or RatingSettings(), {}, detail=False)
+        self.games = 0
+
+    def add(self, record: GameRecord) -> None:
+        """Rate one more game."""
+        self.games += 1
+        self._replay.play(self.games, record)
+
+    def leader(self) -> PlayerRating | None:
+        """The player with the best conservative rating so far, or None before any game."""
+        ranking = self._replay.result().ranking() if self.games else []
+        return ranking[0] if ranking else None
+
+
 class _Replay:
     """Mutable state of one replay: current ratings, counts and results, and with detail histories and games."""
 

@@ -29,7 +29,7 @@ from ytourney.game.record import GameRecord
 from ytourney.players.spec import BotKind
 from ytourney.stats.elo_sprt import EloSprtState
 from ytourney.stats.handicap import HandicapMode
-from ytourney.stats.ratings import rate_records
+from ytourney.stats.ratings import RunningRatings
 from ytourney.stats.sprt import SprtState
 from ytourney.tournament.config import TournamentConfig, load_config
 from ytourney.tournament.executor import (
@@ -191,7 +191,7 @@ class Runner:
         self.config = config
         self.gtp_logs = gtp_log_folders(config, directory, gtp_log)
         self.on_game = on_game
-        self._results: list[GameRecord] = []
+        self._ratings = RunningRatings(config.ratings)
         self.directory = Path(directory)
         self.workers = workers or config.workers or default_workers()
         self.executor_factory = executor_factory
@@ -241,14 +241,14 @@ class Runner:
         return summary
 
     def _remember(self, records: Iterator[GameRecord]) -> Iterator[GameRecord]:
-        """Keep the results (without moves) the progress display rates to name its leader."""
+        """Rate the stored results as they stream by, for the progress display's leader."""
         for record in records:
             if self.progress is not None:
-                self._results.append(record)
+                self._ratings.add(record)
             yield record
 
     def _loop(self, scheduler: Scheduler, store: ResultStore, counts: dict[str, int]) -> None:
-        leader = _leader(self._results, self.config)
+        leader = _leader(self._ratings)
         failures: collections.Counter[int] = collections.Counter()
         exhausted = False
         # when results steer the schedule (a stop rule, adaptive handicaps, a player close to suspension), decide
@@ -306,7 +306,7 @@ class Runner:
             self.on_game(record if moves is None else replace(
                 record, moves=tuple(json.loads(moves.moves)), move_seconds=tuple(json.loads(moves.seconds))))
         if self.progress is not None:
-            self._results.append(replace(record, moves=(), move_seconds=()) if record.moves else record)
+            self._ratings.add(record)
         before = scheduler.suspensions
         scheduler.record(record)
         if self.progress is not None:
@@ -337,18 +337,18 @@ class Runner:
                 signal.signal(sig, old)
 
 
-def _leader(results: list[GameRecord], config: TournamentConfig) -> Callable[[], str]:
+def _leader(ratings: RunningRatings) -> Callable[[], str]:
     """A callable naming the current leader by conservative TrueSkill (mu - 3 sigma, handicap games rated with the
-    learned worth of each level, as the final table does), not by raw wins, which in a handicap run name the
-    weakest bot. The display calls it on every redraw: the games are rated again at most every few seconds."""
+    learned worth of each level), not by raw wins, which in a handicap run name the weakest bot. Every game is
+    rated once as it is stored; the display asks for the ranking on every redraw, at most every few seconds."""
     cache = {"games": -1, "at": float("-inf"), "text": ""}
 
     def leader() -> str:
         now = time.monotonic()
-        if len(results) != cache["games"] and now - cache["at"] >= LEADER_SECONDS:
-            ranking = rate_records(results, config.ratings, detail=False).ranking() if results else []
-            cache["text"] = f"{ranking[0].name} (rating {ranking[0].conservative:.1f})" if ranking else ""
-            cache["games"], cache["at"] = len(results), time.monotonic()
+        if ratings.games != cache["games"] and now - cache["at"] >= LEADER_SECONDS:
+            best = ratings.leader()
+            cache["text"] = f"{best.name} (rating {best.conservative:.1f})" if best else ""
+            cache["games"], cache["at"] = ratings.games, now
         return str(cache["text"])
 
     return leader

@@ -42,7 +42,7 @@ def play(black: str, white: str, board_spec: str, pie: bool, misere: bool, handi
     from ytourney.game.notation import parse_moves
     from ytourney.game.rules import Rules
     from ytourney.game.state import GameState
-    from ytourney.players import create_bot, parse_bot_spec
+    from ytourney.players import BotKind, create_bot, parse_bot_spec
     from ytourney.players.clock import TimeControl
     from ytourney.tournament.match import Seat, play_game
 
@@ -51,11 +51,15 @@ def play(black: str, white: str, board_spec: str, pie: bool, misere: bool, handi
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     rng = random.Random(seed)
     names = [black, white] if black != white else [f"{black} (black)", f"{white} (white)"]
-    bots = [create_bot(spec, rng.randrange(2**31)) for spec in specs]
+    seeds = [rng.randrange(2**31) for _ in specs]
+    bots: list[Any] = []
     try:
+        for spec, bot_seed in zip(specs, seeds):  # created inside the try: a second bot failing closes the first
+            bots.append(create_bot(spec, bot_seed))
         time_control = TimeControl(move_seconds=move_seconds, grace_seconds=max(1.0, (move_seconds or 0) * 0.5))
+        seats = [Seat(name, bot, trusted=spec.kind is BotKind.BUILTIN) for name, bot, spec in zip(names, bots, specs)]
         with contextlib.redirect_stdout(sys.stderr):  # what a bot prints never mixes with the board
-            record = play_game([Seat(names[0], bots[0]), Seat(names[1], bots[1])], board,
+            record = play_game(seats, board,
                                Rules(pie=pie, misere=misere), handicap,
                                time_control if move_seconds is not None else None, seed=seed,
                                watch=_last_resort(names))

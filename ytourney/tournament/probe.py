@@ -55,7 +55,7 @@ def probe_engine(config: TournamentConfig, player: PlayerConfig) -> Probe:
         if isinstance(engine, GtpBot):
             engine.transcript = transcript
         opponent = create_bot(parse_bot_spec("random"), config.seed + seat)
-        seats = [Seat(player.name, engine), Seat(PROBE_OPPONENT, opponent)]
+        seats = [Seat(player.name, engine), Seat(PROBE_OPPONENT, opponent, trusted=True)]
         try:
             record = play_game(seats if seat == 0 else seats[::-1], board, config.rules, 0, config.time,
                                seed=config.seed)

@@ -238,7 +238,7 @@ class GamePlayer:
                                         f"could not start: {type(err).__name__}: {err}")
                 if entry.spec.kind is BotKind.PLUGIN:
                     bot = _WatchedBot(bot, self.tracker, seat_index + 1)
-                seats.append(Seat(entry.name, bot, entry.own_budget))
+                seats.append(Seat(entry.name, bot, entry.own_budget, entry.spec.kind is BotKind.BUILTIN))
                 transcripts.append(_transcribe(bot, entry, task.slot, seat_index))
             try:
                 extra = {"opening": task.opening_index} if task.opening_index is not None else None

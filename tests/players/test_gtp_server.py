@@ -344,3 +344,9 @@ def test_the_engine_families_time_commands_become_the_bots_limit() -> None:
         "? unknown time option '-q'; expected -m, -g, -f or -i",
         "? move time 'soon' is not a number",
     ]
+
+
+def test_no_argument_takes_the_server_down() -> None:
+    server = GtpServer(SpyBot(), "tri:5")
+    answers = ask(server, "time_left b 10 \u00b2", "name")
+    assert answers[0].startswith("?") and answers[1] == "= ytourney-spy"

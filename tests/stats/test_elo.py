@@ -267,3 +267,8 @@ def test_a_league_fit_is_close_to_the_truth_it_was_drawn_from() -> None:
         assert abs(rating.elo - truth[rating.name]) < 3 * rating.error / Z95 + 1e-9
         assert not rating.bounded
     assert fit.to_dict()["ratings"][0]["name"] == "A"
+
+
+def test_self_play_is_left_out_of_elo_as_of_trueskill() -> None:
+    fit = fit_elo([game("a", "b"), game("b", "a"), game("a", "a")])
+    assert fit.games_used == 2 and fit.rating("a").games == 2

@@ -118,9 +118,10 @@ TABLE_FORMATS = ("text", "md", "csv", "json", "html")
 
 
 def leagues(dirs: tuple[str, ...], detail: bool = True, *, pool: bool = False,
-             single: str = "") -> list[tuple[str, list, Any]]:
+             single: str = "") -> list[tuple[str, list, Any, Any]]:
     """The sources of DIR… and their ratings (league order: folders as given, then game id), one league per board
-    and rules set unless `pool`, each with a heading ('' for one set; a pool names its sets); without detail the
+    and rules set unless `pool`, each with a heading ('' for one set; a pool names its sets) and its variant (None
+    when pooled); without detail the
     games are streamed from the stores and not kept. `single` names an output that holds one league only (refused
     with several)."""
     from ytourney.publish.sources import load_sources, rate_sources, split_by_variant
@@ -129,14 +130,14 @@ def leagues(dirs: tuple[str, ...], detail: bool = True, *, pool: bool = False,
     variants = split_by_variant(sources)
     if len(variants) <= 1 or pool:
         heading = f" [pooled: {'; '.join(variant.label for variant, _ in variants)}]" if len(variants) > 1 else ""
-        return [(heading, sources, rate_sources(sources, sources[0].rating_settings, detail=detail))]
+        return [(heading, sources, rate_sources(sources, sources[0].rating_settings, detail=detail), None)]
     if single:
         listed = "; ".join(variant.label for variant, _ in variants)
         raise click.ClickException(
             f"the folders hold games of {len(variants)} boards or rules sets ({listed}), rated apart, and {single} "
             "takes one: give the folders of one board and rules set, or add --pool to rate them as one pool")
-    return [(f" [{variant.label}]", held, rate_sources(held, held[0].rating_settings, detail=detail, variant=variant))
-            for variant, held in variants]
+    return [(f" [{variant.label}]", held, rate_sources(held, held[0].rating_settings, detail=detail, variant=variant),
+             variant) for variant, held in variants]
 
 
 POOL = click.option("--pool", is_flag=True,

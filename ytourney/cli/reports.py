@@ -47,10 +47,10 @@ def ratings_command(dirs: tuple[str, ...], fmt: str, pool: bool, sort: str, show
 
     # the table needs no per-game detail: memory stays flat
     outputs = []
-    for heading, sources, ratings in leagues(dirs, detail=False, pool=pool, single=single_table(fmt)):
+    for heading, sources, ratings, variant in leagues(dirs, detail=False, pool=pool, single=single_table(fmt)):
         sprt = sprt_state_of(sources[0]) if len(sources) == 1 else None
         title = "Ratings: " + " + ".join(s.name for s in sources) + heading
-        elo = fit_sources(sources, anchor) if wants_elo(sort, show_elo, anchor) else None
+        elo = fit_sources(sources, anchor, variant=variant) if wants_elo(sort, show_elo, anchor) else None
         table = build_table(ratings, sprt=sprt, title=title, elo=elo, sort=RatingSort(sort))
         handicap = handicap_section(sources, ratings) if fmt in ("text", "md", "html") else None
         if handicap is None:
@@ -80,7 +80,7 @@ def crosstable_command(dirs: tuple[str, ...], fmt: str, pool: bool) -> None:
     from ytourney.publish.crosstable import build_crosstable, format_crosstable
 
     outputs = []
-    for heading, sources, ratings in leagues(dirs, pool=pool, single=single_table(fmt)):
+    for heading, sources, ratings, _ in leagues(dirs, pool=pool, single=single_table(fmt)):
         order = [player.name for player in ratings.ranking()]
         title = "Crosstable: " + " + ".join(s.name for s in sources) + heading
         outputs.append(format_crosstable(build_crosstable(ratings.records, order, title), fmt).rstrip("\n"))
@@ -201,7 +201,7 @@ def handicap_command(dirs: tuple[str, ...], fmt: str, only_levels: bool, pool: b
     from ytourney.publish.render import render_table
 
     outputs = []
-    for heading, sources, ratings in leagues(dirs, pool=pool, single=single_table(fmt)):
+    for heading, sources, ratings, _ in leagues(dirs, pool=pool, single=single_table(fmt)):
         report = handicap_report(ratings.records, sources[0].handicap_settings, ratings)
         names = " + ".join(s.name for s in sources) + heading
         pairs = report.pairs_table(f"Fair handicaps: {names}")

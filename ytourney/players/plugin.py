@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import inspect
 import sys
@@ -36,7 +37,7 @@ def check_plugin_source(path: str) -> None:
 def load_plugin_class(path: str, class_name: str) -> type:
     """Import `class_name` from the Python file at `path` and check it has the bot protocol."""
     file = _existing(path)
-    module_name = f"ytourney_plugin_{abs(hash(str(file.resolve())))}"
+    module_name = f"ytourney_plugin_{hashlib.sha1(str(file.resolve()).encode()).hexdigest()[:16]}"  # same in every process
     module = sys.modules.get(module_name)
     if module is None:
         spec = importlib.util.spec_from_file_location(module_name, file)

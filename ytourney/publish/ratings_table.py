@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ytourney.errors import ReportError
+from ytourney.errors import RatingsError, ReportError
 from ytourney.game.record import GameRecord, Termination
 from ytourney.publish.handicap_table import level_row, level_worth_text
 from ytourney.publish.render import render_table
@@ -276,9 +276,14 @@ def folder_table(directory: str | os.PathLike[str], settings: RatingSettings, *,
     # the games are streamed from the store in game-id order, so memory does not grow with the tournament
     records = stream_records(directory, times=False)
     state = sprt_state_of(load_source(directory)) if sprt else None
-    elo_records = stream_records(directory, moves=False) if elo else None
-    return rating_table(records, settings, sprt=state, ordered=True, elo_records=elo_records, anchor=anchor,
-                        sort=sort)
+    fit = None
+    if elo:
+        try:
+            fit = fit_elo(stream_records(directory, moves=False), anchor=anchor)
+        except RatingsError:  # early in a run the anchor may have no rated game yet: the pool average until it has
+            fit = fit_elo(stream_records(directory, moves=False))
+    ratings = rate_records(records, settings, ordered=True, detail=False)
+    return build_table(ratings, sprt=state, elo=fit, sort=sort)
 
 
 def format_table(table: RatingTable | Ratings | Table, fmt: TableFormat | str = TableFormat.TEXT) -> str:

@@ -210,6 +210,10 @@ def rate_sources(sources: Sequence[Source], settings: RatingSettings | None = No
 
 
 
-def fit_sources(sources: Sequence[Source], anchor: str | None = None) -> EloFit:
-    """Bradley-Terry Elo of several sources' games together (streamed from the stores, results only)."""
-    return fit_elo(itertools.chain.from_iterable(s.iter_records(moves=False) for s in sources), anchor=anchor)
+def fit_sources(sources: Sequence[Source], anchor: str | None = None, *, variant: Variant | None = None) -> EloFit:
+    """Bradley-Terry Elo of several sources' games together (streamed from the stores, results only), only the
+    games of `variant` (a board and rules set) when given, as `rate_sources` rates them."""
+    games: Iterable[GameRecord] = itertools.chain.from_iterable(s.iter_records(moves=False) for s in sources)
+    if variant is not None:
+        games = (record for record in games if variant_of(record) == variant)
+    return fit_elo(games, anchor=anchor)

@@ -164,6 +164,8 @@ def _tally(records: Iterable[GameRecord], worths: Mapping[int, float]) -> _Tally
     wins: dict[str, int] = {}
     left_out = used = 0
     for record in records:
+        if record.black == record.white:
+            continue  # self-play says nothing about strength (TrueSkill leaves it unrated too)
         level = record.handicap
         if level > 0 and level not in worths:
             left_out += 1

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ytourney.game.record import GameRecord
+from ytourney.stats.normal import normal_cdf
 from ytourney.stats.sprt import SprtDecision, judge
 
 REGULARIZATION = 1e-3
@@ -59,10 +60,6 @@ def score_elo(score: float) -> float:
     """Elo difference that gives this expected score, the score clamped to [1e-3, 1 - 1e-3] (at most 1200)."""
     score = min(max(score, ELO_CLAMP), 1 - ELO_CLAMP)
     return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: an even score is 0, not -0
-
-
-def _normal_cdf(x: float) -> float:
-    return 0.5 * (1 + math.erf(x / math.sqrt(2)))
 
 
 def _regularized(counts: np.ndarray) -> np.ndarray:
@@ -151,7 +148,7 @@ def estimate_elo(counts: Iterable[int]) -> EloEstimate:
     variance = float(np.sum(results * (points - mean * (bins - 1) / 2) ** 2) / games)
     spread = math.sqrt(variance / games)
     low, high = mean - Z95 * spread, mean + Z95 * spread
-    los = _normal_cdf((mean - 0.5) / spread) if spread > 0 else float(mean > 0.5)
+    los = normal_cdf((mean - 0.5) / spread) if spread > 0 else float(mean > 0.5)
     return EloEstimate(score_elo(mean), (score_elo(high) - score_elo(low)) / 2, los)
 
 

@@ -29,6 +29,8 @@ _subreaper = 0  # pid of the process that became a subreaper (the flag is not in
 def become_subreaper() -> None:
     """Adopt the orphans of the engines this process starts (Linux only; elsewhere nothing happens)."""
     global _subreaper
+    # a ytourney started by an engine inherits its mark: dropped, so our own workers never count as engine orphans
+    os.environ.pop(ENGINE_MARK, None)
     if _subreaper == os.getpid() or not sys.platform.startswith("linux"):
         return
     with contextlib.suppress(Exception):

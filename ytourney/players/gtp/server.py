@@ -106,6 +106,8 @@ class GtpServer:
             answer = self._dispatch(command, args)
         except GtpCommandError as err:
             return f"?{command_id} {err}\n\n"
+        except Exception as err:  # noqa: BLE001 - no argument may take the served engine down mid-game
+            return f"?{command_id} internal error: {type(err).__name__}: {err}\n\n"
         if not answer:
             return f"={command_id}\n\n"
         return f"={command_id} {answer}\n\n"
@@ -389,7 +391,7 @@ def _number(word: str, what: str) -> float:
 
 
 def _stones(word: str) -> int:
-    if not word.isdigit():
+    if not (word.isascii() and word.isdigit()):
         raise GtpCommandError(f"stone count {word!r} is not a whole number >= 0")
     return int(word)
 

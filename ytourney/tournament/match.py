@@ -54,8 +54,9 @@ class Seat:
 
     `own_budget` marks a bot that keeps its own playout budget (a built-in given `playouts=`): it is handed no
     time budget, only the time control's deadline applies to it. `trusted` marks our own built-in bots: they keep
-    their budgets themselves, so their calls skip the hard-deadline alarm and watchdog (two syscalls a move) that
-    guard plugins and engines; what they raise is still their loss, and a late answer still loses on time.
+    their budgets themselves, so their calls skip the in-process alarm (two syscalls a move) that interrupts plugins
+    and engines; the worker's watchdog still holds them to the hard deadline, what they raise is still their loss,
+    and a late answer still loses on time.
     """
 
     name: str
@@ -188,8 +189,8 @@ class _Referee:
 
     def _guarded(self, seat_index: int, call: Callable[[], T], seconds: float) -> T:
         """Call player code under a hard deadline of `seconds`; whatever it raises is that seat's fault."""
-        guard = not self.seats[seat_index].trusted
-        if guard and self.watch is not None:
+        guard = not self.seats[seat_index].trusted  # the alarm's syscalls only where untrusted code runs
+        if self.watch is not None:  # the parent's watchdog (a shared-memory write) holds every seat to its deadline
             self.watch(seat_index + 1, time.monotonic() + seconds)
         if guard and self.alarm:
             _ARMED[0] = True
@@ -209,7 +210,7 @@ class _Referee:
             if guard and self.alarm:
                 _ARMED[0] = False  # first: an alarm ringing now is ignored
                 signal.setitimer(signal.ITIMER_REAL, 0)
-            if guard and self.watch is not None:
+            if self.watch is not None:
                 self.watch(0, 0.0)
 
     def _checked_swap(self, seat_index: int, wants: object) -> bool:

@@ -24,8 +24,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ytourney.game.record import GameRecord, Termination  # noqa: E402
-from ytourney.game.rules import Color, Rules  # noqa: E402
+from ytourney.games.record import GameRecord, Termination  # noqa: E402
+from ytourney.games.api import Color  # noqa: E402
+from ytourney.games.y.rules import Rules  # noqa: E402
 from ytourney.stats.elo import fit_elo  # noqa: E402
 
 TRUTH = (-260.0, -110.0, -20.0, 40.0, 130.0, 220.0)

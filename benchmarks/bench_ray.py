@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ytourney.game.state import GameState
+from ytourney.games.y.state import GameState
 from ytourney.players.base import BaseBot, Limit
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.executor import GameOutcome, Pacing

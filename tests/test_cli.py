@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 from ytourney import __version__
 from ytourney.cli import main
-from ytourney.game.notation import parse_moves
-from ytourney.game.rules import Rules
-from ytourney.game.state import GameState
+from ytourney.games.y.notation import parse_moves
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
 
 
 def invoke(*args: str) -> tuple[int, str]:

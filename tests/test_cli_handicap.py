@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from ytourney.cli import main
-from ytourney.game.record import GameRecord, Termination
+from ytourney.games.record import GameRecord, Termination
 
 CONFIG = """name: tiny-handicap
 board: tri:5

@@ -10,7 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from ytourney.cli import main
-from ytourney.game.record import GameRecord, GameSetup, Termination
+from ytourney.games.record import GameRecord, GameSetup, Termination
 from ytourney.stats.ratings import RunningRatings, rate_records
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.run import _leader

@@ -14,13 +14,14 @@ LAYERS = {
     "ytourney": 0,  # the package root (its version) and the one exception tree
     "ytourney.errors": 0,
     "ytourney.choices": 0,
-    "ytourney.game": 1,
-    "ytourney.players": 2,
-    "ytourney.stats": 2,
-    "ytourney.tournament": 3,
-    "ytourney.publish": 4,
-    "ytourney.cli": 5,
-    "ytourney.__main__": 6,
+    "ytourney.boards": 1,
+    "ytourney.games": 2,
+    "ytourney.players": 3,
+    "ytourney.stats": 3,
+    "ytourney.tournament": 4,
+    "ytourney.publish": 5,
+    "ytourney.cli": 6,
+    "ytourney.__main__": 7,
 }
 SIDE_BY_SIDE = {("ytourney.players", "ytourney.stats"), ("ytourney.stats", "ytourney.players")}
 

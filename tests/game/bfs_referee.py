@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 
-from ytourney.game.board import ALL_SIDES, Board
+from ytourney.boards.board import ALL_SIDES, Board
 
 
 def bfs_has_y(board: Board, cells: Sequence[int], color: int) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ytourney.game.board import Board, BoardKind
+from ytourney.boards.board import Board, BoardKind
 
 
 def reduce_winner(board: Board, cells: Sequence[int]) -> int:

@@ -7,7 +7,7 @@ import pickle
 import pytest
 
 from ytourney.errors import BoardSpecError, YTourneyError
-from ytourney.game.board import (
+from ytourney.boards.board import (
     SIDE_A,
     SIDE_B,
     SIDE_C,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ytourney.errors import NotationError
-from ytourney.game.board import parse_board
-from ytourney.game.notation import (
+from ytourney.boards.board import parse_board
+from ytourney.games.y.notation import (
     SWAP,
     cell_name,
     move_name,

@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 from reduction_referee import reduce_winner, reduce_winners
 
 from ytourney.errors import YTourneyError
-from ytourney.game.board import parse_board
-from ytourney.game.playout import RandomFill
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import GameState
+from ytourney.boards.board import parse_board
+from ytourney.games.y.playout import RandomFill
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
 
 TRI_SIZES = range(2, 27)
 

@@ -8,8 +8,9 @@ from dataclasses import replace
 import pytest
 
 from ytourney.errors import YTourneyError
-from ytourney.game.record import GameRecord, Termination, utc_now
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination, utc_now
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
 
 
 def make_record(**changes: object) -> GameRecord:

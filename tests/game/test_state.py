@@ -23,10 +23,11 @@ from ytourney.errors import (
     UnknownCellError,
     YTourneyError,
 )
-from ytourney.game.board import Board, parse_board
-from ytourney.game.notation import SWAP, parse_cell, parse_moves
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import (
+from ytourney.boards.board import Board, parse_board
+from ytourney.games.y.notation import SWAP, parse_cell, parse_moves
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import (
     EMPTY,
     CGameState,
     GameState,
@@ -335,7 +336,7 @@ def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 def test_environment_variable_forces_the_pure_python_state() -> None:
     code = (
-        "from ytourney.game.state import CGameState, GameState, PyGameState\n"
+        "from ytourney.games.y.state import CGameState, GameState, PyGameState\n"
         "print(GameState is PyGameState, GameState is CGameState)"
     )
     forced = run_python(code, YTOURNEY_PURE_PYTHON="1")
@@ -346,8 +347,8 @@ def test_environment_variable_forces_the_pure_python_state() -> None:
 
 def test_missing_extension_falls_back_to_pure_python() -> None:
     code = (
-        "import sys; sys.modules['ytourney.game._gamecore'] = None\n"  # importing it now raises ImportError
-        "from ytourney.game.state import GameState, PyGameState, CGameState\n"
+        "import sys; sys.modules['ytourney.games.y._gamecore'] = None\n"  # importing it now raises ImportError
+        "from ytourney.games.y.state import GameState, PyGameState, CGameState\n"
         "assert GameState is PyGameState and CGameState is None\n"
         "state = GameState('tri:3')\n"
         "for move in (0, 1, 3, 2, 5):\n"

@@ -11,20 +11,21 @@ import numpy as np
 import pytest
 
 from ytourney.errors import BotSpecError, PluginError
-from ytourney.game.board import parse_board
-from ytourney.game.notation import parse_move, parse_moves
-from ytourney.game.playout import RandomFill
-from ytourney.game.record import Termination
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import GameState
+from ytourney.boards.board import parse_board
+from ytourney.games.y.notation import parse_move, parse_moves
+from ytourney.games.y.playout import RandomFill
+from ytourney.games.record import Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
 from ytourney.players import BUILTIN_BOTS, BaseBot, Limit, create_bot, parse_bot_spec
-from ytourney.players.bots.heuristic import (
+from ytourney.games.y.bots.heuristic import (
     KADON_STONE_GAINS,
     HeuristicBot,
     completing_cells,
     first_stone_worth,
 )
-from ytourney.players.bots.mcts import MctsBot, bridge_saves
+from ytourney.games.y.bots.mcts import MctsBot, bridge_saves
 from ytourney.tournament.match import Seat, play_game
 
 EXAMPLE_BOT = str(Path(__file__).resolve().parents[2] / "bots" / "example_bot.py")
@@ -339,7 +340,7 @@ def test_heuristic_temperature_is_validated() -> None:
 
 
 def test_mcts_stops_growing_the_tree_at_its_memory_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ytourney.players.bots.mcts as mcts_module
+    import ytourney.games.y.bots.mcts as mcts_module
 
     monkeypatch.setattr(mcts_module, "MEMORY_BYTES", 1)  # the floor of 1000 nodes applies
     state = GameState("tri:6", Rules(pie=False))

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from ytourney.errors import ConfigError, EngineProtocolError, NotationError
-from ytourney.game.board import SIDE_A, SIDE_B, SIDE_C, parse_board
-from ytourney.game.record import Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.boards.board import SIDE_A, SIDE_B, SIDE_C, parse_board
+from ytourney.games.record import Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
 from ytourney.players.bots.random_bot import RandomBot
 from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.client import GtpClient

@@ -20,11 +20,12 @@ from ytourney.errors import (
     EngineProtocolError,
     EngineTimeoutError,
 )
-from ytourney.game.board import parse_board
-from ytourney.game.notation import SWAP, parse_moves
-from ytourney.game.record import Termination
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import GameState
+from ytourney.boards.board import parse_board
+from ytourney.games.y.notation import SWAP, parse_moves
+from ytourney.games.record import Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
 from ytourney.players import BaseBot, Limit, create_bot, parse_bot_spec
 from ytourney.players.bots.random_bot import RandomBot
 from ytourney.players.clock import TimeControl

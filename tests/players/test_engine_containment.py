@@ -11,7 +11,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from ytourney.cli import main
-from ytourney.game.record import Termination
+from ytourney.games.record import Termination
 from ytourney.tournament.store import load_records
 
 ENGINES = Path(__file__).resolve().parent.parent / "fake_engines"

@@ -9,8 +9,9 @@ import sys
 import pytest
 
 from ytourney import __version__
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import GameState
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
 from ytourney.players import BaseBot, Limit
 from ytourney.players.gtp.server import COMMANDS, GtpServer
 
@@ -268,7 +269,7 @@ def test_new_commands_are_known_and_listed() -> None:
 @pytest.mark.parametrize("rows", ["normal", "flipped"])
 @pytest.mark.parametrize("first_color", ["black", "white"])
 def test_our_client_plays_our_server_in_every_dialect(rows: str, first_color: str) -> None:
-    from ytourney.game.record import Termination
+    from ytourney.games.record import Termination
     from ytourney.players.bots.random_bot import RandomBot
     from ytourney.players.clock import TimeControl
     from ytourney.players.gtp.engine import GtpBot

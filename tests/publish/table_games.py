@@ -9,8 +9,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from ytourney.cli import main
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
 from ytourney.tournament.store import ResultStore, StoredPlayer
 
 EVIL = "<script>alert(1)</script>"

@@ -10,8 +10,9 @@ import pytest
 from pgn_reader import PGN_TAG, parse_pgn
 
 from ytourney.errors import ReportError
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
 from ytourney.publish.export import (
     export_records,
     game_to_pgn,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from table_games import invoke, make_results, sample_records
 
-from ytourney.game.rules import Rules
+from ytourney.games.y.rules import Rules
 from ytourney.publish.sources import (
     Variant,
     load_sources,

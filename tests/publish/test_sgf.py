@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from ytourney.cli import main
 from ytourney.errors import RecordError
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Rules
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.y.rules import Rules
 from ytourney.players.spec import create_bot, parse_bot_spec
 from ytourney.publish.sgf import game_to_sgf, read_sgf_games
 from ytourney.tournament.match import Seat, play_game

@@ -13,8 +13,9 @@ from click.testing import CliRunner
 
 from ytourney.cli import main
 from ytourney.errors import ReportError
-from ytourney.game.record import GameRecord, league_order
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, league_order
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
 from ytourney.players.bots.random_bot import RandomBot
 from ytourney.publish.first_moves import first_move_stats
 from ytourney.publish.handicap_table import handicap_report, handicap_table

@@ -13,8 +13,8 @@ from urllib.parse import unquote, urlsplit
 import html5lib
 import pytest
 
-from ytourney.game.record import GameRecord
-from ytourney.game.rules import Rules
+from ytourney.games.record import GameRecord
+from ytourney.games.y.rules import Rules
 from ytourney.players.bots.random_bot import RandomBot
 from ytourney.publish import game_pages
 from ytourney.publish.handicap_table import handicap_report

@@ -8,8 +8,9 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from ytourney.game.board import SIDE_A, SIDE_B, SIDE_C, parse_board
-from ytourney.game.rules import Color, Rules
+from ytourney.boards.board import SIDE_A, SIDE_B, SIDE_C, parse_board
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
 from ytourney.publish.svg import (
     DIVERGING,
     WIN_RING,

@@ -11,8 +11,9 @@ from dataclasses import replace
 import pytest
 
 from ytourney.errors import HandicapError
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
 from ytourney.stats.handicap import (
     HandicapEstimate,
     HandicapMode,

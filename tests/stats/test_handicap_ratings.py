@@ -9,8 +9,9 @@ import pytest
 import trueskill
 
 from ytourney.errors import RatingsError
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
 from ytourney.stats.level_worth import BONUS_WEIGHT, LearnedLevelWorth, isotonic
 from ytourney.stats.normal import normal_cdf
 from ytourney.stats.ratings import (

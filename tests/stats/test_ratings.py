@@ -8,8 +8,9 @@ import random
 import pytest
 import trueskill
 
-from ytourney.game.record import GameRecord, Termination, league_order, replay_order
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination, league_order, replay_order
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
 from ytourney.stats.ratings import (
     Backend,
     HandicapRating,

@@ -7,8 +7,9 @@ import random
 
 import pytest
 
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
 from ytourney.stats.sprt import (
     Sprt,
     SprtDecision,

@@ -7,10 +7,11 @@ import time
 import pytest
 
 from ytourney.errors import EngineProtocolError, YTourneyError
-from ytourney.game.notation import parse_moves
-from ytourney.game.record import Termination
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import GameState
+from ytourney.games.y.notation import parse_moves
+from ytourney.games.record import Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
 from ytourney.players import BaseBot, Limit, create_bot, parse_bot_spec
 from ytourney.players.clock import TimeControl
 from ytourney.tournament.match import Seat, play_game

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from ytourney.cli import main
-from ytourney.game.record import Termination
+from ytourney.games.record import Termination
 from ytourney.players.clock import TimeControl
 from ytourney.players.spec import create_bot, parse_bot_spec
 from ytourney.tournament.match import Seat, play_game
@@ -85,7 +85,7 @@ def test_sys_exit_in_a_worker_keeps_the_plies_played(tmp_path: Path) -> None:
 
 
 def test_a_swap_answer_must_be_a_bool() -> None:
-    from ytourney.game.rules import Rules
+    from ytourney.games.y.rules import Rules
 
     record = play_game([random_seat(), plugin("SaysNo")], "tri:5", Rules(pie=True), seed=1)
     assert record.termination is Termination.ILLEGAL and record.loser_name == "SaysNo"

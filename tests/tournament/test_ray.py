@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from ytourney.cli import main
 from ytourney.errors import BackendError, BackendMissingError
-from ytourney.game.record import Termination
+from ytourney.games.record import Termination
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.executor import GameOutcome
 from ytourney.tournament.run import Runner

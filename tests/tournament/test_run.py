@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ytourney.errors import ConfigMismatchError, RunnerError
-from ytourney.game.record import Termination
+from ytourney.games.record import Termination
 from ytourney.players import create_bot
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.match import Seat, play_game

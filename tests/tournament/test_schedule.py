@@ -5,8 +5,8 @@ from __future__ import annotations
 import collections
 from dataclasses import replace
 
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.schedule import GameTask, Scheduler, build_slots, pairings
 

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from ytourney.errors import ConfigMismatchError, StoreError, StoreLockedError
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
 from ytourney.tournament.store import (
     DB_NAME,
     ResultStore,

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from ytourney.cli.group import FiniteFloat, main
-from ytourney.game.board import ACCEPTED_SPECS
+from ytourney.boards.board import ACCEPTED_SPECS
 
 
 @main.command()
@@ -37,11 +37,11 @@ def play(black: str, white: str, board_spec: str, pie: bool, misere: bool, handi
     Example:
       ytourney play random mcts:playouts=500 --board kadon --seed 3
     """
-    from ytourney.game.board import parse_board
-    from ytourney.game.diagram import board_text
-    from ytourney.game.notation import parse_moves
-    from ytourney.game.rules import Rules
-    from ytourney.game.state import GameState
+    from ytourney.boards.board import parse_board
+    from ytourney.games.y.diagram import board_text
+    from ytourney.games.y.notation import parse_moves
+    from ytourney.games.y.rules import Rules
+    from ytourney.games.y.state import GameState
     from ytourney.players import BotKind, create_bot, parse_bot_spec
     from ytourney.players.clock import TimeControl
     from ytourney.tournament.match import Seat, play_game
@@ -159,8 +159,8 @@ def gtp(bot: str, board_spec: str, seed: int | None, rows: str, first_color: str
     """
     import sys
 
-    from ytourney.game.board import parse_board
-    from ytourney.game.rules import Rules
+    from ytourney.boards.board import parse_board
+    from ytourney.games.y.rules import Rules
     from ytourney.players import create_bot, parse_bot_spec
     from ytourney.players.gtp.server import GtpServer
 

@@ -19,7 +19,7 @@ from ytourney.cli.options import (
     wants_elo,
 )
 from ytourney.errors import YTourneyError
-from ytourney.game.board import ACCEPTED_SPECS
+from ytourney.boards.board import ACCEPTED_SPECS
 
 if TYPE_CHECKING:
     from ytourney.tournament.executor import Backend

@@ -6,9 +6,10 @@ import abc
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from ytourney.game.board import Board
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import GameState
+from ytourney.boards.board import Board
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from ytourney.players.plugin import load_plugin_class
 # Built-in bots by name -> "module:Class"; each class declares OPTIONS: dict[str, BotOption].
 BUILTIN_BOTS: dict[str, str] = {
     "random": "ytourney.players.bots.random_bot:RandomBot",
-    "heuristic": "ytourney.players.bots.heuristic:HeuristicBot",
-    "mcts": "ytourney.players.bots.mcts:MctsBot",
+    "heuristic": "ytourney.games.y.bots.heuristic:HeuristicBot",
+    "mcts": "ytourney.games.y.bots.mcts:MctsBot",
 }
 
 

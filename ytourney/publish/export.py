@@ -24,8 +24,8 @@ from typing import TextIO
 
 from ytourney.choices import parse_choice
 from ytourney.errors import ReportError
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
 from ytourney.publish.sgf import game_to_sgf, sgf_filename, to_sgf_collection
 
 PGN_LINE_WIDTH = 79

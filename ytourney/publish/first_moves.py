@@ -9,10 +9,10 @@ from typing import Any
 from markupsafe import Markup
 
 from ytourney.errors import YTourneyError
-from ytourney.game.board import BoardKind, parse_board
-from ytourney.game.notation import parse_cell
-from ytourney.game.record import GameRecord
-from ytourney.game.rules import Color
+from ytourney.boards.board import BoardKind, parse_board
+from ytourney.games.y.notation import parse_cell
+from ytourney.games.record import GameRecord
+from ytourney.games.api import Color
 from ytourney.publish.svg import heatmap_svg
 
 KADON_HEATMAP_UNIT = 58.0

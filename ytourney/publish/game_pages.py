@@ -10,9 +10,9 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from ytourney.game.board import BoardKind, parse_board
-from ytourney.game.record import GameRecord
-from ytourney.game.rules import Color
+from ytourney.boards.board import BoardKind, parse_board
+from ytourney.games.record import GameRecord
+from ytourney.games.api import Color
 from ytourney.publish.html import render_page, table_view
 from ytourney.publish.ratings_table import RATING_COLUMNS, Standing
 from ytourney.publish.sgf import stone_colours

@@ -20,7 +20,7 @@ from pathlib import Path
 import yaml
 
 from ytourney.errors import RecordError, StoreError
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
 from ytourney.publish.sgf import read_sgf_games
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.run import open_store

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
 from ytourney.publish.charts import FairLevelPoint
 from ytourney.publish.game_pages import GAMES_SHOWN, SiteLinks, pair_key
 from ytourney.publish.handicap_table import HandicapReport

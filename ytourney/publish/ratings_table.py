@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ytourney.errors import RatingsError, ReportError
-from ytourney.game.record import GameRecord, Termination
+from ytourney.games.record import GameRecord, Termination
 from ytourney.publish.handicap_table import level_row, level_worth_text
 from ytourney.publish.render import render_table
 from ytourney.publish.table import Column, ColumnKind, Table, TableFormat

@@ -21,11 +21,12 @@ from dataclasses import dataclass
 
 from ytourney import __version__
 from ytourney.errors import RecordError, YTourneyError
-from ytourney.game.board import BoardKind, parse_board
-from ytourney.game.notation import SWAP, SWAP_TOKEN, move_name, parse_move
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import GameState
+from ytourney.boards.board import BoardKind, parse_board
+from ytourney.games.y.notation import SWAP, SWAP_TOKEN, move_name, parse_move
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
 
 SGF_LINE_WIDTH = 79
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ytourney.errors import ReportError, StoreError
-from ytourney.game.record import GameRecord, replay_order
+from ytourney.games.record import GameRecord, replay_order
 from ytourney.stats import elo_sprt
 from ytourney.stats.elo import EloFit, fit_elo
 from ytourney.stats.elo_sprt import EloSprtSettings, EloSprtState

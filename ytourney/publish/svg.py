@@ -20,10 +20,11 @@ from html import escape
 import numpy as np
 
 from ytourney.errors import YTourneyError
-from ytourney.game.board import SIDE_A, SIDE_B, SIDE_C, Board, BoardKind, parse_board
-from ytourney.game.notation import SWAP, parse_move
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import EMPTY, GameState
+from ytourney.boards.board import SIDE_A, SIDE_B, SIDE_C, Board, BoardKind, parse_board
+from ytourney.games.y.notation import SWAP, parse_move
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import EMPTY, GameState
 
 UNIT = 34.0
 """Pixels per unit of layout (the distance between neighbouring tri cells)."""

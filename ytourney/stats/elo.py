@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ytourney.errors import RatingsError
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
 
 ELO_PER_NAT = 400 / math.log(10)
 """Elo points per unit of the natural-log odds scale the fit works in."""

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
 from ytourney.stats.normal import normal_cdf
 from ytourney.stats.sprt import SprtDecision, judge
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ytourney.errors import HandicapError
-from ytourney.game.record import GameRecord, Termination
+from ytourney.games.record import GameRecord, Termination
 from ytourney.stats.handicap_grid import (
     THETA_STEP,
     Grid,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import trueskill
 
-from ytourney.game.record import GameRecord, replay_order
+from ytourney.games.record import GameRecord, replay_order
 from ytourney.stats.level_worth import BONUS_WEIGHT, LearnedLevelWorth, LevelValue
 from ytourney.stats.normal import normal_cdf
 

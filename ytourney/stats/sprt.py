@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ytourney.game.record import GameRecord, replay_order
+from ytourney.games.record import GameRecord, replay_order
 
 _KEYS = ("p0", "p1", "alpha", "beta")
 

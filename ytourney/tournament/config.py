@@ -26,10 +26,10 @@ from typing import Any
 import yaml
 
 from ytourney.errors import BotSpecError, ConfigError, YTourneyError
-from ytourney.game.board import Board, parse_board
-from ytourney.game.notation import SWAP, parse_move
-from ytourney.game.rules import Rules
-from ytourney.game.state import GameState
+from ytourney.boards.board import Board, parse_board
+from ytourney.games.y.notation import SWAP, parse_move
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
 from ytourney.players.clock import TimeControl
 from ytourney.players.spec import BotKind, BotSpec, parse_bot_spec
 from ytourney.stats.elo_sprt import EloSprtSettings

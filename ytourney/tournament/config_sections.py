@@ -13,7 +13,7 @@ import shlex
 from collections.abc import Mapping
 from typing import Any
 
-from ytourney.game.board import Board
+from ytourney.boards.board import Board
 from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.settings import (
     FirstColor,

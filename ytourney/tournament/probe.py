@@ -12,8 +12,8 @@ import contextlib
 import re
 from dataclasses import dataclass
 
-from ytourney.game.board import parse_board
-from ytourney.game.record import GameRecord, Termination
+from ytourney.boards.board import parse_board
+from ytourney.games.record import GameRecord, Termination
 from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.settings import GtpSettings
 from ytourney.players.gtp.transcript import Transcript

@@ -26,10 +26,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ytourney.errors import YTourneyError
-from ytourney.game.board import parse_board
-from ytourney.game.record import GameRecord, GameSetup, Termination
-from ytourney.game.rules import Rules
-from ytourney.game.state import GameState
+from ytourney.boards.board import parse_board
+from ytourney.games.record import GameRecord, GameSetup, Termination
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
 from ytourney.stats.elo_sprt import EloSprt, EloSprtSettings, EloSprtState
 from ytourney.stats.handicap import HandicapMode, HandicapPlanner, round_level
 from ytourney.stats.sprt import Sprt, SprtState

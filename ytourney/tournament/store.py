@@ -30,8 +30,9 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 from ytourney.errors import ConfigMismatchError, StoreError
-from ytourney.game.record import GameRecord, Termination, utc_now
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination, utc_now
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
 from ytourney.tournament.folder import RunLock, refuse_links
 
 DB_NAME = "tournament.db"

@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ytourney.errors import BackendError, RunnerError, YTourneyError
-from ytourney.game.board import parse_board
-from ytourney.game.rules import Color
+from ytourney.boards.board import parse_board
+from ytourney.games.api import Color
 from ytourney.players.plugin import check_plugin_source
 from ytourney.players.spec import BotKind, create_bot
 from ytourney.stats.handicap import HandicapMode

@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from ytourney.errors import PlayerFault, YTourneyError
-from ytourney.game.board import Board, parse_board
-from ytourney.game.record import GameRecord, GameSetup, Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.boards.board import Board, parse_board
+from ytourney.games.record import GameRecord, GameSetup, Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
 from ytourney.players.base import Bot, Limit
 from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.engine import GtpBot

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from ytourney.game.state import GameState
+from ytourney.games.y.state import GameState
 from ytourney.players.base import BaseBot, Limit
 from ytourney.players.spec import BotOption
 

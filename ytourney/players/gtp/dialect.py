@@ -10,10 +10,10 @@ import re
 from ytourney.errors import (
     NotationError,
 )
-from ytourney.game.board import Board, BoardKind
-from ytourney.game.notation import SWAP
-from ytourney.game.rules import Color
-from ytourney.game.state import GameState
+from ytourney.boards.board import Board, BoardKind
+from ytourney.games.y.notation import SWAP
+from ytourney.games.api import Color
+from ytourney.games.y.state import GameState
 from ytourney.players.gtp.settings import FirstColor, PiePolicy, RowOrder
 
 # --- board dialect: cell names and colour names as the engine knows them ----------------------------------------

@@ -16,10 +16,11 @@ from ytourney.errors import (
     PlayerFault,
     YTourneyError,
 )
-from ytourney.game.board import Board, BoardKind
-from ytourney.game.notation import SWAP, SWAP_TOKEN
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import GameState
+from ytourney.boards.board import Board, BoardKind
+from ytourney.games.y.notation import SWAP, SWAP_TOKEN
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
 from ytourney.players.base import Limit
 from ytourney.players.gtp.client import GtpClient, clip
 from ytourney.players.gtp.dialect import (

@@ -7,11 +7,12 @@ from typing import TextIO
 
 from ytourney import __version__
 from ytourney.errors import IllegalMoveError, NotationError, YTourneyError
-from ytourney.game.board import Board, BoardKind, parse_board
-from ytourney.game.diagram import board_text
-from ytourney.game.notation import SWAP, SWAP_TOKEN
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import GameState
+from ytourney.boards.board import Board, BoardKind, parse_board
+from ytourney.games.y.diagram import board_text
+from ytourney.games.y.notation import SWAP, SWAP_TOKEN
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
 from ytourney.players.base import Bot, Limit
 from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.dialect import (

@@ -9,7 +9,7 @@ import shutil
 from dataclasses import dataclass
 
 from ytourney.errors import ConfigError
-from ytourney.game.board import Board, BoardKind
+from ytourney.boards.board import Board, BoardKind
 
 
 class FirstColor(str, enum.Enum):

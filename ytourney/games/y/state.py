@@ -14,16 +14,23 @@ from operator import not_
 
 from ytourney.errors import (
     GameOverError,
+    IllegalMoveError,
     OccupiedCellError,
     SwapNotAllowedError,
     UnknownCellError,
     YTourneyError,
 )
-from ytourney.game.board import ALL_SIDES, Board, parse_board
-from ytourney.game.notation import SWAP, move_name
-from ytourney.game.rules import Color, Rules
+from ytourney.boards.board import ALL_SIDES, Board, parse_board
+from ytourney.games.api import EMPTY, Color, Move, MoveKind, Outcome, Termination
+from ytourney.games.api import SWAP as SWAP_MOVE
+from ytourney.games.pie import PieSeats
+from ytourney.games.y.notation import SWAP, move_name
+from ytourney.games.y.rules import Rules
 
-EMPTY = 0
+CONNECTION = Termination.define("connection")
+"""Y's one ending: a group touching all three sides."""
+
+__all__ = ["CONNECTION", "EMPTY", "GameState", "PyGameState", "placements"]
 
 
 _BLACK = Color.BLACK
@@ -71,49 +78,67 @@ def _move_tables(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], dict[i
 
 _DEFAULT_RULES = Rules()
 
+_PLACEMENTS: dict[str, tuple[Move, ...]] = {}
 
-class _GameStateCommon:
-    """Queries and messages both GameState implementations share (written against the public properties)."""
+
+def _cell_of(move: Move) -> int:
+    """The cell index (or SWAP) the core plays for a Move; Y has no other kind of move."""
+    if move.kind is MoveKind.PLACE and len(move.path) == 1 and type(move.path[0]) is int:
+        return move.path[0]
+    if move.kind is MoveKind.SWAP:
+        return SWAP
+    raise IllegalMoveError(f"{move.kind.value} moves are not part of Y: a move places one stone, or swaps")
+
+
+def placements(board: Board) -> tuple[Move, ...]:
+    """The placement Move of every cell of `board`, built once per board so legal moves cost no allocation."""
+    table = _PLACEMENTS.get(board.spec)
+    if table is None:
+        table = _PLACEMENTS[board.spec] = tuple(Move(MoveKind.PLACE, (cell,)) for cell in range(board.num_cells))
+    return table
+
+
+class _GameStateCommon(PieSeats):
+    """Queries, API views and messages both GameState implementations share (written against public properties)."""
 
     __slots__ = ()
 
     board: Board
     rules: Rules
     handicap: int
+    game: object = None  # the YGame, set by ytourney.games.y.game
+
+    # --- the game API (ytourney.games.api.State) -------------------------------------------------------------
 
     @property
-    def pie_active(self) -> bool:
-        """True when this game offers the pie rule (an even game with pie on)."""
-        return self.rules.pie and self.handicap == 0
+    def history(self) -> tuple[Move, ...]:
+        """Every action so far as Moves, swaps included."""
+        table = placements(self.board)
+        return tuple(SWAP_MOVE if m == SWAP else table[m] for m in self.moves)
 
-    def owner(self, color: Color) -> int:
-        """Seat that owns `color` now: 0 for the player who placed the first stone, 1 for the other."""
-        seat = 0 if color is Color.BLACK else 1
-        return seat ^ 1 if self.swapped else seat
+    @property
+    def outcome(self) -> Outcome | None:
+        """The end of the game once a Y is completed (misère already applied), else None."""
+        winner = self.winner
+        return None if winner is None else Outcome(winner, CONNECTION)
 
-    def color_of_seat(self, seat: int) -> Color:
-        """Colour played now by seat 0 (first mover) or seat 1."""
-        black_seat = 1 if self.swapped else 0
-        return Color.BLACK if seat == black_seat else Color.WHITE
+    def legal_moves(self) -> list[Move]:
+        """Every legal action as a Move: the empty cells, then swap when the pie rule offers it; empty once over."""
+        if self.is_over:
+            return []
+        moves = list(map(placements(self.board).__getitem__, self.empty_cells()))
+        if self.can_swap():
+            moves.append(SWAP_MOVE)
+        return moves
 
-    def seat_to_move(self) -> int:
-        """Seat (0 first mover, 1 other) whose turn it is."""
-        return self.owner(self.to_move)
+    def _swap_refusal(self) -> str:
+        return self.swap_refusal(self.num_stones)
 
     def _describe(self, move: object) -> str:
         try:
             return repr(move_name(self.board, move))
         except (YTourneyError, TypeError):  # not a cell of this board, or not even a number
             return repr(move)
-
-    def _swap_refusal(self) -> str:
-        if not self.rules.pie:
-            return "swap is not allowed: the pie rule is off in this game"
-        if self.handicap:
-            return f"swap is not allowed in a handicap game (level {self.handicap})"
-        if not self.num_stones:
-            return "swap is not allowed before the first stone is placed"
-        return "swap is only allowed as the second action of the game"
 
     def __repr__(self) -> str:
         return (
@@ -232,17 +257,10 @@ class PyGameState(_GameStateCommon):
         """Empty cells in index order."""
         return list(compress(self._range, map(not_, self.cells)))
 
-    def legal_moves(self) -> list[int]:
-        """Every legal action: the empty cells, plus SWAP when the pie rule offers it; empty once over."""
-        if self._winner is not None:
-            return []
-        moves = list(compress(self._range, map(not_, self.cells)))
-        if len(self._moves) == 1 and self.rules.pie and self.handicap == 0:
-            moves.append(SWAP)
-        return moves
-
-    def is_legal(self, move: int) -> bool:
+    def is_legal(self, move: int | Move) -> bool:
         """True when `play(move)` would succeed."""
+        if type(move) is Move:
+            move = _cell_of(move)
         if self._winner is not None:
             return False
         if move == SWAP:
@@ -311,7 +329,9 @@ class PyGameState(_GameStateCommon):
         return None
 
     def _play_other(self, move: object) -> None:
-        """The rare actions: SWAP, or anything that is not a cell index of this board."""
+        """The rare actions: a Move of the game API, SWAP, or anything that is not a cell index of this board."""
+        if type(move) is Move:
+            return self.play(_cell_of(move))
         if move == SWAP:
             if not self.can_swap():
                 raise SwapNotAllowedError(self._swap_refusal())
@@ -357,7 +377,7 @@ class PyGameState(_GameStateCommon):
 # --- the optional C core -----------------------------------------------------------------------
 
 try:
-    from ytourney.game import _gamecore
+    from ytourney.games.y import _gamecore
 except ImportError:  # no compiler at install time: the pure-Python state serves alone
     _gamecore = None
 
@@ -394,8 +414,17 @@ if _gamecore is not None:
 
         __slots__ = ()
 
+        legal_moves = _GameStateCommon.legal_moves
+
+        def is_legal(self, move: int | Move) -> bool:
+            """True when `play(move)` would succeed."""
+            return _gamecore.Core.is_legal(self, _cell_of(move) if type(move) is Move else move)
+
         def _play_slow(self, move: object) -> None:
-            """Everything the C fast path declines: a move after the end, SWAP, a bad or occupied cell."""
+            """Everything the C fast path declines: a Move of the game API, a move after the end, SWAP, a bad or
+            occupied cell."""
+            if type(move) is Move:
+                return self.play(_cell_of(move))
             winner = self.winner
             if winner is not None:
                 raise GameOverError(

@@ -130,7 +130,7 @@ def _tri_board(size: int) -> Board:
 
 
 def _kadon_board() -> Board:
-    text = resources.files("ytourney.game").joinpath("data/kadon93.txt").read_text(encoding="utf-8")
+    text = resources.files("ytourney.boards").joinpath("data/kadon93.txt").read_text(encoding="utf-8")
     rows = [line.split() for line in text.splitlines() if line.strip() and not line.startswith("#")]
     names = tuple(row[0].upper() for row in rows)
     index = {name.lower(): i for i, name in enumerate(names)}

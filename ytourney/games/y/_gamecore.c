@@ -1,11 +1,11 @@
-/* Optional C core of ytourney.game.GameState: stones, turn, union-find with side masks on the roots, and the
+/* Optional C core of ytourney.games.y.GameState: stones, turn, union-find with side masks on the roots, and the
  * move-by-move hot path (play, copy, empty/legal cells).
  *
- * ytourney.game builds `CGameState` as a Python subclass of `Core`; the rare paths (swap validation, every
+ * ytourney.games.y.state builds `CGameState` as a Python subclass of `Core`; the rare paths (swap validation, every
  * error message, pickling) stay in Python.  `Core.play` handles a legal cell index entirely in C and hands
  * anything else (SWAP, a bad or occupied cell, a move after the end) to the subclass's `_play_slow`, so the
  * exceptions and their messages are the pure-Python ones.  Without a compiler this module is simply not built
- * and ytourney.game uses its pure-Python GameState.
+ * and ytourney.games.y.state uses its pure-Python GameState.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -17,7 +17,7 @@
 #define MAX_NEIGHBORS 6
 #define MAX_CELLS 32000 /* cell indices and parents are int16 */
 
-/* --- configuration set once by ytourney.game ----------------------------------------------------------- */
+/* --- configuration set once by ytourney.games.y.state ----------------------------------------------------------- */
 
 static PyObject *g_black;          /* Color.BLACK */
 static PyObject *g_white;          /* Color.WHITE */
@@ -161,7 +161,7 @@ static PyGetSetDef Topology_getset[] = {
 
 static PyTypeObject TopologyType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "ytourney.game._gamecore.Topology",
+    .tp_name = "ytourney.games.y._gamecore.Topology",
     .tp_doc = PyDoc_STR("Neighbour rows and side masks of one board, shared by all its game states."),
     .tp_basicsize = sizeof(TopologyObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -245,7 +245,7 @@ static int
 check_configured(void)
 {
     if (g_black == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "ytourney.game._gamecore is not configured; use ytourney.game.state.GameState");
+        PyErr_SetString(PyExc_RuntimeError, "ytourney.games.y._gamecore is not configured; use ytourney.games.y.state.GameState");
         return -1;
     }
     return 0;
@@ -339,7 +339,7 @@ Core_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             goto fail;
         }
         if (!PyObject_TypeCheck(topology, &TopologyType)) {
-            PyErr_SetString(PyExc_TypeError, "topology_for() must return a ytourney.game._gamecore.Topology");
+            PyErr_SetString(PyExc_TypeError, "topology_for() must return a ytourney.games.y._gamecore.Topology");
             goto fail;
         }
         Py_INCREF(board);
@@ -732,8 +732,8 @@ static PyMemberDef Core_members[] = {
 
 static PyTypeObject CoreType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "ytourney.game._gamecore.Core",
-    .tp_doc = PyDoc_STR("C storage and hot path of ytourney.game.CGameState (use that class, not this one)."),
+    .tp_name = "ytourney.games.y._gamecore.Core",
+    .tp_doc = PyDoc_STR("C storage and hot path of ytourney.games.y.CGameState (use that class, not this one)."),
     .tp_basicsize = offsetof(CoreObject, data),
     .tp_itemsize = 1,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
@@ -784,14 +784,14 @@ configure(PyObject *module, PyObject *args, PyObject *kwds)
 static PyMethodDef module_methods[] = {
     {"configure", (PyCFunction)(void (*)(void))configure, METH_VARARGS | METH_KEYWORDS,
      PyDoc_STR("configure(*, black, white, default_rules, parse_board, topology_for, error, all_sides)\n--\n\n"
-               "Hand the module the Python objects it returns and calls (done once by ytourney.game).")},
+               "Hand the module the Python objects it returns and calls (done once by ytourney.games.y.state).")},
     {NULL},
 };
 
 static struct PyModuleDef gamecore_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "ytourney.game._gamecore",
-    .m_doc = PyDoc_STR("C core of ytourney's GameState (optional; ytourney.game falls back to pure Python)."),
+    .m_name = "ytourney.games.y._gamecore",
+    .m_doc = PyDoc_STR("C core of ytourney's GameState (optional; ytourney.games.y.state falls back to pure Python)."),
     .m_size = -1,
     .m_methods = module_methods,
 };

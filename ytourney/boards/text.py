@@ -1,21 +1,20 @@
-"""Board diagrams: the position as a triangle of stones in plain text."""
+"""Board diagrams in plain text: any board's nodes row by row, with the stones on them."""
 
 from __future__ import annotations
 
-from ytourney.game.board import Board, BoardKind
-from ytourney.game.rules import Color
-from ytourney.game.state import EMPTY, GameState
+from collections.abc import Collection, Sequence
 
-STONE_CHARS = {EMPTY: ".", Color.BLACK: "X", Color.WHITE: "O"}
+from ytourney.boards.board import Board, BoardKind
+
+STONE_CHARS = {0: ".", 1: "X", 2: "O"}
+"""Node contents to characters: empty, the first colour (Black), the second (White)."""
 
 
-def board_text(state: GameState, last: int | None = None) -> str:
-    """The position as text: apex at the top, row 1 at the bottom, X for Black and O for White."""
-    board = state.board
+def board_text(board: Board, stones: Sequence[int], last: Collection[int] = ()) -> str:
+    """The position as text: row 1 at the bottom, X for Black and O for White, the last move's nodes in lower case."""
     rows = _rows(board)
     width = max(len(r) for r in rows)
     label_width = len(str(len(rows)))
-    stones = state.cells  # one read: on the C core every read builds a new list
     lines = []
     for row_number in range(len(rows), 0, -1):
         cells = rows[row_number - 1]
@@ -23,7 +22,7 @@ def board_text(state: GameState, last: int | None = None) -> str:
         marks = []
         for cell in cells:
             char = STONE_CHARS[stones[cell]]
-            marks.append(char.lower() if cell == last and char != "." else char)
+            marks.append(char.lower() if cell in last and char != "." else char)
         lines.append(f"{row_number:>{label_width}} {indent}{' '.join(marks)}")
     letters = " ".join(chr(ord("a") + i) for i in range(len(rows[0])))
     if board.kind is BoardKind.KADON:

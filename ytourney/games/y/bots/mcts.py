@@ -15,13 +15,14 @@ from typing import ClassVar
 
 import numpy as np
 
-from ytourney.game.board import Board
-from ytourney.game.notation import SWAP
-from ytourney.game.playout import RandomFill
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import EMPTY, GameState
+from ytourney.boards.board import Board
+from ytourney.games.y.notation import SWAP
+from ytourney.games.y.playout import RandomFill
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import EMPTY, GameState
 from ytourney.players.base import BaseBot, Limit
-from ytourney.players.bots.heuristic import (
+from ytourney.games.y.bots.heuristic import (
     completing_from_masks,
     fair_openings,
     first_stone_worth,

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from ytourney.errors import YTourneyError
-from ytourney.game.board import SIDE_A, SIDE_B, SIDE_C, Board, BoardKind
-from ytourney.game.rules import Color
-from ytourney.game.state import EMPTY, GameState
+from ytourney.boards.board import SIDE_A, SIDE_B, SIDE_C, Board, BoardKind
+from ytourney.games.api import Color
+from ytourney.games.y.state import EMPTY, GameState
 
 
 class RandomFill:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ytourney.errors import NotationError
-from ytourney.game.board import Board, BoardKind
+from ytourney.boards.board import Board, BoardKind
 
 SWAP = -1
 SWAP_TOKEN = "swap"

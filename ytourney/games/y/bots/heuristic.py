@@ -13,9 +13,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from ytourney.game.board import ALL_SIDES, Board, BoardKind
-from ytourney.game.rules import Color
-from ytourney.game.state import EMPTY, GameState
+from ytourney.boards.board import ALL_SIDES, Board, BoardKind
+from ytourney.games.api import Color
+from ytourney.games.y.state import EMPTY, GameState
 from ytourney.players.base import BaseBot, Limit
 from ytourney.players.spec import BotOption
 
@@ -25,7 +25,7 @@ CHUNK = 2048
 OPENING_TOLERANCE = 0.02
 # Kadon: P(Black holds a Y) - 0.5 after a random completion of the board with one Black stone on each cell
 # (cells in board order, A1 B1 ... E9), White to move; 2**18 completions per cell (standard error 0.001),
-# computed once with ytourney.game.playout.RandomFill and numpy.random.default_rng(2026) (tests/players/test_bots.py
+# computed once with ytourney.games.y.playout.RandomFill and numpy.random.default_rng(2026) (tests/players/test_bots.py
 # checks it against the kernel). The board has no Y-reduction to compute it.
 KADON_STONE_GAINS = (
     0.0452, 0.0325, 0.0267, 0.0220, 0.0214, 0.0237, 0.0264, 0.0318, 0.0465, 0.0323, 0.0478, 0.0412,

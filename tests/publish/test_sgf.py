@@ -13,6 +13,7 @@ from ytourney.cli import main
 from ytourney.errors import RecordError
 from ytourney.games.record import GameRecord, Termination
 from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import CONNECTION
 from ytourney.players.spec import create_bot, parse_bot_spec
 from ytourney.publish.sgf import game_to_sgf, read_sgf_games
 from ytourney.tournament.match import Seat, play_game
@@ -62,7 +63,7 @@ def test_a_morat_style_game_reads_by_move_order() -> None:
     record = game(3, rules=Rules(pie=False), players=("morat", "other"))
     (back,) = read_sgf_games(morat_text(record), "m.sgf")
     assert back.moves == record.moves and back.first == "morat" and back.second == "other"
-    assert back.winner_name == record.winner_name and back.termination is Termination.CONNECTION
+    assert back.winner_name == record.winner_name and back.termination is CONNECTION
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -71,7 +72,7 @@ def test_a_morat_style_game_reads_by_move_order() -> None:
     ("(;GM[y]SZ[5];B[a1];W[b1];SW[])", "x.sgf: move 3 ('swap') is illegal"),
     ("(;GM[1]SZ[5];B[a1])", "x.sgf: GM[1] is not a game of Y; expected GM[y]"),
     ("(;GM[y];B[a1])", "x.sgf: no board"),
-    ("(;GM[y]SZ[5]RE[B+];B[a1];W[b1])", "RE[B+] names a winner by connection but the game is not over"),
+    ("(;GM[y]SZ[5]RE[B+];B[a1];W[b1])", "RE[B+] names a winner by the rules but the game is not over"),
     ("(;GM[y]SZ[5];B[a1]", "not readable SGF"),
 ])
 def test_bad_games_are_refused_with_file_and_move(text: str, message: str) -> None:

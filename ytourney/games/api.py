@@ -362,3 +362,10 @@ class Game(abc.ABC):
         if outcome.score is not None:
             text += f", score {outcome.score[0]:g}-{outcome.score[1]:g}"
         return text
+
+    highlight_text: ClassVar[str] = "the highlighted stones are ringed and joined in gold"
+    """How a diagram's caption names `highlight` (Y: the winning Y)."""
+
+    def win_text(self, termination: Termination, rules: Any) -> str:
+        """How a game was won, the words after 'wins' in a result sentence ('by connection')."""
+        return f"by {termination.value}"

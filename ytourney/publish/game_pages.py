@@ -10,13 +10,14 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from ytourney.boards.board import BoardKind, parse_board
+from ytourney.boards.board import BoardKind
+from ytourney.games.api import Color, Outcome
 from ytourney.games.record import GameRecord
-from ytourney.games.api import Color
+from ytourney.games.registry import get_game
 from ytourney.publish.html import render_page, table_view
 from ytourney.publish.ratings_table import RATING_COLUMNS, Standing
-from ytourney.publish.sgf import stone_colours
-from ytourney.publish.svg import position_svg, replay, winning_group
+from ytourney.publish.sgf import fallback_colours
+from ytourney.publish.svg import diagram_svg, replay_moves
 from ytourney.publish.table import Table
 from ytourney.stats.ratings import PlayerRating, RatedGame
 
@@ -72,28 +73,42 @@ def mover_seat(ply: int, handicap: int) -> int:
     return 0 if ply < stones else (1 if (ply - stones) % 2 == 0 else 0)
 
 
+def result_sentence(record: GameRecord) -> str:
+    """The game page's result in words, from the game's views: who won and how, or the draw, and its length."""
+    game = get_game(record.game)
+    plies = len(record.moves)
+    if record.winner is None:
+        text = game.result_text(None, None, Outcome(None, record.termination, record.score, record.reason))
+        return f"{text[:1].upper()}{text[1:]} after {plies} moves"
+    text = f"{record.winner_name} ({record.winner}) wins {game.win_text(record.termination, record.rules)}"
+    if record.score is not None:
+        text += f", score {record.score[0]:g}-{record.score[1]:g}"
+    return f"{text} after {plies} moves"
+
+
 def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
     """The page of one game: final position, result, facts and the move list."""
     record = game.record
-    board = parse_board(record.board)
-    rules = record.rules
+    rules_of = get_game(record.game)
+    board = rules_of.parse_board(record.board)
     unit = 44.0 if board.kind is BoardKind.KADON else max(22.0, min(60.0, 480.0 / board.size))
     label = f"final position of game {number}: {record.black} (black) vs {record.white} (white)"
-    diagram = position_svg(board, record.moves, rules=rules, handicap=record.handicap, label=label, unit=unit)
-    played = replay(board, record.moves, rules, record.handicap)
-    colours = stone_colours(record)
+    played = replay_moves(rules_of, board, record.moves, record.rules, record.handicap)
+    diagram = diagram_svg(rules_of, played, label=label, unit=unit)
+    history = played.state.history
+    tokens = [rules_of.format_move(board, move) for move in history[:len(played.colours)]]
+    tokens += record.moves[len(tokens):]
+    colours = [None if c is None else "B" if c is Color.BLACK else "W" for c in played.colours]
+    colours += fallback_colours(record, colours)
     seconds = list(record.move_seconds) + [None] * (len(record.moves) - len(record.move_seconds))
     moves = Markup("".join(  # built here, not in the template: a long game has hundreds of moves
         f'<li class="{kind}"><span class="stone {kind}" title="{kind}"></span>{escape(token)}'
         + (f'<span class="t">{t:.2f}s</span>' if t is not None else "") + "</li>\n"
         for token, kind, t in ((token, {"B": "black", "W": "white"}.get(colour or "", "swap"), t)
-                               for token, colour, t in zip(record.moves, colours, seconds))))
+                               for token, colour, t in zip(tokens, colours, seconds))))
     changes = {game.winner_before.name: _change(game.winner_before, game.winner_after),
                game.loser_before.name: _change(game.loser_before, game.loser_after)}
-    how = "by completing a Y" if record.termination.value == "connection" else f"by {record.termination.value}"
-    if record.termination.value == "connection" and record.rules.misere:
-        how = "(misère: the opponent completed a Y)"
-    result = f"{record.winner_name} ({record.winner}) wins {how} after {len(record.moves)} moves"
+    result = result_sentence(record)
     notes = []
     if played.failed_at is not None:
         notes.append(f"the record's move {played.failed_at} does not replay; the diagram stops before it")
@@ -107,13 +122,14 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
         for ply, t in enumerate(record.move_seconds):
             spent[mover_seat(ply, record.handicap)] += t
         think = f"{record.first} {spent[0]:.2f}s, {record.second} {spent[1]:.2f}s"
-    rules_text = ", ".join(f"{k} {'on' if v else 'off'}" for k, v in sorted(record.rules.to_dict().items())) or "-"
+    rules_text = ", ".join(f"{k} {('on' if v else 'off') if isinstance(v, bool) else v}"
+                           for k, v in sorted(rules_of.rules_dict(record.rules).items())) or "-"
     index = number - 1
     hrefs = links.game_href
     return render_page(
         "game.html", title=f"Game {number}: {record.black} vs {record.white}", root="../", record=record,
         diagram=Markup(diagram), result=result, fault=record.termination.is_fault,
-        won_by_y=bool(winning_group(played.state)), moves=moves,
+        highlight=rules_of.highlight_text if rules_of.highlight(played.state) else "", moves=moves,
         black={"name": record.black, "href": links.player(record.black), "change": changes.get(record.black, "")},
         white={"name": record.white, "href": links.player(record.white), "change": changes.get(record.white, "")},
         pair=links.pair(record.black, record.white),

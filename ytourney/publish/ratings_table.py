@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ytourney.errors import RatingsError, ReportError
+from ytourney.games.api import TOOL_TERMINATIONS
 from ytourney.games.record import GameRecord, Termination
 from ytourney.publish.handicap_table import level_row, level_worth_text
 from ytourney.publish.render import render_table
@@ -26,7 +27,7 @@ from ytourney.stats.ratings import (
 )
 from ytourney.stats.sprt import SprtState
 
-FAULTS: tuple[Termination, ...] = tuple(t for t in Termination if t.is_fault)
+FAULTS: tuple[Termination, ...] = tuple(t for t in TOOL_TERMINATIONS if t.is_fault)
 """Fault terminations, counted against the losing (faulty) side."""
 
 

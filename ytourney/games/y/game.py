@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from ytourney.boards.board import ACCEPTED_SPECS, ALL_SIDES, Board, parse_board
 from ytourney.boards.text import board_text
 from ytourney.errors import GameSpecError, IllegalMoveError
-from ytourney.games.api import EMPTY, SWAP, SWAP_TOKEN, Game, Move, MoveKind, RuleOption, State
+from ytourney.games.api import EMPTY, SWAP, SWAP_TOKEN, Game, Move, MoveKind, RuleOption, State, Termination
 from ytourney.games.y import notation
 from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import GameState, PyGameState, placements
@@ -93,3 +93,11 @@ class YGame(Game):
 GAME = YGame()
 for _state_class in {GameState, PyGameState}:
     _state_class.game = GAME
+    highlight_text = "the winning Y is ringed and joined in gold"
+
+    def win_text(self, termination: Termination, rules: Any) -> str:
+        """'by completing a Y' (under misère: the opponent completed one), else 'by <termination>'."""
+        if termination.value != "connection":
+            return f"by {termination.value}"
+        return "(misère: the opponent completed a Y)" if rules.misere else "by completing a Y"
+

@@ -30,11 +30,20 @@ from ytourney.players.gtp.dialect import (
 from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.settings import GtpSettings
 from ytourney.tournament.config import parse_config
-from ytourney.tournament.match import Seat, play_game
+from ytourney.games.registry import get_game
+from ytourney.tournament.match import Seat
+from ytourney.tournament.match import play_game as play_any_game
+
+Y = get_game("y")
+
+
+def play_game(seats, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN201 - the referee, seated for Y
+    return play_any_game(seats, Y, *args, **kwargs)
 from ytourney.tournament.pool import InProcessExecutor
 from ytourney.tournament.run import Runner
 from ytourney.tournament.store import load_records
 from ytourney.tournament.worker import TournamentContext
+from ytourney.games.y.state import CONNECTION
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKES = ROOT / "tests" / "fake_engines"
@@ -178,7 +187,7 @@ def play_both_seats(settings: GtpSettings, board: str = "tri:7", rules: Rules = 
 def test_row_reversed_engine_plays_by_config_and_hears_its_time_command(tmp_path: Path) -> None:
     log = tmp_path / "log"
     records = play_both_seats(row_reversed("--log", str(log)))
-    assert [r.termination for r in records] == [Termination.CONNECTION] * 4, [r.reason for r in records]
+    assert [r.termination for r in records] == [CONNECTION] * 4, [r.reason for r in records]
     lines = log.read_text().splitlines()
     assert lines.count("y_param max_time 0.3") == 4  # once per game: the move time does not change
     assert all(line.startswith(("play b ", "play w ")) for line in lines if line.startswith("play"))
@@ -194,7 +203,7 @@ def test_row_reversed_engine_told_our_notation_refuses_it_or_answers_off_our_boa
 def test_white_first_engine_plays_by_config_and_hears_its_time_command(tmp_path: Path) -> None:
     log = tmp_path / "log"
     records = play_both_seats(white_first("--log", str(log), "--stats", "5"))
-    assert [r.termination for r in records] == [Termination.CONNECTION] * 4, [r.reason for r in records]
+    assert [r.termination for r in records] == [CONNECTION] * 4, [r.reason for r in records]
     lines = log.read_text().splitlines()
     assert lines.count("time -m 0.3 -g 0 -f 0") == 4
     first_plays = [line for line in lines if line.startswith("play")][:1]
@@ -218,7 +227,7 @@ def test_game_clock_changes_the_move_time_sent_before_genmove(tmp_path: Path) ->
         clock = TimeControl(game_seconds=6.0, increment=0.0, grace_seconds=1.0)
         record = play_game([Seat("engine", bot), Seat("random", RandomBot(seed=3))], "tri:9", Rules(pie=False),
                            time_control=clock, seed=3)
-        assert record.termination is Termination.CONNECTION, record.reason
+        assert record.termination is CONNECTION, record.reason
     finally:
         bot.close()
     sent = [line for line in log.read_text().splitlines() if line.startswith("time -m")]
@@ -272,7 +281,7 @@ def test_our_bots_play_a_tournament_against_each_fake_family(name: str, fake: st
     assert summary.complete and summary.stored == 12
     records = load_records(tmp_path / "out")
     engine = config.players[0].name
-    assert all(r.termination is Termination.CONNECTION for r in records), [r.reason for r in records]
+    assert all(r.termination is CONNECTION for r in records), [r.reason for r in records]
     assert all(engine in (r.black, r.white) for r in records)
     assert collections.Counter(r.first == engine for r in records) == {True: 6, False: 6}
     assert {r.winner_name for r in records} >= {engine}

@@ -14,6 +14,7 @@ from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import GameState
 from ytourney.players import BaseBot, Limit
 from ytourney.players.gtp.server import COMMANDS, GtpServer
+from ytourney.games.y.state import CONNECTION
 
 SERVE = "import sys; from ytourney.cli import main; sys.exit(main())"
 
@@ -239,11 +240,11 @@ def test_white_first_names_the_first_mover_white() -> None:
 def test_winner_and_final_score_once_a_y_is_complete(first_color: str, winner: str, score: str) -> None:
     first, second = ("b", "w") if first_color == "black" else ("w", "b")
     server = GtpServer(SpyBot(), "tri:3", Rules(pie=False), first_color=first_color)
-    assert ask(server, "winner", "final_score") == ["? game is not over: no player has completed a Y"] * 2
+    assert ask(server, "winner", "final_score") == ["? game is not over: no player has won yet"] * 2
     ask(server, f"play {first} a1", f"play {second} b1", f"play {first} a2", f"play {second} b2")
     assert ask(server, f"play {first} a3", "winner", "final_score") == ["=", f"= {winner}", f"= {score}"]
     assert ask(server, "undo", "winner", f"play {first} a3", "final_score") == [
-        "=", "? game is not over: no player has completed a Y", "=", f"= {score}"
+        "=", "? game is not over: no player has won yet", "=", f"= {score}"
     ]
 
 
@@ -274,6 +275,7 @@ def test_our_client_plays_our_server_in_every_dialect(rows: str, first_color: st
     from ytourney.players.clock import TimeControl
     from ytourney.players.gtp.engine import GtpBot
     from ytourney.players.gtp.settings import GtpSettings
+    from ytourney.games.registry import get_game
     from ytourney.tournament.match import Seat, play_game
 
     command = (sys.executable, "-c", SERVE, "gtp", "random", "--seed", "3", "--rows", rows, "--first-color",
@@ -284,9 +286,9 @@ def test_our_client_plays_our_server_in_every_dialect(rows: str, first_color: st
     try:
         for seed in (1, 2):
             seats = [Seat("served", bot), Seat("random", RandomBot(seed=seed, swap_rate=0.5))]
-            record = play_game(seats if seed == 1 else seats[::-1], "tri:6", Rules(), seed=seed,
+            record = play_game(seats if seed == 1 else seats[::-1], get_game("y"), "tri:6", Rules(), seed=seed,
                                time_control=TimeControl(move_seconds=1.0, grace_seconds=5.0))
-            assert record.termination is Termination.CONNECTION, record.reason
+            assert record.termination is CONNECTION, record.reason
     finally:
         bot.close()
 

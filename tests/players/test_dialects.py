@@ -22,9 +22,11 @@ from ytourney.players.bots.random_bot import RandomBot
 from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.client import GtpClient
 from ytourney.players.gtp.dialect import (
+    engine_colors_flipped,
     from_engine_cell,
     from_engine_color,
     to_engine_cell,
+    swap_style_hint,
     to_engine_color,
 )
 from ytourney.players.gtp.engine import GtpBot
@@ -232,6 +234,83 @@ def test_game_clock_changes_the_move_time_sent_before_genmove(tmp_path: Path) ->
         bot.close()
     sent = [line for line in log.read_text().splitlines() if line.startswith("time -m")]
     assert len(sent) >= 2 and len(set(sent)) == len(sent)  # sent again whenever the share of the clock changes
+
+
+# --- swap_style: an engine that recolours the first stone on `swap` (HexGUI's convention, Hayward's engine) --------
+
+
+def swap_games(settings: GtpSettings, seeds: tuple[int, ...] = (1, 2, 3)) -> list:
+    """Games in which a swap happens every time: the random bot swaps the engine's first stone, and the engine (told
+    `--swap always`) swaps the random bot's."""
+    bot = GtpBot(settings)
+    try:
+        records = []
+        for seed in seeds:
+            engine, opponent = Seat("engine", bot), Seat("random", RandomBot(seed=seed, swap_rate=1.0))
+            for order in ([engine, opponent], [opponent, engine]):
+                records.append(play_game(order, "tri:7", Rules(), time_control=FAST, seed=seed))
+        return records
+    finally:
+        bot.close()
+
+
+def test_a_recolouring_engine_plays_clean_games_with_swap_style_recolor(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    records = swap_games(row_reversed("--swap-style", "recolor", "--swap", "always", "--log", str(log),
+                                      swap_style="recolor"))
+    assert [r.termination for r in records] == [CONNECTION] * 6, [r.reason for r in records]
+    assert all(r.moves[1] == "swap" for r in records)
+    # After `play w swap` the engine's Black moves next: its colour words are ours exchanged from the swap on.
+    lines = [line for line in log.read_text().splitlines() if line.startswith(("play", "genmove"))]
+    after = [lines[i + 1] for i, line in enumerate(lines[:-1]) if line == "play w swap"]
+    assert after and all(line.startswith(("genmove b", "play b")) for line in after)
+
+
+def test_a_recolouring_engine_told_exchange_loses_and_the_fault_names_swap_style() -> None:
+    records = swap_games(row_reversed("--swap-style", "recolor", "--swap", "always"), seeds=(1,))
+    first, second = records  # the engine moved first (we swapped it), then second (it swapped us)
+    assert first.termination is Termination.FORFEIT and first.loser_name == "engine"
+    assert re.search(r"resigned right after a swap: check gtp.swap_style \(now 'exchange'; 'recolor' when the engine "
+                     r"changes the first stone's colour", first.reason), first.reason
+    assert second.termination is Termination.PROTOCOL and second.loser_name == "engine"
+    assert "refused 'play w" in second.reason and "check gtp.swap_style (now 'exchange'" in second.reason
+    for record in records:
+        hint = swap_style_hint(record.moves, record.termination, record.reason, row_reversed())
+        assert hint.startswith("the engine went wrong right after a swap: check gtp.swap_style (now 'exchange';")
+
+
+def test_an_exchanging_engine_told_recolor_loses_and_the_fault_names_swap_style() -> None:
+    records = swap_games(row_reversed("--swap", "always", swap_style="recolor"), seeds=(1,))
+    assert {r.termination for r in records} == {Termination.PROTOCOL}, [r.reason for r in records]
+    assert all("check gtp.swap_style (now 'recolor'; 'exchange' when" in r.reason for r in records)
+
+
+def test_swap_style_hint_only_for_faults_soon_after_a_swap() -> None:
+    settings = row_reversed()
+    protocol, connection = Termination.PROTOCOL, CONNECTION
+    assert swap_style_hint(["c3", "swap", "d4"], protocol, "refused 'play w d4'", settings)
+    assert swap_style_hint(["c3", "swap"], Termination.FORFEIT, "engine 'e' resigned", settings)
+    assert not swap_style_hint(["c3", "swap", "d4"], connection, "", settings)  # a clean game
+    assert not swap_style_hint(["c3", "d4", "e2"], protocol, "refused 'play w e2'", settings)  # no swap
+    assert not swap_style_hint(["c3", "swap", *["a1"] * 10], protocol, "refused 'play b a1'", settings)  # much later
+    assert "now 'recolor'; 'exchange' when" in swap_style_hint(["c3", "swap"], protocol, "x",
+                                                                row_reversed(swap_style="recolor"))
+
+
+def test_recolor_needs_an_engine_that_hears_of_swaps() -> None:
+    with pytest.raises(ConfigError, match=r"swap_style 'recolor' .* with gtp.swap 'none' it never hears of a swap"):
+        GtpBot(row_reversed(swap="none", swap_style="recolor")).new_game(parse_board("tri:5"), Rules(), Color.BLACK)
+
+
+def test_recolor_colour_names_after_a_swap() -> None:
+    assert to_engine_color(Color.WHITE, "black", recolored=True) == "b"
+    assert to_engine_color(Color.WHITE, "white", recolored=True) == "w"
+    for color in Color:
+        for first in ("black", "white"):
+            for recolored in (False, True):
+                assert from_engine_color(to_engine_color(color, first, recolored), first, recolored) is color
+    assert engine_colors_flipped("recolor", True) and not engine_colors_flipped("recolor", False)
+    assert not engine_colors_flipped("exchange", True)
 
 
 # --- the ready-made snippets play the fakes in small tournaments -----------------------------------------------------

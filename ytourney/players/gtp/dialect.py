@@ -131,6 +131,10 @@ def engine_colors_flipped(swap_style: str, swapped: bool) -> bool:
 # --- what a fault says of the swap dialect ---------------------------------------------------------------------------
 
 
+SWAP_FAULT_PLIES = 4
+"""A fault with at most this many moves played (the swap among the first two) is one 'right after a swap'."""
+
+
 def swap_style_hint(moves: Sequence[str], termination: Termination, reason: str, settings: GtpSettings) -> str:
     """A hint at gtp.swap_style when an engine lost by a fault (a resignation included) soon after a swap, else ''.
 
@@ -140,12 +144,13 @@ def swap_style_hint(moves: Sequence[str], termination: Termination, reason: str,
     """
     if not termination.is_fault or "swap" not in [move.lower() for move in moves[:2]]:
         return ""
-    if len(moves) > 6 and "resigned" not in reason.lower():
+    if len(moves) > SWAP_FAULT_PLIES:
         return ""
-    other = SwapStyle.RECOLOR if settings.swap_style == SwapStyle.EXCHANGE else SwapStyle.EXCHANGE
+    style = SwapStyle(settings.swap_style)
+    other = SwapStyle.RECOLOR if style is SwapStyle.EXCHANGE else SwapStyle.EXCHANGE
     what = ("the engine changes the first stone's colour on `swap`, the players keeping theirs (HexGUI's convention)"
             if other is SwapStyle.RECOLOR else "the engine exchanges the players' colours on `swap`")
-    return (f"the engine went wrong right after a swap: check gtp.swap_style (now {settings.swap_style.value!r}; "
+    return (f"the engine went wrong right after a swap: check gtp.swap_style (now {style.value!r}; "
             f"{other.value!r} when {what})")
 
 

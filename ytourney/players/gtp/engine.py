@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 from ytourney.errors import (
     ConfigError,
@@ -17,8 +18,6 @@ from ytourney.errors import (
     PlayerFault,
     YTourneyError,
 )
-from typing import Any
-
 from ytourney.boards.board import Board, BoardKind
 from ytourney.games.api import PASS_TOKEN, SWAP, SWAP_TOKEN, Color, Move, MoveKind, State
 from ytourney.games.bot import Limit
@@ -36,6 +35,7 @@ from ytourney.players.gtp.dialect import (
 from ytourney.players.gtp.settings import (
     GtpSettings,
     SwapDialect,
+    SwapStyle,
     TimeCommand,
     check_board,
 )
@@ -123,8 +123,14 @@ class GtpBot:
             self._answer = None
             if ply == len(state.history):
                 return answer
-        with self._fault_guard():
-            return self._genmove(self._sync(state), state, limit, allow_swap=False)
+        try:
+            with self._fault_guard():
+                return self._genmove(self._sync(state), state, limit, allow_swap=False)
+        except (EngineProtocolError, EngineResignedError, IllegalAnswerError) as err:
+            note = self._swap_note(state)
+            if not note:
+                raise
+            raise type(err)(f"{err}{note}") from err
 
     def swap(self, state: State, limit: Limit) -> bool:
         """Ask the engine (`swap: genmove`) or apply the pie policy (engines that cannot decide the pie)."""
@@ -199,9 +205,20 @@ class GtpBot:
             raise ConfigError(f"engine {self.name!r} plays {self.game.name!r} (gtp.game) but was seated in a game of "
                               f"{game.name!r}; set gtp.game: {game.name}")
 
+    def _swap_note(self, state: State) -> str:
+        """What to add to a fault in the engine's first moves after a swap it heard of: the swap_style key."""
+        if not state.swapped or len(state.history) > 3 or self.settings.swap == SwapDialect.NONE.value:
+            return ""
+        style = SwapStyle(self.settings.swap_style)
+        other = SwapStyle.EXCHANGE if style is SwapStyle.RECOLOR else SwapStyle.RECOLOR
+        what = ("the engine changes the first stone's colour on swap and Black moves next" if other is SwapStyle.RECOLOR
+                else "the engine exchanges the players' colours on swap")
+        return f" right after a swap: check gtp.swap_style (now {style.value!r}; {other.value!r} when {what})"
+
     def _color(self, state: State, color: Color) -> str:
         """The engine's colour word for our `color` in `state` (its first_color and swap_style dialects)."""
-        flipped = engine_colors_flipped(self.settings.swap_style, state.swapped)
+        heard = self.settings.swap != SwapDialect.NONE.value  # an engine never told of the swap never recolours
+        flipped = heard and engine_colors_flipped(self.settings.swap_style, state.swapped)
         return to_engine_color(color, self.settings.first_color, flipped)
 
     def _rules_command(self, seen: State) -> str:
@@ -256,8 +273,7 @@ class GtpBot:
         token = text.strip().lower()
         board = seen.board
         if token == "resign":
-            after = " right after a swap" if seen.swapped and len(seen.history) <= 3 else ""
-            raise EngineResignedError(f"{name} resigned{after}")
+            raise EngineResignedError(f"{name} resigned")
         if token == SWAP_TOKEN:
             if not (allow_swap and seen.can_swap()):
                 raise IllegalAnswerError(f"{name} answered 'swap' to {command!r} where the rules allow no swap")

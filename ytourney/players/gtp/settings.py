@@ -179,3 +179,6 @@ def check_game(settings: GtpSettings) -> None:
         )
     if settings.swap_style == SwapStyle.RECOLOR and not game.has_pie:
         raise ConfigError(f"{where}: gtp.swap_style 'recolor' needs a game with the pie rule; {game.name!r} has none")
+    if settings.swap_style == SwapStyle.RECOLOR and settings.swap == SwapDialect.NONE:
+        raise ConfigError(f"{where}: gtp.swap_style 'recolor' describes what `play C swap` does on the engine's board; "
+                          "with gtp.swap 'none' it never hears of a swap: set gtp.swap to 'play' or 'genmove'")

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 import trueskill
 
+from ytourney.games.api import Color
 from ytourney.games.record import GameRecord, replay_order
 from ytourney.games.registry import get_game
 from ytourney.stats.level_worth import BONUS_WEIGHT, LearnedLevelWorth, LevelValue
@@ -369,10 +370,9 @@ class _Replay:
         return self.game_draws[record.game]
 
     def play(self, index: int, record: GameRecord) -> None:
-        if record.winner is None:  # a draw: Black takes the "winner" slots, White the "loser" ones
-            winner, loser = record.black, record.white
-        else:
-            winner, loser = record.winner_name, record.loser_name
+        winner, loser = record.black, record.white  # a draw keeps Black in the "winner" slots, White in the others
+        if record.winner is Color.WHITE:
+            winner, loser = loser, winner
         win_before, lose_before = self.rating(winner), self.rating(loser)
         bonus = None
         model = self._model(record)
@@ -463,7 +463,7 @@ class _Replay:
             (new_winner,), (new_loser,) = env.rate([(winner,), (loser,)], ranks=ranks)
             return (_float_rating(new_winner), _float_rating(new_loser)), None
         # the weaker player (first) is in the winner slot when it won, and in a draw when it is Black
-        weaker_first = (record.black if record.winner is None else record.winner_name) == record.first
+        weaker_first = (record.white if record.winner is Color.WHITE else record.black) == record.first
         scaled = trueskill.Rating(mu=float(bonus.mu) / BONUS_WEIGHT, sigma=float(bonus.sigma) / BONUS_WEIGHT)
         if weaker_first:
             teams, weights = [(winner, scaled), (loser,)], [(1.0, BONUS_WEIGHT), (1.0,)]

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from ytourney.cli import main
 from ytourney.errors import RecordError
 from ytourney.games.record import GameRecord, Termination
+from ytourney.games.registry import get_game
 from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import CONNECTION
 from ytourney.players.spec import create_bot, parse_bot_spec
@@ -25,7 +26,7 @@ KEPT = ("id", "tournament", "round", "board", "rules", "handicap", "first", "sec
 def game(seed: int, board: str = "tri:6", rules: Rules = Rules(), handicap: int = 0,
          players: tuple[str, str] = ("ann", "bob")) -> GameRecord:
     seats = [Seat(name, create_bot(parse_bot_spec("random"), seed + i)) for i, name in enumerate(players)]
-    return play_game(seats, board, rules, handicap, seed=seed, tournament="cup", round_number=2, game_id=seed)
+    return play_game(seats, get_game("y"), board, rules, handicap, seed=seed, tournament="cup", round_number=2, game_id=seed)
 
 
 def same(left: GameRecord, right: GameRecord) -> bool:

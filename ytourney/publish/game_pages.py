@@ -152,6 +152,7 @@ def player_game_rows(name: str, games: Sequence[RatedGame], indices: Sequence[in
         rows.append({"index": index + 1, "href": "../" + links.game_href[index],
                      "colour": "black" if record.black == name else "white", "opponent": opponent,
                      "opponent_href": links.player(opponent), "pair_href": links.pair(name, opponent), "won": won,
+                     "drawn": record.winner is None,
                      "handicap": record.handicap, "termination": record.termination.value,
                      "moves": len(record.moves), "mu": after.mu})
     return rows
@@ -179,7 +180,7 @@ def _fragment(text: str) -> str:
 def _row(number: int, record: GameRecord, href: str) -> dict[str, Any]:
     return {"index": number, "href": href, "tournament": record.tournament, "id": "" if record.id is None else record.id,
             "round": record.round, "board": record.board, "handicap": record.handicap, "black": record.black,
-            "white": record.white, "winner": record.winner_name, "termination": record.termination.value,
+            "white": record.white, "winner": record.winner_name or "draw", "termination": record.termination.value,
             "fault": record.termination.is_fault, "moves": len(record.moves)}
 
 
@@ -221,7 +222,8 @@ def _data_script(rows: Sequence[tuple[int, GameRecord, str]]) -> str:
         packed.append([number, href[len("games/"):-len(".html")], intern(record.tournament),
                        record.id if record.id is not None else "", record.round, intern(record.board),
                        record.handicap, intern(record.black), intern(record.white), intern(record.first),
-                       0 if record.winner is Color.BLACK else 1, intern(record.termination.value),
+                       0 if record.winner is Color.BLACK else 1 if record.winner is Color.WHITE else 2,
+                       intern(record.termination.value),
                        len(record.moves)])
     data = json.dumps({"s": list(strings), "r": packed}, separators=(",", ":"), ensure_ascii=True)
     return f"(window.YTGAMES = window.YTGAMES || []).push({data});\n"

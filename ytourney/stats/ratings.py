@@ -18,8 +18,10 @@ ratings less in an environment that allows draws. So the draw probability is cho
   trueskill's own default), a draw as `ranks=[0, 0]`.
 A fixed setting rather than the observed share of draws: ratings must not depend on games not yet replayed (the
 running leader and streamed league replays see each game once), and a setting keeps them a function of the games
-so far. A draw pulls the two players' means toward each other and shrinks both deviations. When an extreme upset makes the float backend give up
-(trueskill raises FloatingPointError), the game is rated again with the mpmath backend at rising precision.
+so far. A draw pulls the two players' means toward each other and shrinks both deviations.
+
+When an extreme upset makes the float backend give up (trueskill raises FloatingPointError), the game is rated
+again with the mpmath backend at rising precision.
 
 Handicap games (level >= 1: the weaker player is Black, moves first without pie, and places `level` stones) are
 rated by default with a learned worth per level and board (see level_worth): the weaker player plays as a team

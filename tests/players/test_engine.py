@@ -23,7 +23,7 @@ from ytourney.errors import (
 from ytourney.boards.board import parse_board
 from ytourney.games.y.notation import SWAP, parse_moves
 from ytourney.games.record import Termination
-from ytourney.games.api import Color
+from ytourney.games.api import Color, Move, MoveKind
 from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import GameState
 from ytourney.players import BaseBot, Limit, create_bot, parse_bot_spec
@@ -261,7 +261,9 @@ def test_sync_sends_only_the_moves_the_engine_has_not_seen() -> None:
     state.play(board.index_of("c2"))
     state.play(bot.move(state, Limit()))
     state.play(board.index_of("a1"))
-    state.play(bot.move(state, Limit()))
+    answer = bot.move(state, Limit())
+    assert isinstance(answer, Move) and answer.kind is MoveKind.PLACE and state.is_legal(answer)  # a Move of the API
+    state.play(answer)
     sent = opened[0].sent
     assert [line for line in sent if line.startswith(("play", "genmove"))] == [
         "play b c2", "genmove w", "play b a1", "genmove w"

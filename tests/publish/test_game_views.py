@@ -6,6 +6,7 @@ import json
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from pgn_reader import parse_pgn
@@ -129,9 +130,28 @@ def test_leagues_rate_each_game_apart_and_heat_maps_skip_movement_openings() -> 
     toy, y = toy_record(), y_record()
     assert variant_of(toy) != variant_of(y) and variant_of(toy).label == f"{NAME} tri:3"
     assert variant_of(y).label == "tri:3"
-    split = split_by_variant([Source(path=__import__("pathlib").Path("x.jsonl"), name="x", loaded=(toy, y))])
+    split = split_by_variant([Source(path=Path("x.jsonl"), name="x", loaded=(toy, y))])
     assert [v.label for v, _ in split] == [f"{NAME} tri:3", "tri:3"]
     stepping = toy_record(moves=("a1", "c1", "a1-b1"))
     stats = first_move_stats([toy, stepping, y])
     assert [(s.game, s.board, s.total) for s in stats] == [("y", "tri:3", 1), (NAME, "tri:3", 2)]
     assert stats[1].black_wins == {0: 1.0}  # two draws count half each
+
+
+def test_a_site_of_another_game_shows_its_moves_draws_and_diagrams(tmp_path: Path) -> None:
+    from ytourney.publish.site import publish_site
+    from ytourney.stats.ratings import rate_records
+
+    records = [toy_record(id=n, moves=MOVES[:4] if n % 2 else MOVES) for n in range(1, 5)]
+    records.append(toy_record(id=5, winner=Color.BLACK, termination=Termination.TIME, reason="slow",
+                              moves=MOVES[:3]))
+    site = publish_site(rate_records(records), tmp_path / "site", generated="").out
+    pages = sorted((site / "games").glob("*.html"))
+    assert len(pages) == 5
+    first = pages[0].read_text(encoding="utf-8")
+    assert "Draw by move limit after 4 moves" in first and "c1-b2" in first and 'class="arrow"' in first
+    assert "winning Y" not in first and "max_plies 6" in first
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert 'title="draws (half a point each)">D</th>' in index
+    assert (site / "games.pgn").read_text(encoding="utf-8").count('[Result "1/2-1/2"]') == 4
+    assert f'"game": "{NAME}"' in (site / "games.jsonl").read_text(encoding="utf-8")

@@ -161,10 +161,12 @@ def player_game_rows(name: str, games: Sequence[RatedGame], indices: Sequence[in
 def player_page(name: str, standing: Standing, games: Sequence[RatedGame], indices: Sequence[int],
                 chart: str | None, chart_width: int, links: SiteLinks) -> str:
     """A player's page: summary, rating chart, results and the latest games."""
-    results = Table("player", "", tuple(c for c in RATING_COLUMNS if c.key not in ("rank", "name")),
+    results = Table("player", "", tuple(c for c in RATING_COLUMNS if c.key not in ("rank", "name")
+                                       and (c.key != "draws" or standing.results.draws)),
                     (standing.row(),))
     summary = (f"rank {standing.rank} · mu {standing.mu:.2f} ± {standing.sigma:.2f} · rating {standing.conservative:.2f}"
-               f" · {standing.results.wins} wins, {standing.results.losses} losses")
+               f" · {standing.results.wins} wins, {standing.results.losses} losses"
+               + (f", {standing.results.draws} draws" if standing.results.draws else ""))
     return render_page("player.html", title=name, root="../", name=name, summary=summary, chart=chart,
                        chart_width=chart_width, results=table_view(results, title=""),
                        games=player_game_rows(name, games, indices, links), total=len(indices),

@@ -67,7 +67,8 @@ class Standing:
         faults = self.faults
         row: dict[str, Any] = {
             "rank": self.rank, "name": self.name, "mu": self.mu, "sigma": self.sigma,
-            "conservative": self.conservative, "games": r.games, "wins": r.wins, "losses": r.losses,
+            "conservative": self.conservative, "games": r.games, "wins": r.wins, "draws": r.draws,
+            "losses": r.losses,
             "score": r.score, "opponent_mu": self.opponent_mu, "los_next": self.los_next,
             "first_games": r.first_games, "first_win_rate": r.first_win_rate,
             "swap_chances": r.swap_chances, "swaps": r.swaps, "swap_rate": r.swap_rate,
@@ -110,6 +111,7 @@ RATING_COLUMNS: tuple[Column, ...] = (
            display=False),
     Column("games", "games", ColumnKind.INT),
     Column("wins", "W", ColumnKind.INT, description="wins"),
+    Column("draws", "D", ColumnKind.INT, description="draws (half a point each)"),
     Column("losses", "L", ColumnKind.INT, description="losses"),
     Column("score", "score", ColumnKind.PERCENT, 1, "share of games won"),
     Column("opponent_mu", "opp-mu", ColumnKind.FLOAT, 2, "mean final mu of the opponents, per game"),
@@ -178,6 +180,8 @@ class RatingTable:
         """The columns of this table: the Elo ones only when Elo was fitted; rank named after the sort."""
         columns = RATING_COLUMNS if self.elo is not None else tuple(c for c in RATING_COLUMNS
                                                                     if not c.key.startswith("elo"))
+        if not any(standing.results.draws for standing in self.standings):
+            columns = tuple(c for c in columns if c.key != "draws")  # a league without draws keeps its columns
         if self.sort is RatingSort.ELO:
             columns = tuple(replace(c, description="rank by Bradley-Terry Elo") if c.key == "rank" else c
                             for c in columns)

@@ -24,7 +24,7 @@ from ytourney.games.y.notation import SWAP
 from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import GameState
 from ytourney.players import create_bot, parse_bot_spec
-from ytourney.players.base import BaseBot, Limit
+from ytourney.games.bot import BaseBot, Limit
 from ytourney.players.clock import TimeControl
 from ytourney.tournament.match import Seat, play_game
 

@@ -153,13 +153,11 @@ class Termination:
 
     @classmethod
     def parse(cls, value: str) -> Termination:
-        """The termination of a stored or exported record: a known one, or a rule ending of a game not loaded yet."""
+        """The termination of a stored or exported record (its game loaded first, which defines its endings)."""
         known = cls._known.get(value) if isinstance(value, str) else None
-        if known is not None:
-            return known
-        if isinstance(value, str) and cls._NAME.fullmatch(value):
-            return cls.define(value)
-        raise RecordError(f"unknown termination {value!r}")
+        if known is None:
+            raise RecordError(f"unknown termination {value!r}; expected one of {', '.join(sorted(cls._known))}")
+        return known
 
     @property
     def is_rule(self) -> bool:
@@ -308,6 +306,18 @@ class Game(abc.ABC):
     def rules_dict(self, rules: Any) -> dict[str, Any]:
         """The JSON form of a rules value, as records and stores keep it."""
         return rules.to_dict()
+
+    def rules_text(self, rules: Any) -> str:
+        """The rules in words for summaries: each option with its value."""
+        words = {True: "on", False: "off"}
+        return ", ".join(f"{key} {words.get(value, value) if isinstance(value, bool) else value}"
+                         for key, value in self.rules_dict(rules).items())
+
+    def rules_label(self, rules: Any) -> str:
+        """What a league heading adds to the board for a rules set ('' for the default rules)."""
+        default = self.rules_dict(self.parse_rules(None))
+        changed = {k: v for k, v in self.rules_dict(rules).items() if default.get(k) != v and k != "pie"}
+        return ", ".join(f"{k}={v}" for k, v in sorted(changed.items()))
 
     @abc.abstractmethod
     def new_state(self, board: Board, rules: Any, handicap: int = 0) -> State:

@@ -21,6 +21,7 @@ class PieSeats:
     rules: Any
     handicap: int
     first_color: Color = Color.BLACK
+    first_action: str = "the first move is made"
 
     @property
     def pie_active(self) -> bool:
@@ -48,7 +49,7 @@ class PieSeats:
         if self.handicap:
             return f"swap is not allowed in a handicap game (level {self.handicap})"
         if not moves_made:
-            return "swap is not allowed before the first move is made"
+            return f"swap is not allowed before {self.first_action}"
         return "swap is only allowed as the second action of the game"
 
 

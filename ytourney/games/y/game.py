@@ -45,6 +45,14 @@ class YGame(Game):
         """Y's rules from {pie, misere}; records written before games existed hold exactly these."""
         return Rules.from_dict(data)
 
+    def rules_text(self, rules: Any) -> str:
+        """'pie on, misère off'."""
+        return f"pie {'on' if rules.pie else 'off'}, misère {'on' if rules.misere else 'off'}"
+
+    def rules_label(self, rules: Any) -> str:
+        """'misère' for misère leagues, '' otherwise."""
+        return "misère" if rules.misere else ""
+
     def new_state(self, board: Board, rules: Any, handicap: int = 0) -> GameState:
         """The empty board; handicap level k >= 2 gives Black k stones on its first turn."""
         return GameState(board, rules, handicap)
@@ -89,10 +97,6 @@ class YGame(Game):
                 return frozenset(group)
         return frozenset()
 
-
-GAME = YGame()
-for _state_class in {GameState, PyGameState}:
-    _state_class.game = GAME
     highlight_text = "the winning Y is ringed and joined in gold"
 
     def win_text(self, termination: Termination, rules: Any) -> str:
@@ -101,3 +105,7 @@ for _state_class in {GameState, PyGameState}:
             return f"by {termination.value}"
         return "(misère: the opponent completed a Y)" if rules.misere else "by completing a Y"
 
+
+GAME = YGame()
+for _state_class in {GameState, PyGameState}:
+    _state_class.game = GAME

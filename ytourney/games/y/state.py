@@ -107,6 +107,7 @@ class _GameStateCommon(PieSeats):
     rules: Rules
     handicap: int
     game: object = None  # the YGame, set by ytourney.games.y.game
+    first_action = "the first stone is placed"
 
     # --- the game API (ytourney.games.api.State) -------------------------------------------------------------
 

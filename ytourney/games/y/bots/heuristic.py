@@ -16,8 +16,8 @@ import numpy as np
 from ytourney.boards.board import ALL_SIDES, Board, BoardKind
 from ytourney.games.api import Color
 from ytourney.games.y.state import EMPTY, GameState
-from ytourney.players.base import BaseBot, Limit
-from ytourney.players.spec import BotOption
+from ytourney.games.bot import BaseBot, Limit
+from ytourney.games.bot import BotOption
 
 # Boards evaluated per numpy call; bounds memory on tri:26 (26 * 26 floats per board).
 CHUNK = 2048

@@ -21,14 +21,14 @@ from ytourney.games.y.playout import RandomFill
 from ytourney.games.api import Color
 from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import EMPTY, GameState
-from ytourney.players.base import BaseBot, Limit
+from ytourney.games.bot import BaseBot, Limit
 from ytourney.games.y.bots.heuristic import (
     completing_from_masks,
     fair_openings,
     first_stone_worth,
     group_masks,
 )
-from ytourney.players.spec import BotOption
+from ytourney.games.bot import BotOption
 
 DEFAULT_PLAYOUTS = 10_000
 # A swap search this sure of the result decides on its own; in between, the table of first-stone worth does.

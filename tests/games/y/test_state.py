@@ -27,6 +27,8 @@ from ytourney.boards.board import Board, parse_board
 from ytourney.games.y.notation import SWAP, parse_cell, parse_moves
 from ytourney.games.api import Color
 from ytourney.games.y.rules import Rules
+from ytourney.games.api import SWAP as SWAP_MOVE
+from ytourney.games.api import Move
 from ytourney.games.y.state import (
     EMPTY,
     CGameState,
@@ -128,9 +130,10 @@ def test_pie_swap_changes_owners_not_stones(state_class: type) -> None:
     board = parse_board("tri:5")
     state = state_class(board)
     assert not state.can_swap()
-    assert SWAP not in state.legal_moves()
+    assert SWAP_MOVE not in state.legal_moves()
     state.play(parse_cell(board, "c2"))
-    assert state.can_swap() and SWAP in state.legal_moves()
+    assert state.can_swap() and SWAP_MOVE in state.legal_moves()
+    assert state.legal_moves()[:-1] == [Move.place(c) for c in state.empty_cells()]
     assert state.to_move is Color.WHITE and state.seat_to_move() == 1
     state.play(SWAP)
     assert state.swapped

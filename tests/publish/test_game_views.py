@@ -153,5 +153,6 @@ def test_a_site_of_another_game_shows_its_moves_draws_and_diagrams(tmp_path: Pat
     assert "winning Y" not in first and "max_plies 6" in first
     index = (site / "index.html").read_text(encoding="utf-8")
     assert 'title="draws (half a point each)">D</th>' in index
+    assert '<option value="draw">draw</option>' in (site / "games.html").read_text(encoding="utf-8")
     assert (site / "games.pgn").read_text(encoding="utf-8").count('[Result "1/2-1/2"]') == 4
     assert f'"game": "{NAME}"' in (site / "games.jsonl").read_text(encoding="utf-8")

@@ -197,6 +197,7 @@ def games_list_files(games: Sequence[RatedGame], links: SiteLinks) -> list[tuple
     page_count = max(1, math.ceil(total / GAMES_PER_PAGE))
     data_count = math.ceil(total / GAMES_PER_DATA_FILE)
     data_files = [f"games-data-{k + 1}.js" for k in range(data_count)]
+    draws = any(game.record.winner is None for game in games)
     files = []
     for page in range(1, page_count + 1):
         start = (page - 1) * GAMES_PER_PAGE
@@ -205,7 +206,7 @@ def games_list_files(games: Sequence[RatedGame], links: SiteLinks) -> list[tuple
         files.append((games_list_name(page), render_page(
             "games.html", title="Games", root="", rows=rows, total=total, first=start + 1, page=page,
             pages=page_count, pager=pager if page_count > 1 else [], data_files=data_files,
-            chunk=GAMES_PER_PAGE, **links.common)))
+            chunk=GAMES_PER_PAGE, draws=draws, **links.common)))
     for k, name in enumerate(data_files):
         chunk = range(k * GAMES_PER_DATA_FILE, min(total, (k + 1) * GAMES_PER_DATA_FILE))
         files.append((name, _data_script([(i + 1, games[i].record, links.game_href[i]) for i in chunk])))

@@ -321,17 +321,28 @@ def _iter_records(conn: sqlite3.Connection, tournament: str, *, order: str = "id
 
 
 def _migrate_v1(conn: sqlite3.Connection) -> None:
-    """Rebuild a version 1 games table as version 2 inside the caller's transaction: every game becomes a Y game
-    with its rules as JSON, and draws become possible (SQLite cannot alter a CHECK in place)."""
+    """Rebuild a version 1 games table as version 2 in one transaction: every game becomes a Y game with its rules
+    as JSON, and draws become possible. SQLite cannot alter a CHECK in place, so the table is copied, the old one
+    dropped and the copy renamed, with foreign keys off meanwhile (SQLite's own recipe for such changes)."""
     present = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
     if not present or "game" in present:
         return
-    conn.execute("ALTER TABLE games RENAME TO games_v1")
-    conn.execute(_GAMES_TABLE)
-    values = ", ".join(f"games_v1.{c}" if c in present else _V1_AS_V2[c].replace("games.", "games_v1.")
-                       for c in _GAME_COLUMNS)
-    conn.execute(f"INSERT INTO games ({', '.join(_GAME_COLUMNS)}) SELECT {values} FROM games_v1")
-    conn.execute("DROP TABLE games_v1")
+    values = ", ".join(_V1_AS_V2[c] if c in _V1_AS_V2 else f"games.{c}" for c in _GAME_COLUMNS)
+    conn.execute("PRAGMA foreign_keys=OFF")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute(_GAMES_TABLE.replace("CREATE TABLE games (", "CREATE TABLE games_v2 (", 1))
+            conn.execute(f"INSERT INTO games_v2 ({', '.join(_GAME_COLUMNS)}) SELECT {values} FROM games")
+            conn.execute("DROP TABLE games")
+            conn.execute("ALTER TABLE games_v2 RENAME TO games")
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            _rollback(conn)
+            raise
+    finally:
+        conn.execute("PRAGMA foreign_keys=ON")
 
 
 @contextlib.contextmanager
@@ -530,9 +541,9 @@ class ResultStore:
                  config_key: dict[str, Any], planned_games: int, players: Sequence[StoredPlayer],
                  config_path: str) -> TournamentInfo:
         _check_version(conn, folder)
+        _migrate_v1(conn)
         conn.execute("BEGIN IMMEDIATE")
         try:
-            _migrate_v1(conn)
             for statement in filter(None, (s.strip() for s in _SCHEMA.split(";"))):
                 conn.execute(statement)
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")

@@ -9,5 +9,7 @@ from setuptools import Extension, setup
 setup(
     ext_modules=[
         Extension("ytourney.games.y._gamecore", sources=["ytourney/games/y/_gamecore.c"], optional=True),
+        Extension("ytourney.games.solitaire._solvecore", sources=["ytourney/games/solitaire/_solvecore.c"],
+                  optional=True),
     ],
 )

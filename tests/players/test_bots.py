@@ -18,7 +18,7 @@ from ytourney.games.record import Termination
 from ytourney.games.api import Color
 from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import GameState
-from ytourney.players import BUILTIN_BOTS, BaseBot, Limit, create_bot, parse_bot_spec
+from ytourney.players import BaseBot, Limit, bots_of, create_bot, parse_bot_spec
 from ytourney.games.y.bots.heuristic import (
     KADON_STONE_GAINS,
     HeuristicBot,
@@ -55,7 +55,7 @@ def position(spec: str, moves: str, rules: Rules | None = None, handicap: int = 
 
 
 def test_every_builtin_has_a_fast_spec() -> None:
-    assert set(FAST_SPECS) == set(BUILTIN_BOTS)
+    assert set(FAST_SPECS) == set(bots_of("y"))
 
 
 @pytest.mark.parametrize("name", sorted(FAST_SPECS))

@@ -349,7 +349,7 @@ def test_snippet_parses_once_its_command_is_filled_in(name: str, fake: str, expe
 
 
 @pytest.mark.parametrize(("name", "fake", "extra"), [
-    ("hayward-y.yaml", "fake_row_reversed.py", ["--time-scale", "0.02", "--seed", "5"]),
+    ("hayward-y.yaml", "fake_row_reversed.py", ["--time-scale", "0.02", "--seed", "5", "--swap-style", "recolor"]),
     ("morat-y.yaml", "fake_white_first.py", ["--time-scale", "0.02", "--seed", "5", "--stats", "4"]),
 ])
 def test_our_bots_play_a_tournament_against_each_fake_family(name: str, fake: str, extra: list[str],

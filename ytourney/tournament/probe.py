@@ -9,6 +9,7 @@ with the end of its transcript and a hint at the dialect key that most likely ca
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -72,9 +73,18 @@ def probe_engine(config: TournamentConfig, player: PlayerConfig) -> Probe:
         if record.termination.is_fault and record.loser_name == player.name:
             shown = [line for line in transcript.tail() if not re.fullmatch(r"\d+ <.*?: ?", line)]
             return Probe(f"probe game as the {SEATS[seat]} mover: {record.reason}",
-                         swap_style_hint(record.moves, record.termination, record.reason, player.spec.gtp)
-                         or dialect_hint(record, player.spec.gtp), tuple(shown[-TRANSCRIPT_LINES:]))
+                         probe_hint(record, player.spec.gtp), tuple(shown[-TRANSCRIPT_LINES:]))
     return Probe()
+
+
+def probe_hint(record: GameRecord, gtp: GtpSettings) -> str:
+    """The dialect key a probe's fault points at: a resignation right after a swap is the swap style; otherwise the
+    fault's own words decide (a refused colour, cell or swap), and the swap style is the last guess after a swap."""
+    swap_hint = swap_style_hint(record.moves, record.termination, record.reason, gtp)
+    if swap_hint and record.termination is Termination.FORFEIT:
+        return swap_hint
+    plain = dataclasses.replace(record, reason=record.reason.split(" right after a swap:")[0])
+    return dialect_hint(plain, gtp) or swap_hint
 
 
 def dialect_hint(record: GameRecord, gtp: GtpSettings) -> str:

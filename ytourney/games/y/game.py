@@ -6,7 +6,7 @@ import numbers
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ytourney.boards.board import ACCEPTED_SPECS, ALL_SIDES, Board, parse_board
+from ytourney.boards.board import ALL_SIDES, MAX_TRI_SIZE, MIN_TRI_SIZE, Board, parse_board
 from ytourney.boards.text import board_text
 from ytourney.errors import GameSpecError, IllegalMoveError
 from ytourney.games.api import EMPTY, SWAP, SWAP_TOKEN, Game, Move, MoveKind, RuleOption, State, Termination
@@ -15,12 +15,15 @@ from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import GameState, PyGameState, placements
 
 
+Y_BOARDS = f"'tri:N' with {MIN_TRI_SIZE} <= N <= {MAX_TRI_SIZE} (e.g. 'tri:11') or 'kadon'"
+
+
 class YGame(Game):
     """The connection game Y: place a stone a turn; the first group touching all three sides wins."""
 
     name = "y"
     title = "Y"
-    boards_help = ACCEPTED_SPECS
+    boards_help = Y_BOARDS
     default_board = "tri:11"
     notation_example = "e5 swap c3 (tri); E5 (kadon)"
     has_handicap = True
@@ -38,7 +41,7 @@ class YGame(Game):
         """Any tri:N board or kadon."""
         board = parse_board(spec)
         if board.kind.value not in ("tri", "kadon"):
-            raise GameSpecError(f"board {spec!r} is not a board of Y; expected {ACCEPTED_SPECS}")
+            raise GameSpecError(f"board {spec!r} is not a board of Y; expected {Y_BOARDS}")
         return board
 
     def parse_rules(self, data: Mapping[str, Any] | None) -> Rules:

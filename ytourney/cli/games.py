@@ -7,6 +7,7 @@ import json
 import random
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -141,17 +142,28 @@ def bots(game_name: str) -> None:
 
 
 @main.command()
-def games() -> None:
+@click.option("--svg", "svg_dir", type=click.Path(file_okay=False), default=None,
+              help="Also write each game's start diagram to DIR/<game>-start.svg.")
+def games(svg_dir: str | None) -> None:
     """List every game ytourney referees: boards, players, notation and rules page.
 
     \b
-    Example:
+    Examples:
       ytourney games
+      ytourney games --svg docs/games/img
     """
     from ytourney.games.registry import all_games
     from ytourney.players import bots_of
+    from ytourney.publish.svg import start_svg
 
     for name, game in all_games().items():
+        if svg_dir is not None:
+            target = Path(svg_dir) / f"{name}-start.svg"
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(start_svg(game), encoding="utf-8")
+            except OSError as err:
+                raise click.ClickException(f"cannot write {str(target)!r}: {err.strerror or err}") from err
         click.echo(f"{name:<16} {game.title}")
         click.echo(f"    boards:   {game.boards_help} (default {game.default_board})")
         click.echo(f"    moves:    {game.notation_example}; first to move: {game.first_color}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import inspect
+import re
 import sys
 from pathlib import Path
 
@@ -21,6 +22,38 @@ def _existing(path: str) -> Path:
 
 def _syntax_error(path: str, err: SyntaxError) -> PluginError:
     return PluginError(f"plugin file {path!r} has a syntax error at line {err.lineno}: {err.msg}")
+
+
+MOVED_MODULES = {
+    "ytourney.game.board": "ytourney.boards.board",
+    "ytourney.game.rules": "ytourney.games.y.rules (Rules) and ytourney.games.api (Color)",
+    "ytourney.game.state": "ytourney.games.y.state",
+    "ytourney.game.notation": "ytourney.games.y.notation",
+    "ytourney.game.record": "ytourney.games.record",
+    "ytourney.game.playout": "ytourney.games.y.playout",
+    "ytourney.game.diagram": "ytourney.boards.text",
+    "ytourney.game": "ytourney.boards and ytourney.games.y",
+    "ytourney.players.base": "ytourney.games.bot (or import BaseBot and Limit from ytourney.players)",
+    "ytourney.players.bots.heuristic": "ytourney.games.y.bots.heuristic",
+    "ytourney.players.bots.mcts": "ytourney.games.y.bots.mcts",
+}
+"""Modules plugins written before the game API imported, and where they went."""
+
+
+def _moved(path: str, err: ModuleNotFoundError) -> str:
+    """The line for a plugin whose import failed: what moved where, when it is one of ours."""
+    name = err.name or ""
+    try:  # the full dotted name the plugin wrote (the error names only the first missing package)
+        written = re.search(rf"{re.escape(name)}(\.\w+)*", Path(path).read_text(encoding="utf-8"))
+        name = written.group(0) if written and name else name
+    except (OSError, UnicodeDecodeError):
+        pass
+    for old in sorted(MOVED_MODULES, key=len, reverse=True):
+        if name == old or name.startswith(old + "."):
+            return (f"plugin file {path!r} imports {name!r}, which moved when ytourney became a family of games: "
+                    f"import from {MOVED_MODULES[old]} instead (bots/example_bot.py shows the current imports; "
+                    "the state, the cell indices and the move answers are unchanged for Y)")
+    return f"plugin file {path!r} failed to import: ModuleNotFoundError: {err}"
 
 
 def check_plugin_source(path: str) -> None:
@@ -51,6 +84,9 @@ def load_plugin_class(path: str, class_name: str) -> type:
         except SyntaxError as err:
             del sys.modules[module_name]
             raise _syntax_error(path, err) from err
+        except ModuleNotFoundError as err:
+            del sys.modules[module_name]
+            raise PluginError(_moved(path, err)) from err
         except (Exception, SystemExit) as err:  # a plugin calling sys.exit() at import is refused, not obeyed
             del sys.modules[module_name]
             raise PluginError(f"plugin file {path!r} failed to import: {type(err).__name__}: {err}") from err

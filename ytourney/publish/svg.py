@@ -204,6 +204,14 @@ def position_svg(board: Board | str, moves: Sequence[str], *, rules: Any = None,
                        highlight=highlight, label=label, unit=unit)
 
 
+def start_svg(game: Game, board_spec: str | None = None, unit: float = UNIT) -> str:
+    """The start position of `game` on its default board (or `board_spec`), for its rules page."""
+    board = game.parse_board(board_spec or game.default_board)
+    played = replay_moves(game, board, (), game.parse_rules(None))
+    return diagram_svg(game, played, numbered=False, highlight=False, unit=unit,
+                       label=f"{game.title}: the start position on {board.spec}")
+
+
 def diagram_svg(game: Game, played: Replayed, *, numbered: bool = True, highlight: bool = True, label: str = "",
                 unit: float = UNIT) -> str:
     """The SVG of a replayed position (see `position_svg`)."""

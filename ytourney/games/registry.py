@@ -11,6 +11,7 @@ from ytourney.games.api import Game
 
 GAMES: dict[str, str] = {
     "y": "ytourney.games.y.game:GAME",
+    "tetra": "ytourney.games.tetra.game:GAME",
 }
 """Every game by its `game:` name -> 'module:GAME' (an instance, or a class to instantiate). Adding a game is one subpackage and one line here."""
 

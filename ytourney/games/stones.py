@@ -8,11 +8,27 @@ override `start` (the start position), `no_moves_outcome` and `copy_extra`.
 
 from __future__ import annotations
 
-from typing import Any
+import math
+import random
+import re
+from typing import Any, ClassVar
 
 from ytourney.boards.board import Board
-from ytourney.errors import GameOverError, IllegalMoveError, SwapNotAllowedError
-from ytourney.games.api import EMPTY, SWAP, Color, Game, Move, Outcome, Termination
+from ytourney.errors import GameOverError, IllegalMoveError, NotationError, SwapNotAllowedError
+from ytourney.games.api import (
+    EMPTY,
+    PASS,
+    PASS_TOKEN,
+    SWAP,
+    SWAP_TOKEN,
+    Color,
+    Game,
+    Move,
+    MoveKind,
+    Outcome,
+    Termination,
+)
+from ytourney.games.bot import BaseBot, BotOption, Limit
 from ytourney.games.pie import PieSeats, swap_allowed
 
 
@@ -55,6 +71,10 @@ class StoneState(PieSeats):
     def no_moves_outcome(self) -> Outcome:
         """The end when the side to move has no legal move: it loses (DESIGN: unless its game says otherwise)."""
         return Outcome(self._to_move.other, Termination.NO_MOVES, None, f"{self._to_move} has no legal move")
+
+    def refusal(self, move: Move) -> str:
+        """Why an illegal `move` is refused, one line naming it (a game may say more than this default)."""
+        return f"{self._name(move)} is not a legal move for {self._to_move} here"
 
     def copy_extra(self, new: StoneState) -> None:
         """Copy what a subclass keeps beyond the cells, the history and the turn (mutable containers by value)."""
@@ -128,7 +148,7 @@ class StoneState(PieSeats):
             self._history.append(move)
             return None
         if not self.is_legal(move):
-            raise IllegalMoveError(f"{self._name(move)} is not a legal move for {self._to_move} here")
+            raise IllegalMoveError(self.refusal(move))
         self.apply(move)
         self._history.append(move)
         self._legal = None
@@ -189,3 +209,143 @@ def _replay(game_name: str, spec: str, rules: dict[str, Any], handicap: int, mov
     for move in moves:
         state.play(move)
     return state  # type: ignore[return-value]
+
+
+# --- notation shared by the stone games: E5, E5-E7, F8-H6-H4-F2, F8-F6xG6, pass, swap ------------------------
+
+_PATH_MOVE = re.compile(r"([a-z]+[0-9]+(?:-[a-z]+[0-9]+)*?)(?:x([a-z]+[0-9]+))?")
+
+
+def parse_path_move(board: Board, text: str, *, jumps: bool = False) -> Move:
+    """A move in DESIGN's notation: a node places, `FROM-TO` steps (a jump when `jumps`), more landings jump."""
+    token = text.strip().lower() if isinstance(text, str) else ""
+    if token == SWAP_TOKEN:
+        return SWAP
+    if token == PASS_TOKEN:
+        return PASS
+    node = board.index_of(token)
+    if node is not None:
+        return Move.place(node)
+    match = _PATH_MOVE.fullmatch(token)
+    if match is None:
+        raise NotationError(f"unreadable move {text!r}; expected a node (E5), FROM-TO (E5-E7), a jump chain "
+                            f"(F8-H6-H4-F2), a capture (F8-F6xG6), pass or swap")
+    nodes = []
+    for name in match.group(1).split("-"):
+        node = board.index_of(name)
+        if node is None:
+            raise NotationError(f"unknown node {name.upper()!r} in move {text!r} on {board.spec}")
+        nodes.append(node)
+    capture = None
+    if match.group(2):
+        capture = board.index_of(match.group(2))
+        if capture is None:
+            raise NotationError(f"unknown capture node {match.group(2).upper()!r} in move {text!r} on {board.spec}")
+        if len(nodes) < 2:
+            raise NotationError(f"move {text!r} names a capture but no move (expected FROM-TOxNODE)")
+    if len(nodes) == 1:
+        return Move.place(nodes[0])
+    if len(nodes) == 2 and not jumps:
+        return Move.step(nodes[0], nodes[1], capture)
+    return Move.jump(nodes, capture)
+
+
+def format_path_move(board: Board, move: Move) -> str:
+    """The notation of any stone-game move (node names as the board prints them)."""
+    if move.kind is MoveKind.SWAP:
+        return SWAP_TOKEN
+    if move.kind is MoveKind.PASS:
+        return PASS_TOKEN
+    text = "-".join(board.names[node] for node in move.path)
+    return text if move.capture is None else f"{text}x{board.names[move.capture]}"
+
+
+# --- a UCT for stone games whose states play their own cheap playouts -------------------------------------
+
+
+class _Node:
+    __slots__ = ("children", "move", "seat", "untried", "visits", "wins")
+
+    def __init__(self, move: Move | None, seat: int | None, untried: list[Move]) -> None:
+        self.move, self.seat, self.untried = move, seat, untried
+        self.children: list[_Node] = []
+        self.visits = 0
+        self.wins = 0.0
+
+
+class RolloutUct(BaseBot):
+    """UCT whose playouts are the state's own: `state.rollout(rng, plies)` plays up to `plies` cheap moves on a
+    scratch copy of the stones and returns Black's share of the result (1 a Black win, 0 a White win, a heuristic
+    value in between when cut short). A game registers a subclass as its own `mcts`."""
+
+    name = "mcts"
+    OPTIONS: ClassVar[dict[str, BotOption]] = {
+        "playouts": BotOption(int, 1000, "playouts per move (when no time budget is given)", 1, 10_000_000),
+        "c": BotOption(float, 0.7, "UCT exploration constant", 0, 100),
+        "playout_plies": BotOption(int, 16, "plies of each cheap playout before the heuristic scores it", 0, 10_000),
+    }
+
+    def __init__(self, seed: int | None = None, playouts: int = 1000, c: float = 0.7, playout_plies: int = 16) -> None:
+        super().__init__(seed)
+        self.playouts = playouts
+        self.exploration = c
+        self.playout_plies = playout_plies
+        self._rng = random.Random(seed)
+
+    def move(self, state: Any, limit: Limit) -> Move:
+        """An immediately winning move if there is one, else the most visited move of a search."""
+        moves = [m for m in state.legal_moves() if not m.is_swap]
+        if len(moves) == 1:
+            return moves[0]
+        for move in moves:
+            trial = state.copy()
+            trial.play(move)
+            if trial.outcome is not None and trial.outcome.winner is state.to_move:
+                return move
+        return self._search(state, moves, limit)
+
+    def swap(self, state: Any, limit: Limit) -> bool:
+        """Swap when the search prefers taking the first move to any reply."""
+        return self._search(state, state.legal_moves(), limit).is_swap
+
+    def _search(self, state: Any, moves: list[Move], limit: Limit) -> Move:
+        import time  # noqa: PLC0415 - only searches with a clock need it
+
+        root = _Node(None, None, list(moves))
+        self._rng.shuffle(root.untried)
+        budget = limit.playouts or self.playouts
+        deadline = None if limit.seconds is None or limit.playouts else time.perf_counter() + limit.seconds * 0.9
+        for done in range(budget if deadline is None else 10**9):
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, state.copy())
+        return max(root.children, key=lambda c: (c.visits, c.wins)).move  # type: ignore[return-value]
+
+    def _iterate(self, root: _Node, state: Any) -> None:
+        node, path = root, [root]
+        log, c = math.log, self.exploration
+        while not node.untried and node.children:
+            log_n = log(node.visits)
+            node = max(node.children, key=lambda k: k.wins / k.visits + c * math.sqrt(log_n / k.visits))
+            state.play(node.move)
+            path.append(node)
+        if node.untried and state.outcome is None:
+            move = node.untried.pop()
+            seat = state.seat_to_move()
+            state.play(move)
+            children = [m for m in state.legal_moves() if not m.is_swap] if state.outcome is None else []
+            self._rng.shuffle(children)
+            child = _Node(move, seat, children)
+            node.children.append(child)
+            node = child
+            path.append(node)
+        outcome = state.outcome
+        if outcome is not None:
+            black = 0.5 if outcome.winner is None else float(outcome.winner is Color.BLACK)
+        else:
+            black = state.rollout(self._rng, self.playout_plies)
+        black_seat = 0 if state.color_of_seat(0) is Color.BLACK else 1
+        for visited in path:
+            visited.visits += 1
+            if visited.seat is not None:
+                visited.wins += black if visited.seat == black_seat else 1.0 - black

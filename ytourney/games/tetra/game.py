@@ -1,0 +1,78 @@
+"""Tetra (Richard May) on the game API: its board, rules, notation and views."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ytourney.boards.board import Board, parse_board
+from ytourney.boards.text import board_text
+from ytourney.errors import GameSpecError
+from ytourney.games.api import Game, Move, RuleOption, State, Termination
+from ytourney.games.stones import format_path_move, parse_path_move
+from ytourney.games.tetra.state import STONES, TetraRules, TetraState
+
+
+class TetraGame(Game):
+    """Tetra: place ten stones each, then move one 1 or 2 nodes along a line; four in a figure wins."""
+
+    name = "tetra"
+    title = "Tetra"
+    boards_help = "kadon"
+    default_board = "kadon"
+    notation_example = "E5 (a placement), E5-E7 (a move of 1 or 2 nodes along a line)"
+    has_pie = True
+    has_draws = True
+    rule_options: ClassVar[Mapping[str, RuleOption]] = {
+        "pie": RuleOption(bool, False, "the second player may take the first stone (not in the rulebook)"),
+        "bridge_lines": RuleOption(bool, True, "four stones on a line of bridges also win (the figures' third kind)"),
+        "max_plies": RuleOption(int, 1000, "plies after which the game is a move-limit draw", 20, 1_000_000),
+    }
+    own_bots: ClassVar[Mapping[str, str]] = {"mcts": "ytourney.games.tetra.bots:TetraMcts"}
+    highlight_text = "the winning figure is ringed in gold"
+
+    def parse_board(self, spec: str) -> Board:
+        """Only the 93-node kadon board."""
+        if not isinstance(spec, str) or spec.strip().lower() != "kadon":
+            raise GameSpecError(f"board {spec!r} is not a board of tetra; expected kadon")
+        return parse_board("kadon")
+
+    def parse_rules(self, data: Mapping[str, Any] | None) -> TetraRules:
+        """Rules from {pie, bridge_lines, max_plies}; missing keys take the defaults."""
+        data = dict(data or {})
+        unknown = sorted(set(data) - set(self.rule_options))
+        if unknown:
+            raise GameSpecError(f"unknown tetra rule {unknown[0]!r}; expected one of {', '.join(self.rule_options)}")
+        return TetraRules(**data)
+
+    def new_state(self, board: Board, rules: Any, handicap: int = 0) -> TetraState:
+        """The empty board, ten stones in each hand."""
+        return TetraState(self, board, rules, handicap)
+
+    def parse_move(self, board: Board, text: str) -> Move:
+        """A node (placement), FROM-TO (a move), or swap."""
+        return parse_path_move(board, text)
+
+    def format_move(self, board: Board, move: Move) -> str:
+        """E5, E5-E7 or swap."""
+        return format_path_move(board, move)
+
+    def board_text(self, state: State, last: Move | None = None) -> str:
+        """The kadon rows of stones, the last move's stones in lower case, and the stones still in hand."""
+        hand = state.in_hand  # type: ignore[attr-defined]
+        text = board_text(state.board, state.cells, last.path if last is not None else ())
+        if hand[1] or hand[2]:
+            text += f"\nin hand: black {hand[1]}, white {hand[2]} (of {STONES})"
+        return text
+
+    def highlight(self, state: State) -> frozenset[int]:
+        """The winning figure's four nodes."""
+        return frozenset(getattr(state, "winning_figure", ()))
+
+    def win_text(self, termination: Termination, rules: Any) -> str:
+        """'by forming a figure of four'."""
+        return "by forming a figure of four" if termination.value == "figure" else f"by {termination.value}"
+
+
+GAME = TetraGame()
+TetraState.game = GAME

@@ -1,0 +1,179 @@
+"""Aliens and Amazons (Richard May, the Kadon "Game of Y" book) on the game API: rules, notation and views."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ytourney.boards.board import Board, BoardKind, parse_board
+from ytourney.boards.text import board_text
+from ytourney.errors import GameSpecError, NotationError
+from ytourney.games.aliens_amazons import tables as t
+from ytourney.games.aliens_amazons.state import AliensAmazonsState, side_name
+from ytourney.games.api import (
+    PASS,
+    PASS_TOKEN,
+    SWAP,
+    SWAP_TOKEN,
+    Color,
+    Game,
+    Move,
+    MoveKind,
+    Outcome,
+    RuleOption,
+    State,
+    Termination,
+)
+
+DEFAULT_MAX_PLIES = 1000
+"""The move limit: random play reaches it in under 1% of games (docs/games/aliens-amazons.md), real play never."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The pie rule (off: the game is asymmetric, seats alternate instead), the move limit, and the Aliens'
+    threshold (None: the number computed for the board, 10 on kadon)."""
+
+    pie: bool = False
+    max_plies: int | None = DEFAULT_MAX_PLIES
+    threshold: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form used in records."""
+        return {"pie": self.pie, "max_plies": self.max_plies, "threshold": self.threshold}
+
+
+class AliensAmazons(Game):
+    """Three Aliens jump and capture; thirty Amazons try to hem them in."""
+
+    name = "aliens-amazons"
+    title = "Aliens and Amazons"
+    first_color = Color.WHITE
+    boards_help = "kadon"
+    default_board = "kadon"
+    notation_example = "E5 (a placement), E5-E6 (a step), F8-H6-H4 (a jump chain)"
+    has_pie = True
+    has_draws = True
+    rule_options: ClassVar[Mapping[str, RuleOption]] = {
+        "pie": RuleOption(bool, False, "after the first Alien, the second player may take the Aliens (off: an "
+                                       "asymmetric game; play both seats instead)"),
+        "max_plies": RuleOption(int, DEFAULT_MAX_PLIES, "plies after which the game is a move-limit draw", 1, 100_000),
+        "threshold": RuleOption(int, None, "Aliens win when fewer Amazons than this are left (default: the fewest "
+                                           "that can immobilize three Aliens, computed: 10 on kadon)", 1, t.AMAZONS),
+    }
+    own_bots: ClassVar[Mapping[str, str]] = {
+        "mcts": "ytourney.games.aliens_amazons.bots:AliensAmazonsMcts",
+        "heuristic": "ytourney.games.aliens_amazons.bots:HeuristicBot",
+    }
+
+    def parse_board(self, spec: str) -> Board:
+        """Only the 93-node kadon board."""
+        board = parse_board(spec)
+        if board.kind is not BoardKind.KADON:
+            raise GameSpecError(f"board {spec!r} is not a board of {self.name}; expected kadon")
+        return board
+
+    def parse_rules(self, data: Mapping[str, Any] | None) -> Rules:
+        """Rules from {pie, max_plies, threshold}; missing keys take the defaults."""
+        data = dict(data or {})
+        unknown = sorted(set(data) - set(self.rule_options))
+        if unknown:
+            raise GameSpecError(f"unknown rule {unknown[0]!r} of {self.name}; expected {', '.join(self.rule_options)}")
+        rules = Rules(bool(data.get("pie", False)), data.get("max_plies", DEFAULT_MAX_PLIES), data.get("threshold"))
+        for key in ("max_plies", "threshold"):
+            value, option = getattr(rules, key), self.rule_options[key]
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or not option.low <= value <= option.high):  # type: ignore[operator]
+                raise GameSpecError(f"rule {key}={value!r} of {self.name}: expected an integer from "
+                                    f"{option.low:g} to {option.high:g}")
+        return rules
+
+    def new_state(self, board: Board, rules: Any, handicap: int = 0) -> AliensAmazonsState:
+        """The empty board, the Aliens to place first."""
+        return AliensAmazonsState(self, board, rules, handicap)
+
+    def threshold(self, board: Board, rules: Any = None) -> int:
+        """The Aliens win when fewer Amazons than this are left."""
+        given = getattr(rules, "threshold", None)
+        return given or t.tables_for(board.spec).threshold
+
+    # --- notation -----------------------------------------------------------------------------------------
+
+    def parse_move(self, board: Board, text: str) -> Move:
+        """`E5` a placement, `E5-E6` a step, `F8-H6-H4` a jump chain (captures implied), `swap`, `pass`."""
+        if not isinstance(text, str):
+            raise NotationError(f"move {text!r} is not text; expected a node like 'E5' or a path like 'E5-E6'")
+        token = text.strip()
+        lowered = token.lower()
+        if lowered == SWAP_TOKEN:
+            return SWAP
+        if lowered == PASS_TOKEN:
+            return PASS
+        if "x" in lowered:
+            raise NotationError(f"{token}: captures are implied by the jumps in {self.name}; name only the landings")
+        parts = token.split("-")
+        path = []
+        for part in parts:
+            node = board.index_of(part.strip()) if part.strip() else None
+            if node is None:
+                raise NotationError(f"{token}: unknown node {part!r} on {board.spec}; expected names like E5, "
+                                    "joined by '-' for a move")
+            path.append(node)
+        tables = t.tables_for(board.spec)
+        if len(path) == 1:
+            return Move.place(path[0])
+        if len(path) == 2 and path[1] in tables.neighbors[path[0]]:
+            return Move.step(path[0], path[1])
+        for a, c in zip(path, path[1:]):
+            if (a, c) not in tables.middle:
+                raise NotationError(f"{token}: {board.names[c]} is not on a line from {board.names[a]} "
+                                    "(neither a step nor a jump)")
+        return Move.jump(path)
+
+    def format_move(self, board: Board, move: Move) -> str:
+        """The notation of a move (upper-case nodes)."""
+        if move.kind is MoveKind.SWAP:
+            return SWAP_TOKEN
+        if move.kind is MoveKind.PASS:
+            return PASS_TOKEN
+        return "-".join(board.names[node] for node in move.path)
+
+    # --- views --------------------------------------------------------------------------------------------
+
+    def board_text(self, state: State, last: Move | None = None) -> str:
+        """The kadon rows (X Amazons, O Aliens, the last move's nodes in lower case) and the counts."""
+        drawing = board_text(state.board, state.cells, last.path if last is not None else ())
+        extra = ""
+        if isinstance(state, AliensAmazonsState):
+            extra = (f"\nAmazons (X): {state.amazons_in_hand} in hand, {state.captured} captured, "
+                     f"Aliens win below {state.threshold} left")
+        return drawing + extra
+
+    def highlight(self, state: State) -> frozenset[int]:
+        """The Aliens, once immobilized."""
+        outcome = state.outcome
+        if outcome is not None and outcome.termination.value == "immobilized":
+            return frozenset(c for c, stone in enumerate(state.cells) if stone == t.ALIEN)
+        return frozenset()
+
+    highlight_text = "the immobilized Aliens are ringed in gold"
+
+    def result_text(self, winner: str | None, loser: str | None, outcome: Outcome) -> str:
+        """The result sentence, naming the side that won."""
+        text = super().result_text(winner, loser, outcome)
+        if outcome.winner is not None:
+            text += f" as the {side_name(outcome.winner)}"
+        return text
+
+    def win_text(self, termination: Termination, rules: Any) -> str:
+        """'by immobilizing the Aliens' / 'by captures (too few Amazons left to immobilize)'."""
+        if termination.value == "immobilized":
+            return "by immobilizing the Aliens"
+        if termination.value == "captures":
+            return "by captures (too few Amazons left to immobilize the Aliens)"
+        return f"by {termination.value}"
+
+
+GAME = AliensAmazons()
+AliensAmazonsState.game = GAME

@@ -1,0 +1,146 @@
+"""Aliens and Amazons on a board: step and jump tables, the move generators on raw node contents, and the
+Aliens' threshold (the fewest Amazons that can immobilize three Aliens), all computed once per board."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass
+
+from ytourney.boards.board import Board, parse_board
+
+EMPTY, AMAZON, ALIEN = 0, 1, 2
+"""Node contents: the Amazons are Black (1), the Aliens White (2), as `Color` numbers them."""
+ALIENS = 3
+AMAZONS = 30
+
+
+@dataclass(frozen=True)
+class Tables:
+    """What move generation needs of one board, as plain tuples indexed by node."""
+
+    board: Board
+    neighbors: tuple[tuple[int, ...], ...]
+    jumps: tuple[tuple[tuple[int, int], ...], ...]
+    """jumps[a]: every (over, landing) of a jump from a along a line (both branches at a pentad's fork)."""
+    middle: dict[tuple[int, int], int]
+    """(from, landing) -> the node jumped over; unique on kadon, so a landing list names a chain."""
+    need: tuple[int, ...]
+    """need[a]: bit mask of the nodes that must be filled for an Alien on a to have no move (its neighbours and
+    every landing beyond them)."""
+    threshold: int
+    """The fewest Amazons that can immobilize three Aliens on this board."""
+    witness: tuple[int, ...]
+    """One placement of three Aliens that `threshold` Amazons immobilize."""
+
+
+@functools.cache
+def tables_for(spec: str) -> Tables:
+    """The tables of the board `spec` (cached per process)."""
+    board = parse_board(spec)
+    n = board.num_cells
+    jumps: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    middle: dict[tuple[int, int], int] = {}
+    for a in range(n):
+        for b in board.neighbors[a]:
+            for c in board.continuations(a, b):
+                jumps[a].append((b, c))
+                if middle.setdefault((a, c), b) != b:  # pragma: no cover - a fact of the board, checked in tests
+                    raise ValueError(f"two jumps from {board.names[a]} land on {board.names[c]}")
+    need = []
+    for a in range(n):
+        nodes = set(board.neighbors[a]) | {c for _, c in jumps[a]}
+        nodes.discard(a)
+        need.append(sum(1 << c for c in nodes))
+    threshold, witness = immobilizing_minimum(need)
+    return Tables(board, board.neighbors, tuple(tuple(j) for j in jumps), middle, tuple(need), threshold, witness)
+
+
+def immobilizing_minimum(need: list[int] | tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """The fewest Amazons that immobilize three Aliens, by exhaustive search, with a placement that needs them.
+
+    Aliens on x, y, z have no move exactly when every node of need[x] | need[y] | need[z] other than x, y, z is
+    filled: all their neighbours (no step), hence every neighbour is a stone, so every landing beyond one must
+    be filled too (no jump; with no first jump there is no chain). Those nodes can only hold Amazons, and filling
+    them is enough, so the minimum over all C(n, 3) placements of that count is exact.
+    """
+    best, witness = len(need) + 1, ()
+    for trio in itertools.combinations(range(len(need)), 3):
+        x, y, z = trio
+        mask = (need[x] | need[y] | need[z]) & ~((1 << x) | (1 << y) | (1 << z))
+        count = mask.bit_count()
+        if count < best:
+            best, witness = count, trio
+    return best, witness
+
+
+# --- move generation on raw node contents -----------------------------------------------------------------
+# A move is a path tuple: (node,) a placement, (a, b) with b next to a a step, else a jump chain's landings.
+
+
+def alien_moves(cells: list[int], tables: Tables) -> list[tuple[int, ...]]:
+    """Every step and every jump chain (each prefix a move of its own) of the Aliens on `cells`."""
+    moves: list[tuple[int, ...]] = []
+    neighbors, jumps = tables.neighbors, tables.jumps
+    for a, stone in enumerate(cells):
+        if stone != ALIEN:
+            continue
+        moves.extend((a, b) for b in neighbors[a] if cells[b] == EMPTY)
+        cells[a] = EMPTY
+        _chains(cells, jumps, (a,), moves)
+        cells[a] = ALIEN
+    return moves
+
+
+def _chains(cells: list[int], jumps: tuple[tuple[tuple[int, int], ...], ...], path: tuple[int, ...],
+            out: list[tuple[int, ...]]) -> None:
+    """Extend a jump chain by every next jump: over any stone to an empty landing not yet on the path; a jumped
+    Amazon leaves the board at once (so it is never jumped twice)."""
+    for over, land in jumps[path[-1]]:
+        stone = cells[over]
+        if stone == EMPTY or cells[land] != EMPTY or land in path:
+            continue
+        longer = path + (land,)
+        out.append(longer)
+        if stone == AMAZON:
+            cells[over] = EMPTY
+            _chains(cells, jumps, longer, out)
+            cells[over] = AMAZON
+        else:
+            _chains(cells, jumps, longer, out)
+
+
+def amazon_steps(cells: list[int], tables: Tables) -> list[tuple[int, ...]]:
+    """Every one-node step of an Amazon to an empty neighbour."""
+    neighbors = tables.neighbors
+    return [(a, b) for a, stone in enumerate(cells) if stone == AMAZON for b in neighbors[a] if cells[b] == EMPTY]
+
+
+def placements(cells: list[int]) -> list[tuple[int, ...]]:
+    """Every empty node, as a placement."""
+    return [(c,) for c, stone in enumerate(cells) if stone == EMPTY]
+
+
+def captured_by(path: tuple[int, ...], cells: list[int], tables: Tables) -> list[int]:
+    """The Amazons a jump chain removes, in order (before it is played)."""
+    middle = tables.middle
+    return [middle[(a, b)] for a, b in itertools.pairwise(path) if cells[middle[(a, b)]] == AMAZON]
+
+
+def apply_path(cells: list[int], path: tuple[int, ...], stone: int, tables: Tables) -> int:
+    """Play a path for `stone` on `cells` (a legal one): returns the number of Amazons captured."""
+    if len(path) == 1:
+        cells[path[0]] = stone
+        return 0
+    source, target = path[0], path[-1]
+    cells[source] = EMPTY
+    taken = 0
+    if len(path) > 2 or (source, target) in tables.middle:
+        middle = tables.middle
+        for a, b in itertools.pairwise(path):
+            over = middle[(a, b)]
+            if cells[over] == AMAZON:
+                cells[over] = EMPTY
+                taken += 1
+    cells[target] = stone
+    return taken

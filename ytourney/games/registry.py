@@ -13,6 +13,8 @@ GAMES: dict[str, str] = {
     "y": "ytourney.games.y.game:GAME",
     "tetra": "ytourney.games.tetra.game:GAME",
     "aliens-amazons": "ytourney.games.aliens_amazons.game:GAME",
+    "singularity": "ytourney.games.singularity.game:GAME",
+    "leap-over": "ytourney.games.leap_over.game:GAME",
 }
 """Every game by its `game:` name -> 'module:GAME' (an instance, or a class to instantiate). Adding a game is one subpackage and one line here."""
 

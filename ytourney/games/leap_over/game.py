@@ -1,0 +1,106 @@
+"""Leap Over on the game API: the kadon board, its rules, the jump-chain notation and its views."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ytourney.boards.board import Board, BoardKind, parse_board
+from ytourney.boards.text import board_text
+from ytourney.errors import GameSpecError, NotationError
+from ytourney.games.api import PASS, PASS_TOKEN, SWAP, SWAP_TOKEN, Game, Move, MoveKind, RuleOption, State, Termination
+from ytourney.games.leap_over.rules import DEFAULT_MAX_PLIES, GOALS, Rules
+from ytourney.games.leap_over.state import BLOCKED, FILLED, LeapOverState
+
+_CHAIN = re.compile(r"[a-z]+[0-9]+(?:-[a-z]+[0-9]+)+")
+
+
+class LeapOverGame(Game):
+    """Leap Over: every move a leap chain over stones of either colour; fill the other side's start triangle."""
+
+    name = "leap-over"
+    title = "Leap Over"
+    boards_help = "kadon"
+    default_board = "kadon"
+    notation_example = "C5-E5 K6-I4-G4 pass"
+    has_draws = True
+    rule_options: ClassVar[Mapping[str, RuleOption]] = {
+        "pie": RuleOption(bool, False, "after Black's first move White may take Black's side"),
+        "max_plies": RuleOption(int, DEFAULT_MAX_PLIES, "plies after which the game is a move-limit draw",
+                                1, 1_000_000),
+        "goal": RuleOption(str, "all", "all: every own stone in the other's start triangle; filled: that "
+                           "triangle full with at least one own stone in it", choices=GOALS),
+    }
+    own_bots: ClassVar[Mapping[str, str]] = {}
+
+    def parse_board(self, spec: str) -> Board:
+        """Only the kadon board."""
+        board = parse_board(spec)
+        if board.kind is not BoardKind.KADON:
+            raise GameSpecError(f"board {spec!r} is not a board of leap-over; expected kadon")
+        return board
+
+    def parse_rules(self, data: Mapping[str, Any] | None) -> Rules:
+        """Rules from {pie, max_plies, goal}."""
+        return Rules.from_dict(data)
+
+    def new_state(self, board: Board, rules: Any, handicap: int = 0) -> LeapOverState:
+        """The start position: each side's 10 stones on its side triangle."""
+        return LeapOverState(self, board, rules, 0)
+
+    def parse_move(self, board: Board, text: str) -> Move:
+        """A jump chain `FROM-TO-...` (every landing), `pass` or `swap` (any case)."""
+        if not isinstance(text, str):
+            raise NotationError(f"move {text!r} is not text; expected a jump chain like A5-C5-E5")
+        token = text.strip().lower()
+        if token == SWAP_TOKEN:
+            return SWAP
+        if token == PASS_TOKEN:
+            return PASS
+        if _CHAIN.fullmatch(token) is None:
+            raise NotationError(f"unreadable leap-over move {text!r}; expected a jump chain listing every landing "
+                                "like A5-C5-E5, pass or swap")
+        path = []
+        for name in token.split("-"):
+            node = board.index_of(name)
+            if node is None:
+                raise NotationError(f"unknown node {name.upper()!r} in {text!r}; expected a kadon node like E5")
+            path.append(node)
+        return Move.jump(path)
+
+    def format_move(self, board: Board, move: Move) -> str:
+        """Every landing joined by '-'; `pass`; `swap`."""
+        if move.kind is MoveKind.SWAP:
+            return SWAP_TOKEN
+        if move.kind is MoveKind.PASS:
+            return PASS_TOKEN
+        return "-".join(board.names[n] for n in move.path)
+
+    def board_text(self, state: State, last: Move | None = None) -> str:
+        """The rows of stones, the last move's start and landing in lower case."""
+        return board_text(state.board, state.cells, last.path if last is not None and last.path else ())
+
+    def highlight(self, state: State) -> frozenset[int]:
+        """The filled triangle of the winner."""
+        outcome = state.outcome
+        if outcome is None or outcome.termination is not FILLED or outcome.winner is None:
+            return frozenset()
+        return frozenset(state.geo.targets[outcome.winner])  # type: ignore[attr-defined]
+
+    highlight_text = "the filled start triangle is ringed in gold"
+
+    def win_text(self, termination: Termination, rules: Any) -> str:
+        """'by filling the other side's start triangle'."""
+        if termination is FILLED:
+            return "by filling the other side's start triangle"
+        return f"by {termination.value}"
+
+    def result_text(self, winner: str | None, loser: str | None, outcome: Any) -> str:
+        """A draw when neither side can leap says so."""
+        if winner is None and outcome.termination is BLOCKED:
+            return "draw: neither side can leap"
+        return super().result_text(winner, loser, outcome)
+
+
+GAME = LeapOverGame()

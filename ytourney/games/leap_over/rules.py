@@ -1,0 +1,41 @@
+"""Leap Over's rule options: the goal, the pie rule and the move limit."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ytourney.errors import GameSpecError
+
+GOALS = ("all", "filled")
+DEFAULT_MAX_PLIES = 1000
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One rule set of Leap Over (DESIGN §1b readings by default)."""
+
+    pie: bool = False
+    max_plies: int = DEFAULT_MAX_PLIES
+    goal: str = "all"
+    """'all': every own stone in the other's start triangle (the book); 'filled': that triangle full, at least
+    one of the stones there the mover's (Chinese checkers' answer to a player who never leaves home)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form used in records."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Rules:
+        """Rules from their JSON form; missing keys take the defaults, unknown keys and values are errors."""
+        data = dict(data or {})
+        unknown = sorted(set(data) - set(cls.__dataclass_fields__))
+        if unknown:
+            raise GameSpecError(f"unknown leap-over rule {unknown[0]!r}; expected pie, max_plies, goal")
+        rules = cls(**data)
+        if rules.goal not in GOALS:
+            raise GameSpecError(f"rule goal={rules.goal!r}; expected one of {', '.join(GOALS)}")
+        if not isinstance(rules.max_plies, int) or isinstance(rules.max_plies, bool) or rules.max_plies < 1:
+            raise GameSpecError(f"rule max_plies={rules.max_plies!r}; expected a whole number of plies >= 1")
+        return rules

@@ -1,0 +1,103 @@
+"""Singularity on the game API: the kadon board, its rules, the FROM-TO[xCAPTURE] notation and its views."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ytourney.boards.board import Board, BoardKind, parse_board
+from ytourney.boards.text import board_text
+from ytourney.errors import GameSpecError, NotationError
+from ytourney.games.api import SWAP, SWAP_TOKEN, Game, Move, MoveKind, RuleOption, State, Termination
+from ytourney.games.singularity.rules import CORNER_COLOURS, DEFAULT_MAX_PLIES, FUSION_ZONES, Rules
+from ytourney.games.singularity.state import SINGULARITY, SingularityState
+
+_MOVE = re.compile(r"([a-z]+[0-9]+)-([a-z]+[0-9]+)(?:x([a-z]+[0-9]+))?")
+
+
+class SingularityGame(Game):
+    """Singularity: slide a stone 1-3 nodes; fuse in the central triangle; be the first down to one central stone."""
+
+    name = "singularity"
+    title = "Singularity"
+    boards_help = "kadon"
+    default_board = "kadon"
+    notation_example = "K3-I4 F8-F6xG6"
+    has_draws = True
+    rule_options: ClassVar[Mapping[str, RuleOption]] = {
+        "pie": RuleOption(bool, False, "after Black's first move White may take Black's side"),
+        "max_plies": RuleOption(int, DEFAULT_MAX_PLIES, "plies after which the game is a move-limit draw",
+                                1, 1_000_000),
+        "corners": RuleOption(str, "black", "the colour starting on the corners and side middles",
+                              choices=CORNER_COLOURS),
+        "fusion": RuleOption(str, "both", "where a fusion happens: both stones in the central triangle, only the "
+                             "landing stone, or only the resting stone", choices=FUSION_ZONES),
+    }
+    own_bots: ClassVar[Mapping[str, str]] = {}
+
+    def parse_board(self, spec: str) -> Board:
+        """Only the kadon board."""
+        board = parse_board(spec)
+        if board.kind is not BoardKind.KADON:
+            raise GameSpecError(f"board {spec!r} is not a board of singularity; expected kadon")
+        return board
+
+    def parse_rules(self, data: Mapping[str, Any] | None) -> Rules:
+        """Rules from {pie, max_plies, corners, fusion}."""
+        return Rules.from_dict(data)
+
+    def new_state(self, board: Board, rules: Any, handicap: int = 0) -> SingularityState:
+        """The start position: 12 stones a side round the perimeter."""
+        return SingularityState(self, board, rules, 0)
+
+    def parse_move(self, board: Board, text: str) -> Move:
+        """`FROM-TO`, `FROM-TOxCAPTURE` or `swap` (any case)."""
+        if not isinstance(text, str):
+            raise NotationError(f"move {text!r} is not text; expected FROM-TO like E5-E7")
+        token = text.strip().lower()
+        if token == SWAP_TOKEN:
+            return SWAP
+        match = _MOVE.fullmatch(token)
+        if match is None:
+            raise NotationError(f"unreadable singularity move {text!r}; expected FROM-TO like E5-E7, "
+                                "FROM-TOxCAPTURE like F8-F6xG6, or swap")
+        nodes = []
+        for name in match.groups():
+            if name is None:
+                nodes.append(None)
+                continue
+            node = board.index_of(name)
+            if node is None:
+                raise NotationError(f"unknown node {name.upper()!r} in {text!r}; expected a kadon node like E5")
+            nodes.append(node)
+        return Move.step(nodes[0], nodes[1], nodes[2])
+
+    def format_move(self, board: Board, move: Move) -> str:
+        """`FROM-TO`, with `xCAPTURE` when the mover named one; `swap`."""
+        if move.kind is MoveKind.SWAP:
+            return SWAP_TOKEN
+        text = "-".join(board.names[n] for n in move.path)
+        return text if move.capture is None else f"{text}x{board.names[move.capture]}"
+
+    def board_text(self, state: State, last: Move | None = None) -> str:
+        """The rows of stones, the last move's nodes in lower case."""
+        return board_text(state.board, state.cells, last.path if last is not None and last.path else ())
+
+    def highlight(self, state: State) -> frozenset[int]:
+        """The winner's last stone on its central node."""
+        outcome = state.outcome
+        if outcome is None or outcome.termination is not SINGULARITY or outcome.winner is None:
+            return frozenset()
+        return frozenset(c for c in range(state.board.num_cells) if state.cells[c] == outcome.winner)
+
+    highlight_text = "the winner's last stone is ringed in gold"
+
+    def win_text(self, termination: Termination, rules: Any) -> str:
+        """'by singularity (one stone left, on a central node)'."""
+        if termination is SINGULARITY:
+            return "by singularity (one stone left, on a central node)"
+        return f"by {termination.value}"
+
+
+GAME = SingularityGame()

@@ -29,6 +29,7 @@ from ytourney.errors import BotSpecError, ConfigError, YTourneyError
 from ytourney.boards.board import Board
 from ytourney.games.api import Game, Move
 from ytourney.games.registry import DEFAULT_GAME, game_names, get_game
+from ytourney.games.replay import ReplayError, replay
 from ytourney.players.clock import TimeControl
 from ytourney.players.spec import BotKind, BotSpec, parse_bot_spec
 from ytourney.stats.elo_sprt import EloSprtSettings
@@ -462,18 +463,12 @@ class _ConfigReader(FieldReader):
             tokens = raw.split("#", 1)[0].replace(",", " ").split()
             if not tokens:
                 continue
-            state = game.new_state(board, rules)
-            moves: list[Move] = []
-            for token in tokens:
-                try:
-                    move = game.parse_move(board, token)
-                    if move.is_swap:
-                        raise ConfigError("swap is not an opening move")
-                    state.play(move)
-                except YTourneyError as err:
-                    raise self.error(path, f"{name} line {number}: {token!r}: {err}", value=token,
-                                     expected="a legal move") from err
-                moves.append(move)
+            try:  # openings are for games without the pie rule, so a swap in one is refused as illegal
+                state = replay(game, board, rules, 0, tokens)
+            except ReplayError as err:
+                raise self.error(path, f"{name} line {number}: {err.token!r}: {err.__cause__ or err}",
+                                 value=err.token, expected="a legal move") from err
+            moves = list(state.history)
             if state.is_over:
                 raise self.error(path, f"{name} line {number}: the opening already ends the game", value=raw,
                                  expected="an opening that leaves the game open")

@@ -62,7 +62,7 @@ def board_edges(board: Board) -> tuple[tuple[int, int], ...]:
 
 
 def axial_layout(board: Board) -> BoardLayout:
-    """Hexagonal cells at their axial coordinates (q, r): centre (q + r/2, -r·√3/2); tri:N and hex:N."""
+    """Hexagonal cells at their axial coordinates (q, r): centre (q + r/2, -r·√3/2) (tri:N)."""
     points = np.array([(q + r / 2, -r * math.sqrt(3) / 2) for q, r in board.coords], dtype=float)
     return BoardLayout(board.spec, points, board_edges(board), hexagons=True, spacing=1.0)
 
@@ -154,10 +154,17 @@ def crossings(points: np.ndarray, edges: Sequence[tuple[int, int]]) -> int:
     return int(np.triu(proper & ~shared, 1).sum())
 
 
+def hex_layout(board: Board) -> BoardLayout:
+    """hex:N's hexagonal cells: its axial (x, y) has neighbours (x+1, y+1) and (x-1, y-1), so the centre of a
+    cell is (x - y/2, -y·√3/2) (the tri:N formula would put those neighbours √3 apart)."""
+    points = np.array([(x - y / 2, -y * math.sqrt(3) / 2) for x, y in board.coords], dtype=float)
+    return BoardLayout(board.spec, points, board_edges(board), hexagons=True, spacing=1.0)
+
+
 LAYOUTS: dict[str, Callable[[Board], BoardLayout]] = {
     "tri": axial_layout,
     "kadon": kadon_layout,
-    "hex": axial_layout,  # hex:N (YvY): axial (q, r) coordinates, drawn as hexagonal cells like tri:N
+    "hex": hex_layout,  # hex:N (YvY): drawn as hexagonal cells like tri:N
 }
 """The layout of each board kind (BoardKind value); a kind not listed is drawn from its coordinates as axial."""
 

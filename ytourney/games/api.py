@@ -379,3 +379,7 @@ class Game(abc.ABC):
     def win_text(self, termination: Termination, rules: Any) -> str:
         """How a game was won, the words after 'wins' in a result sentence ('by connection')."""
         return f"by {termination.value}"
+
+    def marked_cells(self, board: Board) -> Mapping[int, str]:
+        """Cells a diagram's empty board fills with a colour of their own (YvY's green sprouts); none by default."""
+        return {}

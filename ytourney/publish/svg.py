@@ -129,10 +129,11 @@ def _outline(canvas: _Canvas, corners: Sequence[int]) -> None:
 
 
 @functools.lru_cache(maxsize=16)
-def _empty_board(spec: str, unit: float) -> tuple[str, ...]:
-    """The SVG elements of an empty board with its coordinates (cached: every game page of a board starts so)."""
+def _empty_board(spec: str, unit: float, marks: tuple[tuple[int, str], ...] = ()) -> tuple[str, ...]:
+    """The SVG elements of an empty board with its coordinates and the game's marked cells (cached: every game
+    page of a board starts so)."""
     canvas = _Canvas(board_layout(spec), unit)
-    _draw_board(canvas, parse_board(spec))
+    _draw_board(canvas, parse_board(spec), dict(marks))
     return tuple(canvas.parts)
 
 
@@ -219,7 +220,7 @@ def diagram_svg(game: Game, played: Replayed, *, numbered: bool = True, highligh
     board = state.board
     layout = board_layout(board.spec)
     canvas = _Canvas(layout, unit)
-    canvas.parts.extend(_empty_board(board.spec, unit))
+    canvas.parts.extend(_empty_board(board.spec, unit, tuple(sorted(game.marked_cells(board).items()))))
     group = game.highlight(state) if highlight else frozenset()
     last_move = played.last
     last = last_move.target if last_move is not None else None

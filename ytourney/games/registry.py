@@ -15,6 +15,7 @@ GAMES: dict[str, str] = {
     "aliens-amazons": "ytourney.games.aliens_amazons.game:GAME",
     "singularity": "ytourney.games.singularity.game:GAME",
     "leap-over": "ytourney.games.leap_over.game:GAME",
+    "yvy": "ytourney.games.yvy.game:GAME",
 }
 """Every game by its `game:` name -> 'module:GAME' (an instance, or a class to instantiate). Adding a game is one subpackage and one line here."""
 

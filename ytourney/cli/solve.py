@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -10,10 +9,6 @@ from pathlib import Path
 import click
 
 from ytourney.cli.group import FiniteFloat, main
-
-
-SOLITAIRE_REPORT = "ytourney.games.solitaire.report"
-"""The library module that solves a puzzle and words the result (the solitaire is not a registered game)."""
 
 
 @main.command()
@@ -41,8 +36,9 @@ def solve(puzzle: str, goal: str | None, start: str | None, max_moves: int, seco
       ytourney solve supply-line
       ytourney solve grand-supply-line --goal one-corner --seconds 600
     """
-    # Reached by name like the games registry's targets: nothing above games/ imports a concrete game package.
-    report_module = importlib.import_module(SOLITAIRE_REPORT)
+    from ytourney.games.registry import puzzle_solver
+
+    report_module = puzzle_solver("solitaire")
     progress_line, run = report_module.progress_line, report_module.run
     if max_moves < 1:
         raise click.BadParameter(f"must be at least 1, got {max_moves!r}", param_hint="'--max-moves'")

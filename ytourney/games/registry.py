@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Mapping
+from types import ModuleType
 
 from ytourney.errors import GameSpecError
 from ytourney.games.api import Game
@@ -44,6 +45,20 @@ def _load(key: str, target: str) -> Game:
     if game.name != key:
         raise GameSpecError(f"game class {target!r} calls itself {game.name!r}, registered as {key!r}")
     return game
+
+
+PUZZLES: dict[str, str] = {
+    "solitaire": "ytourney.games.solitaire.report",
+}
+"""One-player puzzles by kind -> the module that solves and reports them (`ytourney solve`); not two-player games,
+so they play no tournaments."""
+
+
+def puzzle_solver(kind: str) -> ModuleType:
+    """The module solving puzzles of `kind`, loaded on first use."""
+    if kind not in PUZZLES:
+        raise GameSpecError(f"unknown puzzle kind {kind!r}; expected one of {', '.join(PUZZLES)}")
+    return importlib.import_module(PUZZLES[kind])
 
 
 def register(name: str, target: str) -> None:

@@ -1,4 +1,4 @@
-"""Built-in bots (random, heuristic, mcts), their specs and the plugin loader: legal play, tactics, rules, pie."""
+"""Y's built-in bots (random, heuristic, tuned mcts), their specs and the plugin loader: legal play, tactics, rules, pie."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from ytourney.games.registry import get_game
 
 Y = get_game("y")
 
-EXAMPLE_BOT = str(Path(__file__).resolve().parents[2] / "bots" / "example_bot.py")
+EXAMPLE_BOT = str(Path(__file__).resolve().parents[3] / "bots" / "example_bot.py")
 
 # Small budgets keep the suite fast; strength is measured by benchmarks/ladder.py, not here.
 FAST_SPECS = {

@@ -1,0 +1,97 @@
+"""The bots that play every game: `random` and the generic UCT `mcts`, on a test-only game and on Y."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from ytourney.games import registry
+from ytourney.games.api import PASS, Move
+from ytourney.games.bot import Limit
+from ytourney.players.bots.random_bot import RandomBot, playable_moves
+from ytourney.players.bots.uct import UctBot
+from ytourney.players.spec import builtin_class, parse_bot_spec
+from ytourney.tournament.match import Seat, play_game
+
+FAKE_GAMES = Path(__file__).resolve().parents[1] / "fake_games"
+
+
+@pytest.fixture()
+def tictactoe(monkeypatch: pytest.MonkeyPatch) -> object:
+    monkeypatch.syspath_prepend(str(FAKE_GAMES))
+    monkeypatch.setitem(registry.GAMES, "tictactoe", "tictactoe:GAME")
+    return registry.get_game("tictactoe")
+
+
+def test_mcts_is_the_generic_uct_except_where_a_game_has_its_own(tictactoe: object) -> None:
+    assert builtin_class("mcts", "tictactoe") is UctBot
+    assert builtin_class("mcts", "y") is not UctBot  # Y keeps its tuned search
+    assert parse_bot_spec("mcts:playouts=10,c=0.5", "tictactoe").options == (("c", 0.5), ("playouts", 10))
+
+
+def test_uct_takes_a_win_in_one_and_blocks_a_loss_in_one(tictactoe: object) -> None:
+    game = tictactoe
+    board = game.parse_board("tri:3")
+    state = game.new_state(board, game.parse_rules(None))
+    for name in ("a1", "a2", "b1"):  # Black a1 b1 threatens c1; White a2
+        state.play(game.parse_move(board, name))
+    block = UctBot(seed=3, playouts=400).move(state.copy(), Limit())
+    assert game.format_move(board, block) == "c1"  # White must block the side a1 b1 c1
+    state.play(game.parse_move(board, "b2"))  # White elsewhere instead: Black wins at c1
+    assert game.format_move(board, UctBot(seed=3, playouts=400).move(state.copy(), Limit())) == "c1"
+
+
+def test_uct_beats_random_at_tictactoe(tictactoe: object) -> None:
+    score = 0.0
+    for seed in range(10):
+        seats = [Seat("uct", UctBot(seed=seed, playouts=200)), Seat("random", RandomBot(seed=seed))]
+        record = play_game(seats if seed % 2 else seats[::-1], tictactoe, "tri:3", seed=seed)
+        score += 1.0 if record.winner_name == "uct" else 0.5 if record.winner is None else 0.0
+    assert score >= 7  # the first mover may force a win on tri:3: the random one sometimes holds on
+
+
+def test_uct_keeps_to_its_time_budget_and_answers_the_pie_with_a_bool() -> None:
+    game = registry.get_game("y")
+    board = game.parse_board("tri:9")
+    state = game.new_state(board, game.parse_rules(None))
+    state.play(game.parse_move(board, "e3"))
+    bot = UctBot(seed=1, playouts=10_000_000)
+    begin = time.perf_counter()
+    answer = bot.swap(state.copy(), Limit(seconds=0.2))
+    assert isinstance(answer, bool) and time.perf_counter() - begin < 0.5
+    move = bot.move(state.copy(), Limit(seconds=0.2))
+    assert state.is_legal(move) and not move.is_swap
+
+
+class _PassState:
+    """A stand-in state whose legal moves include a pass, for the random bot's choice alone."""
+
+    def __init__(self, moves: list[Move]) -> None:
+        self.moves = moves
+
+    def legal_moves(self) -> list[Move]:
+        return list(self.moves)
+
+
+def test_random_passes_only_when_nothing_else_is_legal() -> None:
+    others = [Move.place(0), Move.place(1)]
+    rng_bot = RandomBot(seed=4)
+    for _ in range(50):
+        assert not rng_bot.move(_PassState([*others, PASS]), Limit()).is_pass
+    assert rng_bot.move(_PassState([PASS]), Limit()).is_pass
+    assert playable_moves(_PassState([PASS])) == [PASS]
+
+
+def test_random_plays_y_exactly_as_before_the_game_api() -> None:
+    # the same draws over the same list: a random empty cell (the golden tournaments pin the whole games)
+    game = registry.get_game("y")
+    board = game.parse_board("tri:7")
+    state = game.new_state(board, game.parse_rules({"pie": False}))
+    bot, rng = RandomBot(seed=9), random.Random(9)
+    for _ in range(5):
+        move = bot.move(state.copy(), Limit())
+        assert move.cell == rng.choice(state.empty_cells())
+        state.play(move)

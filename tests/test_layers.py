@@ -14,6 +14,7 @@ LAYERS = {
     "ytourney": 0,  # the package root (its version) and the one exception tree
     "ytourney.errors": 0,
     "ytourney.choices": 0,
+    "ytourney.safe_files": 0,
     "ytourney.game": 1,
     "ytourney.players": 2,
     "ytourney.stats": 2,

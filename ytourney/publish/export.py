@@ -27,6 +27,7 @@ from ytourney.errors import ReportError
 from ytourney.game.record import GameRecord, Termination
 from ytourney.game.rules import Color
 from ytourney.publish.sgf import game_to_sgf, sgf_filename, to_sgf_collection
+from ytourney.safe_files import write_file
 
 PGN_LINE_WIDTH = 79
 PGN_TERMINATION = {
@@ -181,14 +182,14 @@ def export_records(records: Sequence[GameRecord], fmt: ExportFormat | str, out: 
                     name = f"{stem}-{suffix}.sgf"
                 used.add(name)
                 path = target / name
-                path.write_text(game_to_sgf(record), encoding="utf-8")
+                write_file(path, game_to_sgf(record), root=target, error=ReportError)  # never through a link
                 paths.append(path)
             return ExportResult(len(records), paths=tuple(paths))
         if target.is_dir():
             target = target / f"games.{fmt.value}"
         target.parent.mkdir(parents=True, exist_ok=True)
         writer = {ExportFormat.JSONL: to_jsonl, ExportFormat.PGN: to_pgn, ExportFormat.SGF: to_sgf_collection}[fmt]
-        target.write_text(writer(records), encoding="utf-8")
+        write_file(target, writer(records), error=ReportError)  # a link, FIFO or device at `out` is refused
     except OSError as err:
         raise ReportError(f"cannot write export to {str(target)!r}: {err.strerror or err}") from err
     return ExportResult(len(records), paths=(target,))

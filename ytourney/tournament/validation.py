@@ -17,6 +17,7 @@ from pathlib import Path
 from ytourney.errors import BackendError, RunnerError, YTourneyError
 from ytourney.game.board import parse_board
 from ytourney.game.rules import Color
+from ytourney.players.gtp.reaper import plugin_code
 from ytourney.players.plugin import check_plugin_source
 from ytourney.players.spec import BotKind, create_bot
 from ytourney.stats.handicap import HandicapMode
@@ -34,7 +35,13 @@ from ytourney.tournament.store import (
 
 
 def check_player(config: TournamentConfig, player: PlayerConfig) -> str:
-    """Build the player as a worker would, start its game setup, close it; return a note or raise YTourneyError."""
+    """Build the player as a worker would, start its game setup, close it; return a note or raise YTourneyError.
+    Whatever its code starts and leaves running is ended when the check is over."""
+    with plugin_code():
+        return _check_player(config, player)
+
+
+def _check_player(config: TournamentConfig, player: PlayerConfig) -> str:
     spec = player.spec
     note = "ok"
     if spec.kind is BotKind.GTP:

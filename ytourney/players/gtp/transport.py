@@ -22,6 +22,7 @@ from ytourney.players.gtp.reaper import (
     engine_ended,
     engine_environment,
     engine_started,
+    mark_descendants,
 )
 from ytourney.players.gtp.settings import GtpSettings
 
@@ -88,6 +89,7 @@ class ProcessTransport:
                 cwd=settings.cwd,
                 env=engine_environment(settings.environment),
                 start_new_session=True,
+                preexec_fn=mark_descendants,  # a mark no descendant can drop, however it detaches
             )
         except OSError as err:
             raise EngineCrashError(

@@ -94,6 +94,9 @@ def sprt_entry(text: str) -> dict[str, Any]:
         if not sep or not key.strip():
             raise ConfigError(f"{_SOURCE}: --sprt {text!r}: expected KEY=VALUE pairs separated by commas, like "
                               "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=pentanomial", source=_SOURCE, value=text)
+        if key.strip() in entry:
+            raise ConfigError(f"{_SOURCE}: --sprt {text!r} names {key.strip()!r} twice; expected each key once",
+                              source=_SOURCE, value=text)
         entry[key.strip()] = _yaml_value(value, f"--sprt {key.strip()}")
     return entry
 

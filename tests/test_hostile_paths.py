@@ -1,9 +1,9 @@
 """Hostile paths and links: every file ytourney writes refuses a planted link, and odd characters in paths work.
 
 Classes covered (issue 24): writes through symbolic links (match.yaml, import's config.yaml, gtp-logs/ and its
-transcripts, export --out), FIFOs and devices at an output path, SQLite URIs of paths holding '#', '?' and every
-other printable character, refusals that write nothing (a failed import into an empty folder, `match --out` into
-another tournament's folder).
+transcripts, export --out), FIFOs and devices at an output path or an SGF input (which may also be UTF-16 or
+carry a BOM), SQLite URIs of paths holding '#', '?' and every other printable character, refusals that write
+nothing (a failed import into an empty folder, `match --out` into another tournament's folder).
 """
 
 from __future__ import annotations
@@ -216,3 +216,14 @@ def test_a_results_path_with_every_printable_character_works(tmp_path: Path, mon
     assert '"games": 2' in invoke("ratings", str(out), "--format", "json").output
     assert len(invoke("export", str(out)).output.splitlines()) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([odd, "cup.yaml", "site"])  # no stray file
+
+
+def test_import_reads_utf16_and_a_bom_and_names_a_fifo(tmp_path: Path, sgf: Path) -> None:
+    first, second = sorted(sgf.iterdir())
+    first.write_bytes(first.read_text(encoding="utf-8").encode("utf-16"))
+    second.write_bytes(b"\xef\xbb\xbf" + second.read_bytes())
+    assert invoke("import", str(sgf), "--out", str(tmp_path / "imported")).exit_code == 0
+    assert len(load_records(tmp_path / "imported")) == 2
+    os.mkfifo(tmp_path / "pipe.sgf")
+    result = invoke("import", str(tmp_path / "pipe.sgf"), "--out", str(tmp_path / "other"))
+    assert result.exit_code == 1 and "is a FIFO" in result.output and not (tmp_path / "other").exists()

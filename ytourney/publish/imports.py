@@ -8,6 +8,7 @@ ratings, crosstables, exports and sites, not for `run`), written next to it as c
 
 from __future__ import annotations
 
+import codecs
 import collections
 import contextlib
 import dataclasses
@@ -23,12 +24,14 @@ import yaml
 from ytourney.errors import RecordError, StoreError
 from ytourney.game.record import GameRecord
 from ytourney.publish.sgf import read_sgf_games
-from ytourney.safe_files import write_file
+from ytourney.safe_files import kind_of, read_file, write_file
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.folder import LOCK_NAME
 from ytourney.tournament.run import open_store
 from ytourney.tournament.store import DB_NAME, db_path
 
+SGF_BYTES = 64 << 20
+"""Largest SGF file read."""
 CONFIG_NAME = "config.yaml"
 """The synthetic config an import writes next to its store."""
 IMPORTED_COMMAND = "imported-player-cannot-be-started"
@@ -58,6 +61,9 @@ def sgf_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
             files += found
         elif path.is_file():
             files.append(path)
+        elif os.path.lexists(path):
+            raise RecordError(f"{str(path)!r} is {kind_of(os.stat(path).st_mode) if path.exists() else 'a broken link'}"
+                              "; expected an SGF file or a folder holding them")
         else:
             raise RecordError(f"{str(path)!r} does not exist; give SGF files or folders holding them")
     return files
@@ -67,12 +73,16 @@ def read_games(files: Sequence[Path]) -> list[GameRecord]:
     """Every game of every file, checked move by move."""
     records = []
     for file in files:
-        try:
-            text = file.read_text(encoding="utf-8", errors="replace")
-        except OSError as err:
-            raise RecordError(f"cannot read {str(file)!r}: {err.strerror or err}") from err
-        records += read_sgf_games(text, str(file))
+        raw = read_file(file, SGF_BYTES, error=RecordError) or b""  # bounded; a FIFO or device is refused
+        records += read_sgf_games(_decoded(raw), str(file))
     return records
+
+
+def _decoded(raw: bytes) -> str:
+    """SGF text: UTF-8 (a byte-order mark dropped) or UTF-16 with its mark; bytes that are neither are replaced."""
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return raw.decode("utf-16", errors="replace")
+    return raw.decode("utf-8-sig", errors="replace")
 
 
 def _one_setting(records: Sequence[GameRecord], what: str) -> None:

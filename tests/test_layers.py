@@ -12,9 +12,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "ytourney"
 
 LAYERS = {
     "ytourney": 0,  # the package root (its version) and the one exception tree
+    "ytourney.safe_files": 0,
     "ytourney.errors": 0,
     "ytourney.choices": 0,
-    "ytourney.safe_files": 0,
     "ytourney.game": 1,
     "ytourney.players": 2,
     "ytourney.stats": 2,

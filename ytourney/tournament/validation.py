@@ -17,7 +17,6 @@ from pathlib import Path
 from ytourney.errors import BackendError, RunnerError, YTourneyError
 from ytourney.game.board import parse_board
 from ytourney.game.rules import Color
-from ytourney.players.gtp.reaper import plugin_code
 from ytourney.players.plugin import check_plugin_source
 from ytourney.players.spec import BotKind, create_bot
 from ytourney.stats.handicap import HandicapMode
@@ -37,6 +36,8 @@ from ytourney.tournament.store import (
 def check_player(config: TournamentConfig, player: PlayerConfig) -> str:
     """Build the player as a worker would, start its game setup, close it; return a note or raise YTourneyError.
     Whatever its code starts and leaves running is ended when the check is over."""
+    from ytourney.players.gtp.reaper import plugin_code
+
     with plugin_code():
         return _check_player(config, player)
 

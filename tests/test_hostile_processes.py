@@ -2,7 +2,8 @@
 
 Classes covered (issue 24): an engine that double-forks, calls setsid and execs with an empty environment (no
 session, no environment mark left to find it by); processes that plugins fork or spawn (a detached daemon, a
-plain subprocess, a child never waited for) in the main process (the start check) and in workers.
+plain subprocess, a child never waited for) in the main process (the start check) and in workers; a TERM-deaf
+engine whose stop is interrupted by its deadline's alarm (it was left running until the process ended).
 """
 
 from __future__ import annotations
@@ -16,6 +17,12 @@ import pytest
 from click.testing import CliRunner
 
 from ytourney.cli import main
+from ytourney.game.record import Termination
+from ytourney.players.bots.random_bot import RandomBot
+from ytourney.players.clock import TimeControl
+from ytourney.players.gtp.engine import GtpBot
+from ytourney.players.gtp.settings import GtpSettings
+from ytourney.tournament.match import Seat, play_game
 from ytourney.tournament.store import load_records
 
 HERE = Path(__file__).resolve().parent
@@ -99,3 +106,22 @@ def test_processes_a_plugin_forks_or_spawns_are_ended_and_reaped(tmp_path: Path,
         assert len(records) == 2 and all(r.termination.value == "connection" for r in records)
     assert len(pids.read_text().split()) >= 2  # the subprocess and the child never waited for (a daemon may be
     assert settle(pids) == []                  # ended before it writes its pid: it is found by its command line)
+
+
+def test_a_term_deaf_engine_past_its_hard_deadline_is_ended_at_once(tmp_path: Path) -> None:
+    marker = tmp_path / "hang-hard.log"
+    bot = GtpBot(GtpSettings(command=(sys.executable, str(HERE / "fake_engines" / "fake_gtp.py"), "--fault",
+                                      "hang-hard", "--log", str(marker)), grace_seconds=0.2, command_seconds=1.0))
+    record = play_game([Seat("engine", bot), Seat("random", RandomBot(seed=1))], "tri:5",
+                       time_control=TimeControl(move_seconds=0.2, grace_seconds=0.2))
+    assert record.termination is Termination.TIME  # the alarm rang again while the engine was being stopped
+    running = []
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as cmdline:
+                if str(marker).encode() in cmdline.read() and (state(int(name)) or ("Z",))[0] != "Z":
+                    running.append(int(name))
+        except OSError:
+            continue
+    bot.close()
+    assert running == []  # ended with the fault, not left to the end of the process

@@ -56,7 +56,7 @@ def become_subreaper() -> None:
         libc = ctypes.CDLL(None, use_errno=True)
         if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0:
             if not _subreaper:
-                atexit.register(reap_orphans)
+                atexit.register(_at_exit)
             _subreaper = os.getpid()
 
 
@@ -187,6 +187,17 @@ def _end(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(OSError):
         os.waitpid(pid, 0)
+
+
+def _at_exit() -> None:
+    """At exit nothing we started survives: engines still running (one abandoned mid-call) end with their group."""
+    if _subreaper != os.getpid():
+        return
+    for pid in sorted(_live & _sessions):
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)
+        _live.discard(pid)
+    reap_orphans()
 
 
 def reap_orphans() -> None:

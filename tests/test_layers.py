@@ -12,6 +12,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "ytourney"
 
 LAYERS = {
     "ytourney": 0,  # the package root (its version) and the one exception tree
+    "ytourney.safe_files": 0,
     "ytourney.errors": 0,
     "ytourney.choices": 0,
     "ytourney.boards": 1,

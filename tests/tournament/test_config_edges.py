@@ -31,8 +31,8 @@ def players(count: int) -> str:
 ])
 def test_yaml_nested_ten_thousand_levels_is_refused_fast(nested: str) -> None:
     started = time.monotonic()
-    with pytest.raises(ConfigError, match="nested more than 64 levels deep"):
-        parse_config(nested)
+    with pytest.raises(ConfigError, match="nested more than 64 levels deep|characters of YAML; expected at most"):
+        parse_config(nested)  # the indented one is over the size cap too
     assert time.monotonic() - started < 5
 
 

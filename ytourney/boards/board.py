@@ -126,6 +126,12 @@ class Board:
         """Every line leaving `cell` in any direction (see line_from), grouped by first step."""
         return tuple(line for b in self.neighbors[cell] for line in self.line_from(cell, b, steps))
 
+    @functools.cached_property
+    def rays(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """For each node, every line leaving it to its end (each fork's branches apart), without the node itself:
+        what a slide walks until the first occupied node."""
+        return tuple(tuple(line[1:] for line in self.lines_through(cell)) for cell in range(self.num_cells))
+
 
 def parse_board(spec: str) -> Board:
     """Return the board for a spec such as 'tri:11' or 'kadon' (case-insensitive, cached)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -79,6 +80,8 @@ def publish_options(command: Callable[..., Any]) -> Callable[..., Any]:
     def checked(*args: Any, publish: str | None, publish_every: float | None, **kwargs: Any) -> Any:
         if publish_every is not None and publish is None:
             raise click.UsageError("--publish-every needs --publish SITE")
+        if publish_every is not None and not math.isfinite(publish_every):
+            raise click.UsageError(f"--publish-every {publish_every!r}: expected a finite number of seconds >= 1")
         return command(*args, publish=publish, publish_every=publish_every, **kwargs)
 
     checked = click.option(

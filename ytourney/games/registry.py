@@ -13,6 +13,8 @@ from ytourney.games.api import Game
 GAMES: dict[str, str] = {
     "y": "ytourney.games.y.game:GAME",
     "tetra": "ytourney.games.tetra.game:GAME",
+    "quinta": "ytourney.games.quinta.game:GAME",
+    "sexta": "ytourney.games.sexta.game:GAME",
     "aliens-amazons": "ytourney.games.aliens_amazons.game:GAME",
     "singularity": "ytourney.games.singularity.game:GAME",
     "leap-over": "ytourney.games.leap_over.game:GAME",

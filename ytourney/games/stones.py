@@ -211,6 +211,19 @@ def _replay(game_name: str, spec: str, rules: dict[str, Any], handicap: int, mov
     return state  # type: ignore[return-value]
 
 
+def slide_targets(rays: tuple[tuple[int, ...], ...], cells: list[int], limit: int | None = None) -> list[int]:
+    """The empty nodes a stone reaches sliding along its `rays` (`Board.rays[source]`) through empty nodes, at most
+    `limit` steps, each node once (branches of a fork share their first nodes)."""
+    found: list[int] = []
+    for ray in rays:
+        for node in ray if limit is None else ray[:limit]:
+            if cells[node] != EMPTY:
+                break
+            if node not in found:
+                found.append(node)
+    return found
+
+
 # --- notation shared by the stone games: E5, E5-E7, F8-H6-H4-F2, F8-F6xG6, pass, swap ------------------------
 
 _PATH_MOVE = re.compile(r"([a-z]+[0-9]+(?:-[a-z]+[0-9]+)*?)(?:x([a-z]+[0-9]+))?")

@@ -18,20 +18,24 @@ JSON lines: one `GameRecord.to_dict()` object per line, every record field inclu
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import fcntl
 import json
+import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
 
 from ytourney.choices import parse_choice
 from ytourney.errors import ReportError
 from ytourney.games.api import Color, Game, Termination
 from ytourney.games.record import GameRecord
 from ytourney.games.registry import DEFAULT_GAME, get_game
+from ytourney.publish.feed_files import FeedKey, scan_feed
 from ytourney.publish.sgf import game_to_sgf, sgf_filename, to_sgf_collection
+from ytourney.safe_files import open_file, write_file
 
 PGN_LINE_WIDTH = 79
 PGN_TERMINATION = {
@@ -210,14 +214,14 @@ def export_records(records: Sequence[GameRecord], fmt: ExportFormat | str, out: 
                     name = f"{stem}-{suffix}.sgf"
                 used.add(name)
                 path = target / name
-                path.write_text(game_to_sgf(record), encoding="utf-8")
+                write_file(path, game_to_sgf(record), root=target, error=ReportError)  # never through a link
                 paths.append(path)
             return ExportResult(len(records), paths=tuple(paths))
         if target.is_dir():
             target = target / f"games.{fmt.value}"
         target.parent.mkdir(parents=True, exist_ok=True)
         writer = {ExportFormat.JSONL: to_jsonl, ExportFormat.PGN: to_pgn, ExportFormat.SGF: to_sgf_collection}[fmt]
-        target.write_text(writer(records), encoding="utf-8")
+        write_file(target, writer(records), error=ReportError)  # a link, FIFO or device at `out` is refused
     except OSError as err:
         raise ReportError(f"cannot write export to {str(target)!r}: {err.strerror or err}") from err
     return ExportResult(len(records), paths=(target,))
@@ -225,77 +229,88 @@ def export_records(records: Sequence[GameRecord], fmt: ExportFormat | str, out: 
 
 # --- results while a run goes on ------------------------------------------------------------------------------------
 
-_PGN_GAME_ID = re.compile(r'^\[GameId "(\d+)"\]$', re.MULTILINE)
 LIVE_FORMATS = {".pgn": ExportFormat.PGN, ".jsonl": ExportFormat.JSONL}
 
 
 class GameFeed:
     """A PGN or JSON-lines file that grows by one game as each is stored, flushed per game.
 
-    Opening it reads the game ids the file already holds, so a resumed run (or the games stored while no process
-    wrote the file) continues it without duplicates; an entry cut short by a kill is dropped first.
+    Opening it reads the games the file already holds, keyed by tournament and game id, so a resumed run (or the
+    games stored while no process wrote the file) continues it without duplicates, and several tournaments can
+    share one file; an entry cut short by a kill is dropped first. A file ytourney did not write, a link, a FIFO
+    or a device is refused untouched (see feed_files).
     """
 
     def __init__(self, path: str | Path, fmt: ExportFormat) -> None:
         self.path = Path(path)
         self.format = fmt
-        separator = "\n\n" if fmt is ExportFormat.PGN else "\n"
-        try:
-            text = self.path.read_text(encoding="utf-8") if self.path.exists() else ""
-        except (OSError, UnicodeDecodeError) as err:
-            raise self._error(err) from err
-        self._whole = text[:text.rfind(separator) + len(separator)] if separator in text else ""
-        self._cut = self._whole != text
-        self.ids = self._ids(self._whole)
-        self._file: TextIO | None = None
+        scan = scan_feed(self.path, fmt is ExportFormat.PGN)
+        self._scan = scan
+        self.keys: set[FeedKey] = scan.keys
+        self._fd: int | None = None
 
-    def _error(self, err: OSError | UnicodeDecodeError) -> ReportError:
-        return ReportError(f"cannot append games to {str(self.path)!r}: {getattr(err, 'strerror', None) or err}; "
-                           f"expected a writable {self.format.value} file")
-
-    def _open(self) -> TextIO:
-        """The file, opened for appending at the first game written (a run refused before it leaves it untouched)."""
-        if self._file is None:
-            try:
-                if self._cut:
-                    self.path.write_text(self._whole, encoding="utf-8")
-                self._file = self.path.open("a", encoding="utf-8")
-            except OSError as err:
-                raise self._error(err) from err
-        return self._file
-
-    def _ids(self, text: str) -> set[int]:
+    def key(self, record: GameRecord) -> FeedKey | None:
+        """The key of a record's entry in this file (None without an id: never taken for a stored one)."""
+        if record.id is None:
+            return None
         if self.format is ExportFormat.PGN:
-            return {int(found) for found in _PGN_GAME_ID.findall(text)}
-        ids = set()
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
+            return _pgn_escape(record.tournament or "?"), record.id
+        return record.tournament or "", record.id
+
+    def _open(self) -> int:
+        """The file, opened for appending at the first game written (a run refused before it leaves it untouched);
+        read again under its lock when it changed since the run started, then an entry cut short at its end is
+        dropped."""
+        if self._fd is None:
+            fd = open_file(self.path, "a", error=ReportError)
             try:
-                ids.add(int(json.loads(line)["id"]))
-            except (ValueError, KeyError, TypeError) as err:
-                raise ReportError(f"{str(self.path)!r} line {number} is not a game record of ytourney; expected a "
-                                  "JSON-lines file written by --jsonl-out (or a new file)") from err
-        return ids
+                with self._locked(fd):
+                    info = os.fstat(fd)
+                    if (info.st_dev, info.st_ino) != self._scan.identity or info.st_size != self._scan.size:
+                        self._scan = scan_feed(self.path, self.format is ExportFormat.PGN)  # another run appended
+                        self.keys |= self._scan.keys
+                    if os.fstat(fd).st_size != self._scan.whole:
+                        os.ftruncate(fd, self._scan.whole)
+            except OSError as err:
+                os.close(fd)
+                raise ReportError(f"cannot append games to {str(self.path)!r}: {err.strerror or err}") from err
+            except BaseException:
+                os.close(fd)
+                raise
+            self._fd = fd
+        return self._fd
+
+    @contextlib.contextmanager
+    def _locked(self, fd: int) -> Iterator[None]:
+        """Hold the file's lock: runs sharing one file never interleave their entries."""
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
 
     def write(self, record: GameRecord) -> None:
-        """Append one game unless the file holds it already (by game id), and flush."""
-        if record.id in self.ids:
+        """Append one game unless the file holds it already (by tournament and game id), and flush."""
+        key = self.key(record)
+        if key is not None and key in self.keys:
             return
         text = game_to_pgn(record) if self.format is ExportFormat.PGN else to_jsonl([record])
-        file = self._open()
+        fd = self._open()
         try:
-            file.write(text)
-            file.flush()
+            with self._locked(fd):
+                view = memoryview(text.encode("utf-8"))
+                while view:
+                    view = view[os.write(fd, view):]
         except OSError as err:
             raise ReportError(f"cannot append game {record.id} to {str(self.path)!r}: {err.strerror or err}") from err
-        if record.id is not None:
-            self.ids.add(record.id)
+        if key is not None:
+            self.keys.add(key)
 
     def close(self) -> None:
         """Close the file."""
-        if self._file is not None:
-            self._file.close()
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
 def open_feed(path: str | Path, fmt: ExportFormat, directory: str | Path, config_hash: str) -> GameFeed:

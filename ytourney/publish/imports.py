@@ -8,7 +8,9 @@ ratings, crosstables, exports and sites, not for `run`), written next to it as c
 
 from __future__ import annotations
 
+import codecs
 import collections
+import contextlib
 import dataclasses
 import itertools
 import os
@@ -23,10 +25,16 @@ from ytourney.errors import RecordError, StoreError
 from ytourney.games.record import GameRecord
 from ytourney.games.registry import DEFAULT_GAME, get_game
 from ytourney.publish.sgf import read_sgf_games
+from ytourney.safe_files import kind_of, read_file, write_file
 from ytourney.tournament.config import parse_config
+from ytourney.tournament.folder import LOCK_NAME
 from ytourney.tournament.run import open_store
-from ytourney.tournament.store import db_path
+from ytourney.tournament.store import DB_NAME, db_path
 
+SGF_BYTES = 64 << 20
+"""Largest SGF file read."""
+CONFIG_NAME = "config.yaml"
+"""The synthetic config an import writes next to its store."""
 IMPORTED_COMMAND = "imported-player-cannot-be-started"
 """The program the synthetic config names for every imported player: none exists, so `run` cannot start one."""
 
@@ -54,6 +62,9 @@ def sgf_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
             files += found
         elif path.is_file():
             files.append(path)
+        elif os.path.lexists(path):
+            raise RecordError(f"{str(path)!r} is {kind_of(os.stat(path).st_mode) if path.exists() else 'a broken link'}"
+                              "; expected an SGF file or a folder holding them")
         else:
             raise RecordError(f"{str(path)!r} does not exist; give SGF files or folders holding them")
     return files
@@ -63,12 +74,16 @@ def read_games(files: Sequence[Path]) -> list[GameRecord]:
     """Every game of every file, checked move by move."""
     records = []
     for file in files:
-        try:
-            text = file.read_text(encoding="utf-8", errors="replace")
-        except OSError as err:
-            raise RecordError(f"cannot read {str(file)!r}: {err.strerror or err}") from err
-        records += read_sgf_games(text, str(file))
+        raw = read_file(file, SGF_BYTES, error=RecordError) or b""  # bounded; a FIFO or device is refused
+        records += read_sgf_games(_decoded(raw), str(file))
     return records
+
+
+def _decoded(raw: bytes) -> str:
+    """SGF text: UTF-8 (a byte-order mark dropped) or UTF-16 with its mark; bytes that are neither are replaced."""
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return raw.decode("utf-16", errors="replace")
+    return raw.decode("utf-8-sig", errors="replace")
 
 
 def _one_setting(records: Sequence[GameRecord], what: str) -> None:
@@ -108,6 +123,8 @@ def import_sgf(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[s
     directory = Path(out)
     if db_path(directory).exists():
         raise StoreError(f"{str(directory)!r} already holds a results store; import into a new folder")
+    if os.path.lexists(directory / CONFIG_NAME):
+        raise StoreError(f"{str(directory)!r} already holds a {CONFIG_NAME}; import into a new or empty folder")
     files = sgf_files(paths)
     records = read_games(files)
     for what in ("game", "board", "rules"):
@@ -122,16 +139,35 @@ def import_sgf(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[s
         ids = list(range(1, len(records) + 1))  # the files' game numbers are missing or repeat: number in order
     records = [dataclasses.replace(r, tournament=name, id=game_id) for r, game_id in zip(records, ids)]
     text = synthetic_config(name, records, players, len(files))
-    config_file = directory / "config.yaml"
+    config_file = directory / CONFIG_NAME
     config = parse_config(text, source=str(config_file), base_dir=directory, require_files=False)
-    created = not directory.exists()
+    created = not os.path.lexists(directory)
+    before = set() if created else _entries(directory)
     try:
         with open_store(config, directory, len(records)) as store:
             for record in sorted(records, key=lambda r: r.id or 0):
                 store.add_game(record)
-        config_file.write_text(text, encoding="utf-8")
+        write_file(config_file, text, "x", root=directory, error=StoreError)  # new, never through a link
     except BaseException:
         if created:
             shutil.rmtree(directory, ignore_errors=True)  # a failed import leaves no partial folder
+        else:
+            _remove_new(directory, before)
         raise
     return ImportResult(directory, name, len(records), players, len(files))
+
+
+def _entries(directory: Path) -> set[str]:
+    try:
+        return set(os.listdir(directory))
+    except OSError:
+        return set()
+
+
+def _remove_new(directory: Path, before: set[str]) -> None:
+    """Remove the files a failed import made in a folder that existed already (the store, its lock, the config):
+    only names it writes, only when they were not there before, never through a link."""
+    ours = {CONFIG_NAME, LOCK_NAME, *(DB_NAME + suffix for suffix in ("", "-wal", "-shm", "-journal"))}
+    for name in sorted((_entries(directory) - before) & ours):
+        with contextlib.suppress(OSError):
+            os.unlink(directory / name)  # unlinking a link removes the link, never its target

@@ -8,11 +8,13 @@ stale file is removed only when its content is still what a publish wrote (the m
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
 import stat
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -20,6 +22,8 @@ from ytourney.errors import ReportError
 
 MANIFEST = ".ytourney-site"
 """File listing what a publish wrote (path and digest per line), so a later publish replaces exactly those files."""
+LOCK_SECONDS = 120.0
+"""Longest wait for another publish into the same site folder to finish (then the publish is refused)."""
 STAGING_PREFIX = ".ytourney-staging-"
 """Name prefix of the hidden folder inside the site where a publish writes before moving files into place."""
 
@@ -106,19 +110,50 @@ def check_site_folder(out: str | os.PathLike[str]) -> dict[str, ManifestEntry]:
     return {}
 
 
+def lock_site(folder: Path, wait: float) -> int:
+    """Make the site folder and take its exclusive lock (a flock on the folder itself: no file is added), waiting
+    at most `wait` seconds for another publish into it to finish; the descriptor holds the lock until closed."""
+    if folder.exists() and not folder.is_dir():
+        raise ReportError(f"site output {str(folder)!r} is a file; expected a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as err:
+        raise ReportError(f"cannot write site folder {str(folder)!r}: {err.strerror or err}") from err
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                os.close(fd)
+                raise ReportError(f"site folder {str(folder)!r} is in use by another publish (waited {wait:g} s); "
+                                  "try again when it has finished, or publish elsewhere") from None
+            time.sleep(0.05)
+        except OSError as err:
+            os.close(fd)
+            raise ReportError(f"cannot lock site folder {str(folder)!r}: {err.strerror or err}") from err
+
+
 class SiteWriter:
     """Stages the files of one publish, then moves them into the site folder and removes the stale ones."""
 
-    def __init__(self, out: str | os.PathLike[str]) -> None:
+    def __init__(self, out: str | os.PathLike[str], *, wait: float | None = None) -> None:
         self.folder = Path(out)
-        self.previous = check_site_folder(self.folder)
+        self._lock = lock_site(self.folder, LOCK_SECONDS if wait is None else wait)
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            self.previous = check_site_folder(self.folder)  # read under the lock: another publish may be midway
+        except BaseException:
+            self._unlock()
+            raise
+        try:
             for old in self.folder.glob(STAGING_PREFIX + "*"):  # left by a publish that was killed
                 if stat.S_ISDIR(os.lstat(old).st_mode):
                     shutil.rmtree(old, ignore_errors=True)
             self.staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=self.folder))
         except OSError as err:
+            self._unlock()
             raise ReportError(f"cannot write site folder {str(self.folder)!r}: {err.strerror or err}") from err
         self.written: dict[str, str] = {}
         self.staged: list[str] = []
@@ -158,12 +193,21 @@ class SiteWriter:
             raise ReportError(f"cannot write site folder {str(self.folder)!r}: {err.strerror or err}") from err
         finally:
             shutil.rmtree(self.staging, ignore_errors=True)
-        self._remove_stale()
+        try:
+            self._remove_stale()
+        finally:
+            self._unlock()
         return tuple(self.folder / p for p in sorted(self.written))
 
     def abandon(self) -> None:
         """Drop the staged files: the site stays as it was."""
         shutil.rmtree(self.staging, ignore_errors=True)
+        self._unlock()
+
+    def _unlock(self) -> None:
+        fd, self._lock = self._lock, None
+        if fd is not None:
+            os.close(fd)  # closing the descriptor releases the flock
 
     def _place(self, relative: str) -> None:
         parts = PurePosixPath(relative).parts
@@ -190,8 +234,8 @@ class SiteWriter:
             if path is None:
                 continue
             try:
-                if entry.digest and digest(path.read_bytes()) != entry.digest:
-                    continue  # changed since we wrote it: not ours any more
+                if not entry.digest or digest(path.read_bytes()) != entry.digest:
+                    continue  # no digest recorded, or changed since we wrote it: not known to be ours
                 path.unlink()
             except OSError:
                 continue

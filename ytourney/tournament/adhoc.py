@@ -28,7 +28,8 @@ import yaml
 from ytourney.errors import ConfigError
 from ytourney.tournament.config import TournamentConfig, parse_config
 from ytourney.tournament.config_fields import load_yaml
-from ytourney.tournament.store import db_path
+from ytourney.safe_files import write_file
+from ytourney.tournament.store import check_stored_config, db_path
 
 MATCH_FILE = "match.yaml"
 """The config a `ytourney match` writes into its results folder."""
@@ -95,6 +96,9 @@ def sprt_entry(text: str) -> dict[str, Any]:
         if not sep or not key.strip():
             raise ConfigError(f"{_SOURCE}: --sprt {text!r}: expected KEY=VALUE pairs separated by commas, like "
                               "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=pentanomial", source=_SOURCE, value=text)
+        if key.strip() in entry:
+            raise ConfigError(f"{_SOURCE}: --sprt {text!r} names {key.strip()!r} twice; expected each key once",
+                              source=_SOURCE, value=text)
         entry[key.strip()] = _yaml_value(value, f"--sprt {key.strip()}")
     return entry
 
@@ -172,7 +176,7 @@ def prepare_match(players: Sequence[str], options: MatchOptions,
             + yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     folder = Path(out) if out else Path("results") / str(data["name"])
     path = folder / MATCH_FILE
-    config: TournamentConfig = parse_config(text, source=str(path), base_dir=folder)
+    config: TournamentConfig = parse_config(text, source=str(path), base_dir=folder.resolve())
     if path.is_file() and db_path(folder).is_file():
         try:
             old = path.read_text(encoding="utf-8")
@@ -181,10 +185,10 @@ def prepare_match(players: Sequence[str], options: MatchOptions,
         if old is not None and old != text:
             raise ConfigError(f"{str(folder)!r} holds another match (see {str(path)!r}); rerun the command that "
                               "started it, or use --out for a new folder", source=str(folder), value=config.name)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise ConfigError(f"cannot write {str(path)!r}: {err.strerror or err}; expected a writable results folder "
-                          "(use --out)", source=str(path)) from err
+    check_stored_config(folder, config.digest(), config.key())  # another tournament's folder: refused untouched
+    write_file(path, text, root=folder, error=_write_error)  # never through a link planted at match.yaml
     return path, folder
+
+
+def _write_error(message: str) -> ConfigError:
+    return ConfigError(f"{message}; expected a writable results folder (use --out)")

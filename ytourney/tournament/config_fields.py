@@ -47,17 +47,31 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _c
 _StrictLoader.add_implicit_resolver(
     "tag:yaml.org,2002:float", re.compile(r"^[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+$"), list("-+0123456789"))
 
+MAX_YAML_CHARS = 1 << 20
+"""Longest YAML text read (a config, a --set value, a command-line spec value)."""
+MAX_NODES = 100_000
+"""Most values a YAML text may expand to, aliases expanded (an alias bomb is refused, not expanded)."""
 MAX_DEPTH = 64
 """How deeply a config may nest; real configs use four levels, and deeper input only costs recursion."""
 
 
 def load_yaml(text: str, source: str) -> Any:
     """The YAML tree of `text` (safe_load semantics, duplicate keys refused); syntax errors give line and column."""
+    if len(text) > MAX_YAML_CHARS:
+        raise ConfigError(f"{source}: {len(text)} characters of YAML; expected at most {MAX_YAML_CHARS}",
+                          source=source, expected=f"at most {MAX_YAML_CHARS} characters")
     if _nesting(text) > MAX_DEPTH:
         raise ConfigError(f"{source}: invalid YAML: nested more than {MAX_DEPTH} levels deep; expected at most "
                           f"{MAX_DEPTH}", source=source, expected=f"at most {MAX_DEPTH} levels of nesting")
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: safe_load semantics
+        tree = yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass: safe_load semantics
+        if _expanded(tree, {}) > MAX_NODES:
+            raise ConfigError(f"{source}: invalid YAML: its aliases expand to more than {MAX_NODES} values; expected "
+                              "a config without an alias bomb", source=source, expected=f"at most {MAX_NODES} values")
+        return tree
+    except _Cycle as err:
+        raise ConfigError(f"{source}: invalid YAML: an alias refers to a collection that holds it; expected a tree",
+                          source=source, expected="a tree without cycles") from err
     except RecursionError as err:  # a nesting the token scan did not see (indentation alone): still no traceback
         raise ConfigError(f"{source}: invalid YAML: nested too deeply; expected at most {MAX_DEPTH} levels",
                           source=source, expected=f"at most {MAX_DEPTH} levels of nesting") from err
@@ -70,6 +84,31 @@ def load_yaml(text: str, source: str) -> Any:
     except yaml.YAMLError as err:  # no line and column (a character YAML refuses): the message on one line
         problem = " ".join(str(err).split())
         raise ConfigError(f"{source}: invalid YAML: {problem}", source=source, value=text, expected="valid YAML") from err
+
+
+class _Cycle(Exception):
+    """A YAML collection that holds itself through an alias."""
+
+
+def _expanded(node: Any, sizes: dict[int, int]) -> int:
+    """How many values `node` holds once every alias is expanded (counted once per shared collection, so the count
+    takes linear time even for an alias bomb); stops counting past MAX_NODES."""
+    if not isinstance(node, (list, dict)):
+        return 1
+    known = sizes.get(id(node))
+    if known is not None:
+        if known < 0:
+            raise _Cycle()
+        return known
+    sizes[id(node)] = -1
+    total = 1
+    for child in (node.items() if isinstance(node, dict) else node):
+        for part in (child if isinstance(node, dict) else (child,)):
+            total += _expanded(part, sizes)
+        if total > MAX_NODES:
+            break
+    sizes[id(node)] = total
+    return total
 
 
 def _nesting(text: str) -> int:

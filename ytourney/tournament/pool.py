@@ -24,7 +24,7 @@ import multiprocess.connection
 
 from ytourney.errors import RunnerError
 from ytourney.games.record import Termination
-from ytourney.players.gtp.reaper import become_subreaper, reap_orphans
+from ytourney.players.gtp.reaper import become_subreaper, keep, mark_descendants, reap_orphans, release
 from ytourney.tournament.executor import (
     ABANDON_SECONDS,
     STOP_SECONDS,
@@ -109,6 +109,7 @@ def _worker_main(index: int, context: TournamentContext, conn: Any, tracker_cell
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C means
     signal.signal(signal.SIGTERM, _stop_worker)
     _die_with_parent()
+    mark_descendants()  # whatever its plugins and engines start is ended by the run once this worker is gone
     with contextlib.suppress(OSError):
         os.dup2(2, 1)  # what player code writes to stdout must never reach the run's table
     player = GamePlayer(context, SeatTracker(tracker_cells, deadline_cells))
@@ -172,6 +173,7 @@ class ProcessExecutor:
             process.start()
         except OSError as err:
             raise RunnerError(f"cannot start worker process {index}: {err}") from err
+        keep(process.pid)  # marked, yet ours: never reaped while it runs
         child_conn.close()
         return _Worker(index, process, parent_conn, tracker, deadline)
 
@@ -245,6 +247,7 @@ class ProcessExecutor:
         outcomes += dead_worker_outcomes(self._context, worker.work.clear(), seat, slot, how, termination)
         with contextlib.suppress(OSError):
             worker.conn.close()
+        release(worker.process.pid)
         reap_orphans()
         self._workers[self._workers.index(worker)] = self._spawn(worker.index)
 
@@ -266,4 +269,5 @@ class ProcessExecutor:
                 worker.process.join(2.0)
             with contextlib.suppress(OSError):
                 worker.conn.close()
+            release(worker.process.pid)
         reap_orphans()

@@ -27,6 +27,7 @@ from typing import Protocol
 from ytourney.errors import BackendError, RunInterrupted, RunnerError
 from ytourney.games.record import GameRecord
 from ytourney.players.spec import BotKind
+from ytourney.safe_files import open_folder
 from ytourney.stats.elo_sprt import EloSprtState
 from ytourney.stats.handicap import HandicapMode
 from ytourney.stats.ratings import RunningRatings
@@ -384,17 +385,19 @@ class RunPlan:
         with `gtp_log` every engine writes its GTP transcript of each game there."""
         factory = executor_factory(backend, address)
         if gtp_log is not None:
-            try:
-                Path(gtp_log).mkdir(parents=True, exist_ok=True)
-            except OSError as err:
-                raise RunnerError(f"cannot create the GTP transcript folder {str(gtp_log)!r}: "
-                                  f"{err.strerror or err}; give --gtp-log a folder you can write") from err
+            os.close(open_folder(gtp_log, create=True, error=_transcript_folder_error))
+        elif gtp_log_folders(self.config, self.directory):  # <results>/gtp-logs: a link there is refused
+            os.close(open_folder(self.directory, (GTP_LOG_FOLDER,), create=True, error=_transcript_folder_error))
         if backend is Backend.RAY and address and workers is None:
             workers = cluster_cpus(address)
         stop, sprt = sprt_condition(self.config)
         runner = Runner(self.config, self.directory, workers=workers, executor_factory=factory, progress=progress,
                         stop_condition=stop, gtp_log=gtp_log, on_game=on_game)
         return replace(runner.run(), sprt=sprt())
+
+
+def _transcript_folder_error(message: str) -> RunnerError:
+    return RunnerError(f"GTP transcript folder: {message}; give --gtp-log a folder you can write")
 
 
 def plan_run(path: str | os.PathLike[str], out: str | os.PathLike[str] | None = None,

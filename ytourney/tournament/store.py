@@ -21,6 +21,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import urllib.parse
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -181,7 +182,7 @@ def _connect(path: Path, *, read_only: bool) -> sqlite3.Connection:
     """A connection with the store's pragmas; read-only connections never create or change files."""
     try:
         if read_only:
-            uri = f"file:{path.resolve().as_posix()}?mode=ro"
+            uri = f"file:{urllib.parse.quote(path.resolve().as_posix())}?mode=ro"  # '#', '?' and '%' quoted
             conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
         else:
             conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)

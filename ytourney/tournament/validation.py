@@ -32,7 +32,15 @@ from ytourney.tournament.store import (
 
 
 def check_player(config: TournamentConfig, player: PlayerConfig) -> str:
-    """Build the player as a worker would, start its game setup, close it; return a note or raise YTourneyError."""
+    """Build the player as a worker would, start its game setup, close it; return a note or raise YTourneyError.
+    Whatever its code starts and leaves running is ended when the check is over."""
+    from ytourney.players.gtp.reaper import plugin_code
+
+    with plugin_code():
+        return _check_player(config, player)
+
+
+def _check_player(config: TournamentConfig, player: PlayerConfig) -> str:
     spec = player.spec
     note = "ok"
     if spec.kind is BotKind.GTP:

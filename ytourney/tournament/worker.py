@@ -208,7 +208,8 @@ def _transcribe(bot: Bot, entry: PlayerEntry, slot: int, seat: int) -> Transcrip
         return None
     folder = Path(entry.gtp_log) / re.sub(r"[^A-Za-z0-9._-]+", "-", entry.name).strip("-.")
     try:
-        transcript = Transcript(entry.name, folder / f"game-{slot:05d}-{('first', 'second')[seat]}.log")
+        transcript = Transcript(entry.name, folder / f"game-{slot:05d}-{('first', 'second')[seat]}.log",
+                                root=entry.gtp_log)
     except YTourneyError:
         return None  # a folder that cannot be written loses the transcript, never the game
     bot.transcript = transcript

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 from ytourney.errors import ConfigError
 from ytourney.games.record import utc_now
 from ytourney.players.gtp.transport import Transport
+from ytourney.safe_files import text_file
 
 TRANSCRIPT_BYTES = 1 << 20
 """Most bytes one transcript file holds (a note marks the cut)."""
@@ -28,7 +29,8 @@ MEMORY_LINES = 200
 class Transcript:
     """The timed exchange with one engine, kept in memory (its last lines) and, with a `path`, written to a file."""
 
-    def __init__(self, engine: str, path: str | Path | None = None, limit: int = TRANSCRIPT_BYTES) -> None:
+    def __init__(self, engine: str, path: str | Path | None = None, limit: int = TRANSCRIPT_BYTES, *,
+                 root: str | Path | None = None) -> None:
         self.engine = engine
         self.path = Path(path) if path is not None else None
         self.limit = limit
@@ -36,13 +38,8 @@ class Transcript:
         self._written = 0
         self._lines: collections.deque[str] = collections.deque(maxlen=MEMORY_LINES)
         self._file: TextIO | None = None
-        if self.path is not None:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._file = self.path.open("w", encoding="utf-8", errors="replace")
-            except OSError as err:
-                raise ConfigError(f"cannot write the GTP transcript {str(self.path)!r}: {err.strerror or err}"
-                                  ) from err
+        if self.path is not None:  # below `root` (the transcripts folder) no link is followed
+            self._file = text_file(self.path, root=root, error=_transcript_error, errors="replace")
         self.note(f"GTP transcript of {engine}, started {utc_now()}")
 
     def sent(self, line: str) -> None:
@@ -87,6 +84,10 @@ class Transcript:
             self.close()  # a full disk ends the transcript, never the game
             return
         self._written += size
+
+
+def _transcript_error(message: str) -> ConfigError:
+    return ConfigError(f"GTP transcript: {message}")
 
 
 def _clipped(line: str) -> str:

@@ -22,6 +22,7 @@ from ytourney.players.gtp.reaper import (
     engine_ended,
     engine_environment,
     engine_started,
+    mark_descendants,
 )
 from ytourney.players.gtp.settings import GtpSettings
 
@@ -88,6 +89,7 @@ class ProcessTransport:
                 cwd=settings.cwd,
                 env=engine_environment(settings.environment),
                 start_new_session=True,
+                preexec_fn=mark_descendants,  # a mark no descendant can drop, however it detaches
             )
         except OSError as err:
             raise EngineCrashError(
@@ -182,23 +184,25 @@ class ProcessTransport:
         if self._reaped is not None:
             return
         process = self._process
-        if process.stdin is not None:
-            try:
-                process.stdin.close()
-            except OSError:
-                pass
-        self._wait_exit(wait)
-        # Until the leader is reaped its pid still names this process group, so signalling the group is safe.
-        self._signal_group(signal.SIGTERM)
-        deadline = time.monotonic() + TERM_SECONDS
-        if self._wait_exit(TERM_SECONDS):
-            self._reap(0.0)
-            while self._group_alive() and time.monotonic() < deadline:
-                time.sleep(0.01)  # children of the engine still ending
-        if self._reaped is None or self._group_alive():
-            self._signal_group(signal.SIGKILL)
-        self._reap(5.0)
-        engine_ended(process.pid)
+        try:
+            if process.stdin is not None:
+                try:
+                    process.stdin.close()
+                except OSError:
+                    pass
+            self._wait_exit(wait)
+            # Until the leader is reaped its pid still names this process group, so signalling the group is safe.
+            self._signal_group(signal.SIGTERM)
+            deadline = time.monotonic() + TERM_SECONDS
+            if self._wait_exit(TERM_SECONDS):
+                self._reap(0.0)
+                while self._group_alive() and time.monotonic() < deadline:
+                    time.sleep(0.01)  # children of the engine still ending
+        finally:  # even when a deadline's alarm interrupts the polite part: a TERM-deaf engine never survives
+            if self._reaped is None or self._group_alive():
+                self._signal_group(signal.SIGKILL)
+            engine_ended(process.pid)  # reaps it with what it left (its session), before any later interruption
+            self._reap(5.0)
         for thread in self._threads:
             thread.join(timeout=1.0)
         if not any(thread.is_alive() for thread in self._threads):

@@ -122,10 +122,13 @@ def policy(sim: Sim, moves: list[Path], rng: random.Random, greed: float) -> Pat
             elif gain == best and gain:
                 chosen.append(path)
         return rng.choice(chosen) if chosen else rng.choice(moves)
+    union: set[int] = set()
+    for a, stone in enumerate(cells):
+        if stone == t.ALIEN:
+            union.update(tables.need_nodes[a])
     near: list[Path] = []
     safe: list[Path] = []
-    neighbors = tables.neighbors
-    for _ in range(12):
+    for _ in range(16):
         path = rng.choice(moves)
         target = path[-1]
         source = path[0] if len(path) == 2 else -1
@@ -136,8 +139,7 @@ def policy(sim: Sim, moves: list[Path], rng: random.Random, greed: float) -> Pat
             cells[source] = t.AMAZON
         if bad:
             continue
-        if any(cells[n] == t.ALIEN for n in neighbors[target]) and not (
-                source >= 0 and any(cells[n] == t.ALIEN for n in neighbors[source])):
+        if target in union and source not in union:
             near.append(path)
             if len(near) >= 2:
                 break
@@ -149,15 +151,19 @@ def policy(sim: Sim, moves: list[Path], rng: random.Random, greed: float) -> Pat
 
 
 def evaluate(sim: Sim) -> float:
-    """The Aliens' chance of winning as a guess from captures and the Aliens' room to move."""
+    """The Aliens' chance of winning, guessed from captures (and the capture on offer), the gap the Amazons
+    still have to fill to immobilize the Aliens, and how many Amazons stand far from every Alien."""
     if sim.winner:
         return 0.5 if sim.winner < 0 else float(sim.winner == t.ALIEN)
-    room, threat = alien_room(sim.cells, sim.tables)
-    needed = t.AMAZONS - sim.threshold + 1
-    progress = sim.captured + (threat if sim.to_move == t.ALIEN else 0)
-    if sim.aliens_placed < t.ALIENS:
-        room += 8 * (t.ALIENS - sim.aliens_placed)
-    x = 6.0 * (progress / needed - 0.5) + 0.25 * (min(room, 24) - 8)
+    cells, tables = sim.cells, sim.tables
+    threat = alien_room(cells, tables)[1] if sim.to_move == t.ALIEN else 0
+    aliens = [a for a, stone in enumerate(cells) if stone == t.ALIEN]
+    hole = t.gap(cells, tables) + 8 * (t.ALIENS - len(aliens))
+    far = 0
+    if aliens:
+        distance = tables.distance
+        far = sum(1 for c, stone in enumerate(cells) if stone == t.AMAZON and min(distance[c][a] for a in aliens) > 3)
+    x = 0.3 * (sim.captured + threat - 8) + 0.35 * (min(hole, 24) - 4) + 0.05 * far
     return 1.0 / (1.0 + math.exp(-x))
 
 

@@ -32,6 +32,10 @@ class Tables:
     """The fewest Amazons that can immobilize three Aliens on this board."""
     witness: tuple[int, ...]
     """One placement of three Aliens that `threshold` Amazons immobilize."""
+    need_nodes: tuple[tuple[int, ...], ...]
+    """need[a] as a tuple of nodes."""
+    distance: tuple[tuple[int, ...], ...]
+    """distance[a][b]: steps between two nodes."""
 
 
 @functools.cache
@@ -53,7 +57,38 @@ def tables_for(spec: str) -> Tables:
         nodes.discard(a)
         need.append(sum(1 << c for c in nodes))
     threshold, witness = immobilizing_minimum(need)
-    return Tables(board, board.neighbors, tuple(tuple(j) for j in jumps), middle, tuple(need), threshold, witness)
+    need_nodes = tuple(tuple(c for c in range(n) if mask >> c & 1) for mask in need)
+    return Tables(board, board.neighbors, tuple(tuple(j) for j in jumps), middle, tuple(need), threshold, witness,
+                  need_nodes, _distances(board))
+
+
+def _distances(board: Board) -> tuple[tuple[int, ...], ...]:
+    """All-pairs step distances (one breadth-first search per node)."""
+    rows = []
+    for start in range(board.num_cells):
+        row = [-1] * board.num_cells
+        row[start] = 0
+        frontier = [start]
+        while frontier:
+            following = []
+            for a in frontier:
+                for b in board.neighbors[a]:
+                    if row[b] < 0:
+                        row[b] = row[a] + 1
+                        following.append(b)
+            frontier = following
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def gap(cells: list[int], tables: Tables) -> int:
+    """Empty nodes the Amazons still have to fill to immobilize the Aliens where they stand (0: immobilized)."""
+    union: set[int] = set()
+    need_nodes = tables.need_nodes
+    for a, stone in enumerate(cells):
+        if stone == ALIEN:
+            union.update(need_nodes[a])
+    return sum(1 for c in union if cells[c] == EMPTY)
 
 
 def immobilizing_minimum(need: list[int] | tuple[int, ...]) -> tuple[int, tuple[int, ...]]:

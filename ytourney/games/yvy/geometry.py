@@ -88,31 +88,35 @@ class LoopTracker:
         """Record a stone of `colour` just put on `cell` (cells[cell] already set); True when it closed a loop."""
         ring = self.around[cell]
         same = self.same
-        inner = self.inner
+        parent = self.parent
         loop = False
         roots: list[int] = []
-        count = 0
+        own_cells: list[int] = []
         # arcs of own stones round the cell: an arc starts where an own neighbour follows a non-own position
-        previous_own = cells[ring[5]] == colour if ring[5] >= 0 else False
+        last = ring[5]
+        previous_own = last >= 0 and cells[last] == colour
         for nb in ring:
-            own = nb >= 0 and cells[nb] == colour
-            if own:
-                count += 1
+            if nb >= 0 and cells[nb] == colour:
+                own_cells.append(nb)
                 same[nb] += 1
-                if same[nb] == 6 and inner[nb]:
+                if same[nb] == 6 and self.inner[nb]:
                     loop = True
                 if not previous_own:
-                    roots.append(self.find(nb))
-            previous_own = own
-        same[cell] = count
-        if count == 6 and inner[cell]:
+                    root = nb
+                    while parent[root] != root:
+                        parent[root] = parent[parent[root]]
+                        root = parent[root]
+                    roots.append(root)
+                previous_own = True
+            else:
+                previous_own = False
+        same[cell] = len(own_cells)
+        if len(own_cells) == 6 and self.inner[cell]:
             loop = True
         if len(roots) > 1 and len(set(roots)) < len(roots):
             loop = True
-        parent = self.parent
-        for nb in ring:
-            if nb >= 0 and cells[nb] == colour:
-                parent[self.find(nb)] = cell
+        for nb in own_cells:
+            parent[self.find(nb)] = cell
         return loop
 
 

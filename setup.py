@@ -4,10 +4,15 @@
 the install still succeeds, and ytourney.game.state falls back to its pure-Python GameState.
 """
 
+import sys
+
 from setuptools import Extension, setup
 
 setup(
     ext_modules=[
         Extension("ytourney.game._gamecore", sources=["ytourney/game/_gamecore.c"], optional=True),
+        # The mcts-pro search core; no contracted multiply-adds, so it computes exactly what its Python twin does.
+        Extension("ytourney.game._ysearch", sources=["ytourney/game/_ysearch.c"], optional=True,
+                  extra_compile_args=[] if sys.platform == "win32" else ["-O2", "-ffp-contract=off"]),
     ],
 )

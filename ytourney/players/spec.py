@@ -21,6 +21,7 @@ BUILTIN_BOTS: dict[str, str] = {
     "random": "ytourney.players.bots.random_bot:RandomBot",
     "heuristic": "ytourney.players.bots.heuristic:HeuristicBot",
     "mcts": "ytourney.players.bots.mcts:MctsBot",
+    "mcts-pro": "ytourney.players.bots.mcts_pro:MctsProBot",
 }
 
 

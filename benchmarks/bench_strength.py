@@ -7,6 +7,7 @@ interval, each side's simulations per second, and the largest time a move of `mc
 
     nice python benchmarks/bench_strength.py --games 100 --seconds 0.5
     nice python benchmarks/bench_strength.py --opponent openspiel --games 40
+    python benchmarks/bench_strength.py --deadline 1000 --seconds 0.1   # move times only, self-play
 """
 
 from __future__ import annotations
@@ -89,7 +90,11 @@ def main() -> None:
     parser.add_argument("--opponent", default="mcts", help="a bot spec, or 'openspiel'")
     parser.add_argument("--random-plies", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--deadline", type=int, default=0, help="only time this many self-play moves")
     args = parser.parse_args()
+    if args.deadline:
+        deadline_only(args)
+        return
 
     board = parse_board(args.board)
     rng = random.Random(args.seed)
@@ -136,6 +141,29 @@ def main() -> None:
         worst = max(our_times)
         print(f"{args.bot} move times over {len(our_times)} moves: mean {sum(our_times) / len(our_times):.3f}s, "
               f"max {worst:.3f}s, overrun past {args.seconds}s: {max(0.0, worst - args.seconds) * 1000:.1f} ms")
+
+
+def deadline_only(args: argparse.Namespace) -> None:
+    """Self-play of the bot under test from random openings, timing each decision against the limit."""
+    board = parse_board(args.board)
+    rng = random.Random(args.seed)
+    times: list[float] = []
+    game = 0
+    while len(times) < args.deadline:
+        players = [create_bot(parse_bot_spec(args.bot), seed=args.seed * 1000 + game + side) for side in (0, 1)]
+        state = GameState(board, Rules(pie=False))
+        for cell in rng.sample(range(board.num_cells), args.random_plies):
+            state.play(cell)
+        while not state.is_over and len(times) < args.deadline:
+            begin = time.perf_counter()
+            move = players[state.to_move - 1].move(state.copy(), Limit(seconds=args.seconds))
+            times.append(time.perf_counter() - begin)
+            state.play(move)
+        game += 1
+    times.sort()
+    print(f"{args.bot}: {len(times)} moves at {args.seconds}s on {board.spec} ({game} games): "
+          f"mean {sum(times) / len(times):.4f}s, p99 {times[int(0.99 * (len(times) - 1))]:.4f}s, "
+          f"max {times[-1]:.4f}s, overrun past the limit {max(0.0, times[-1] - args.seconds) * 1000:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -4,11 +4,16 @@
 the install still succeeds, and ytourney.games.y.state falls back to its pure-Python GameState.
 """
 
+import sys
+
 from setuptools import Extension, setup
 
 setup(
     ext_modules=[
         Extension("ytourney.games.y._gamecore", sources=["ytourney/games/y/_gamecore.c"], optional=True),
+        # The mcts-pro search core; no contracted multiply-adds, so it computes exactly what its Python twin does.
+        Extension("ytourney.games.y._ysearch", sources=["ytourney/games/y/_ysearch.c"], optional=True,
+                  extra_compile_args=[] if sys.platform == "win32" else ["-O2", "-ffp-contract=off"]),
         Extension("ytourney.games.solitaire._solvecore", sources=["ytourney/games/solitaire/_solvecore.c"],
                   optional=True),
     ],

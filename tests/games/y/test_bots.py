@@ -39,6 +39,7 @@ FAST_SPECS = {
     "random": "random",
     "heuristic": "heuristic",
     "mcts": "mcts:playouts=200",
+    "mcts-pro": "mcts-pro:playouts=200",
 }
 
 

@@ -35,6 +35,7 @@ class YGame(Game):
     own_bots: ClassVar[Mapping[str, str]] = {
         "heuristic": "ytourney.games.y.bots.heuristic:HeuristicBot",
         "mcts": "ytourney.games.y.bots.mcts:MctsBot",
+        "mcts-pro": "ytourney.games.y.bots.mcts_pro:MctsProBot",
     }
 
     def parse_board(self, spec: str) -> Board:

@@ -1,0 +1,205 @@
+"""The `mcts-pro` bot in both search cores: the C and Python twins agree, tactics, rules, pie, deadline, node budget."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from ytourney.boards.board import parse_board
+from ytourney.games.y.notation import parse_moves
+from ytourney.games.record import Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
+from ytourney.games.y.ysearch import CSearcher, PySearcher
+from ytourney.players import Limit, create_bot, parse_bot_spec
+from ytourney.games.y.bots.heuristic import first_stone_worth
+from ytourney.games.y.bots.mcts_pro import MctsProBot, board_tables
+from ytourney.tournament.match import Seat, play_game
+from ytourney.games.registry import get_game
+from ytourney.games.y.state import CONNECTION
+
+Y = get_game("y")
+
+CORES = [pytest.param(False, id="c", marks=pytest.mark.skipif(CSearcher is None, reason="C core not built")),
+         pytest.param(True, id="python")]
+# Black a1 b1 c1 d1 join sides A and B; e1 would add side C (d2 is White's).
+BLACK_THREAT = "a1 d2 b1 a5 c1 b4 d1"
+
+
+def position(spec: str, moves: str, rules: Rules | None = None, handicap: int = 0) -> GameState:
+    board = parse_board(spec)
+    state = GameState(board, rules or Rules(pie=False), handicap)
+    for move in parse_moves(board, moves):
+        state.play(move)
+    return state
+
+
+def bot(python: bool, seed: int = 1, **options: object) -> MctsProBot:
+    return MctsProBot(seed=seed, python=python, **options)
+
+
+# --- the two cores agree ------------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(CSearcher is None, reason="C core not built")
+@pytest.mark.parametrize(
+    ("spec", "moves", "rules", "handicap", "playouts"),
+    [
+        ("tri:7", "d2", Rules(pie=False), 0, 1500),
+        ("tri:11", "f3 c4 e5 d6 b8", Rules(pie=False), 0, 1200),
+        ("kadon", "E5 F6", Rules(pie=False), 0, 600),
+        ("tri:7", "c2 a7 d3 c3", Rules(pie=False, misere=True), 0, 1000),
+        ("tri:6", "a1", Rules(pie=False), 4, 800),
+    ],
+    ids=["tri7", "tri11", "kadon", "misere", "handicap"],
+)
+def test_c_and_python_cores_search_alike(spec: str, moves: str, rules: Rules, handicap: int, playouts: int) -> None:
+    state = position(spec, moves, rules, handicap)
+    found = []
+    for core in (CSearcher, PySearcher):
+        bridges, dist = board_tables(state.board)
+        searcher = core(state.board.neighbors, state.board.sides, bridges, dist, rollouts=2, rave=500.0, fpu=1.0,
+                        expand_at=1, local=5, near=5, connect=20, bridge=100, pattern=True, max_nodes=3000)
+        searcher.seed(99)
+        searcher.set_position(state.cells, int(state.to_move), state.stones_left_this_turn, rules.misere,
+                              state.moves[-1])
+        result = searcher.search(playouts, 0.0, True)
+        found.append((result, searcher.children(), searcher.root_info()))
+    assert found[0] == found[1]
+
+
+@pytest.mark.skipif(CSearcher is None, reason="C core not built")
+def test_c_and_python_bots_play_the_same_game() -> None:
+    def game(python: bool) -> tuple[str, ...]:
+        seats = [Seat("pro", bot(python, seed=5, playouts=300)), Seat("other", bot(python, seed=6, playouts=200))]
+        return play_game(seats, Y, "tri:7", Rules(pie=True), seed=3).moves
+
+    assert game(False) == game(True)
+
+
+# --- play ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("python", CORES)
+@pytest.mark.parametrize("board", ["tri:5", "tri:11", "kadon"])
+def test_plays_legal_moves_to_the_end(python: bool, board: str) -> None:
+    seats = [Seat("pro", bot(python, seed=3, playouts=100)), Seat("random", create_bot(parse_bot_spec("random"), 4))]
+    record = play_game(seats, Y, board, Rules(pie=True), seed=3)
+    assert record.termination is CONNECTION
+
+
+@pytest.mark.parametrize("python", CORES)
+def test_same_seed_same_move(python: bool) -> None:
+    state = position("tri:9", "e3 c4")
+    assert len({bot(python, seed=7, playouts=500).move(state.copy(), Limit()) for _ in range(2)}) == 1
+
+
+@pytest.mark.parametrize("python", CORES)
+def test_plays_the_immediate_win_and_blocks_the_immediate_loss(python: bool) -> None:
+    win = position("tri:5", BLACK_THREAT + " a3")
+    assert win.board.names[bot(python, playouts=300).move(win, Limit())] == "e1"
+    block = position("tri:5", BLACK_THREAT)
+    assert block.board.names[bot(python, playouts=300).move(block, Limit())] == "e1"
+
+
+@pytest.mark.parametrize("python", CORES)
+def test_misere_avoids_completing_its_own_y(python: bool) -> None:
+    state = position("tri:5", BLACK_THREAT + " a3", Rules(pie=False, misere=True))
+    player = bot(python, playouts=300)
+    for _ in range(3):
+        assert state.board.names[player.move(state.copy(), Limit())] != "e1"
+
+
+@pytest.mark.parametrize("python", CORES)
+def test_handicap_stones_complete_a_y_in_one_turn(python: bool) -> None:
+    seats = [Seat("strong", bot(python, playouts=300)), Seat("random", create_bot(parse_bot_spec("random"), 1))]
+    record = play_game(seats, Y, "tri:3", Rules(pie=False), handicap=3, seed=1)
+    assert record.winner_name == "strong" and len(record.moves) == 3
+
+
+@pytest.mark.parametrize("python", CORES)
+def test_answers_a_bridge_intrusion(python: bool) -> None:
+    state = position("tri:7", "c2 a7 d3 c3")
+    assert state.board.names[bot(python, seed=3, playouts=2000).move(state, Limit())] == "d2"
+
+
+@pytest.mark.parametrize(("stone", "swaps"), [("c3", True), ("a1", False)])
+def test_swaps_a_central_first_stone_but_not_a_corner(stone: str, swaps: bool) -> None:
+    state = position("tri:9", stone, Rules(pie=True))
+    player = bot(False, playouts=2000)
+    player.new_game(state.board, state.rules, Color.WHITE)
+    assert player.swap(state, Limit()) is swaps
+
+
+def test_pie_opening_is_not_the_centre() -> None:
+    state = GameState("tri:9", Rules(pie=True))
+    move = bot(False).move(state, Limit())
+    worth = first_stone_worth(state.board, misere=False)
+    assert worth[move] < worth.max()
+
+
+@pytest.mark.parametrize("python", CORES)
+def test_keeps_its_tree_across_moves_and_a_swap(python: bool) -> None:
+    board = parse_board("tri:7")
+    state = position("tri:7", "d2", Rules(pie=True))
+    player = bot(python, playouts=600, early=False)
+    player.new_game(board, state.rules, Color.WHITE)
+    player.swap(state, Limit())
+    state.play(-1)
+    state.play(board.index_of("c3"))
+    move = player.move(state, Limit())
+    state.play(move)
+    state.play(state.empty_cells()[0])
+    before = player._core.root_info()[2]
+    player.move(state, Limit())
+    assert player.last_search.nodes > 0 and before > 0
+
+
+# --- limits ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("python", CORES)
+def test_limit_playouts_override_the_option(python: bool) -> None:
+    player = bot(python, playouts=5000, early=False)
+    player.move(GameState("tri:7", Rules(pie=False)), Limit(playouts=100))
+    assert 100 <= player.last_search.simulations < 100 + 64
+
+
+@pytest.mark.parametrize("python", CORES)
+def test_never_passes_its_deadline(python: bool) -> None:
+    # 40 decisions of 0.05 s on tri:11 from a fresh game each time the board fills.
+    seconds = 0.05
+    player = bot(python)
+    times = []
+    state = GameState("tri:11", Rules(pie=False))
+    for _ in range(40):
+        if state.is_over:
+            state = GameState("tri:11", Rules(pie=False))
+        begin = time.perf_counter()
+        move = player.move(state.copy(), Limit(seconds=seconds))
+        times.append(time.perf_counter() - begin)
+        state.play(move)
+    # Every move in time on a quiet machine; a shared one may deschedule the process now and then.
+    assert sorted(times)[int(0.9 * len(times))] < seconds + 0.005
+    assert max(times) < seconds + 0.25
+    assert player.last_search.simulations > 0
+
+
+@pytest.mark.parametrize("python", CORES)
+def test_node_budget_bounds_the_tree(python: bool) -> None:
+    state = GameState("tri:6", Rules(pie=False))
+    player = bot(python, playouts=3000, nodes=1000, early=False)
+    move = player.move(state, Limit())
+    assert state.is_legal(move)
+    assert player.last_search.nodes <= 1000
+    assert player.last_search.simulations >= 3000
+
+
+@pytest.mark.parametrize("text", ["mcts-pro", "mcts-pro:playouts=500,rollouts=4,rave=0,reuse=false,nodes=5000"])
+def test_spec_creates_a_bot(text: str) -> None:
+    player = create_bot(parse_bot_spec(text), seed=3)
+    state = GameState("tri:5", Rules(pie=False))
+    player.new_game(state.board, state.rules, Color.BLACK)
+    assert state.is_legal(player.move(state, Limit(playouts=50)))

@@ -1,0 +1,214 @@
+"""The `mcts-pro` bot: the top rung of the ladder, a morat-style MCTS whose search runs in C where it is built.
+
+The search (ytourney.games.y.ysearch) is UCT with RAVE and knowledge priors (near the last move, near stones, edge
+connections, bridge answers), one-move wins and forced blocks at expansion, proven results backed up, playouts that
+answer bridge intrusions and stop at the first Y, tree reuse between moves, a node budget and an early stop once
+the most visited move cannot be overtaken in the time left. Without the C core it runs the same search in Python,
+playing the same moves for the same seed and playout budget, only slower.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import os
+import random
+import time
+from typing import ClassVar
+
+from ytourney.errors import YTourneyError
+from ytourney.boards.board import Board
+from ytourney.games.y.notation import SWAP
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import EMPTY, GameState
+from ytourney.games.y.ysearch import PySearcher, Searcher
+from ytourney.games.bot import BaseBot, Limit
+from ytourney.games.y.bots.heuristic import fair_openings, first_stone_worth
+from ytourney.games.y.bots.mcts import DECISIVE, SearchResult, bridge_saves
+from ytourney.games.bot import BotOption
+
+DEFAULT_PLAYOUTS = 20_000
+DEFAULT_NODES = 2_000_000  # about 64 MB of tree in the C core (32 bytes a node)
+# Share of the move's time the search may use, and a fixed reserve for the work around it.
+TIME_SHARE = 0.96
+TIME_RESERVE = 0.004
+
+
+class SearchCoreError(YTourneyError):
+    """The search core was asked for something it cannot do."""
+
+
+@functools.lru_cache(maxsize=16)
+def board_tables(board: Board) -> tuple[list[list[int]], bytes]:
+    """Per board: each cell's bridge answers as flat (a, b, y) triples, and cell distances clipped at 4."""
+    n = board.num_cells
+    bridges = [[v for triple in bridge_saves(board)[x] for v in triple] for x in range(n)]
+    dist = bytearray([4] * (n * n))
+    for start in range(n):
+        seen = {start: 0}
+        queue = collections.deque([start])
+        while queue:
+            cell = queue.popleft()
+            if seen[cell] >= 3:
+                continue
+            for nb in board.neighbors[cell]:
+                if nb not in seen:
+                    seen[nb] = seen[cell] + 1
+                    queue.append(nb)
+        for cell, d in seen.items():
+            dist[start * n + cell] = d
+    return bridges, bytes(dist)
+
+
+class MctsProBot(BaseBot):
+    """MCTS with RAVE, knowledge, bridge patterns, tactics, proofs and tree reuse over a C (or Python) core."""
+
+    name = "mcts-pro"
+    OPTIONS: ClassVar[dict[str, BotOption]] = {
+        "playouts": BotOption(int, 0, f"simulations per move (0: use the time limit, else {DEFAULT_PLAYOUTS})",
+                              0, 100_000_000),
+        "seconds": BotOption(float, 0.0, "seconds per move when no playout budget is set (0: the game's limit)",
+                             0, 86_400),
+        "rollouts": BotOption(int, 4, "random playouts per leaf", 1, 64),
+        "rave": BotOption(float, 500.0, "RAVE factor: visits at which tree and AMAF values weigh equally (0: off)",
+                          0, 1e9),
+        "fpu": BotOption(float, 1.0, "value of a move with no visits yet (first-play urgency)", 0, 10),
+        "expand": BotOption(int, 1, "visits a leaf needs before it is expanded", 0, 1_000_000),
+        "local": BotOption(int, 5, "prior for moves near the last move (times 4 - distance)", 0, 1000),
+        "near": BotOption(int, 5, "prior for moves next to a stone", 0, 1000),
+        "connect": BotOption(int, 20, "prior per side the move's group would touch", 0, 1000),
+        "bridge": BotOption(int, 100, "prior for answering an intrusion into a bridge", 0, 10_000),
+        "pattern": BotOption(bool, True, "playouts answer bridge intrusions"),
+        "nodes": BotOption(int, DEFAULT_NODES, "tree node budget (memory: 32 bytes a node in C)", 1000, 200_000_000),
+        "early": BotOption(bool, True, "stop a search once the most visited move cannot be overtaken"),
+        "reuse": BotOption(bool, True, "keep the subtree of the actual moves between decisions"),
+        "swap_margin": BotOption(float, 0.0, "swap when the first stone is worth more than 0.5 + this to Black",
+                                 -0.5, 0.5),
+        "python": BotOption(bool, False, "use the pure-Python search core even where the C core is built"),
+    }
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        playouts: int = 0,
+        seconds: float = 0.0,
+        rollouts: int = 4,
+        rave: float = 500.0,
+        fpu: float = 1.0,
+        expand: int = 1,
+        local: int = 5,
+        near: int = 5,
+        connect: int = 20,
+        bridge: int = 100,
+        pattern: bool = True,
+        nodes: int = DEFAULT_NODES,
+        early: bool = True,
+        reuse: bool = True,
+        swap_margin: float = 0.0,
+        python: bool = False,
+    ) -> None:
+        super().__init__(seed)
+        for option, value in (("playouts", playouts), ("seconds", seconds), ("rave", rave), ("fpu", fpu),
+                              ("expand", expand), ("local", local), ("near", near), ("connect", connect),
+                              ("bridge", bridge)):
+            if value < 0:
+                raise ValueError(f"option {option}={value!r} must be >= 0")
+        if rollouts < 1 or nodes < 1000:
+            raise ValueError(f"options rollouts={rollouts!r} (>= 1) and nodes={nodes!r} (>= 1000) are too small")
+        self.playouts = playouts
+        self.seconds = seconds
+        self.settings = dict(rollouts=rollouts, rave=float(rave), fpu=float(fpu), expand_at=expand, local=local,
+                             near=near, connect=connect, bridge=bridge, pattern=pattern)
+        self.nodes = nodes
+        self.early = early
+        self.reuse = reuse
+        self.swap_margin = swap_margin
+        self.core_class = PySearcher if python else Searcher
+        self._seed = seed if seed is not None else int.from_bytes(os.urandom(8), "little")
+        self._openings_rng = random.Random(self._seed)
+        self._core: object | None = None
+        self._core_board: Board | None = None
+        self._root_path: tuple[int, ...] | None = None
+        self.last_search: SearchResult | None = None
+
+    def new_game(self, board: Board, rules: Rules, color: Color) -> None:
+        """Forget the previous game's tree."""
+        super().new_game(board, rules, color)
+        self._root_path = None
+
+    def move(self, state: GameState, limit: Limit) -> int:
+        """The search's choice from `state`; under the pie rule, a fair first stone."""
+        if state.pie_active and state.num_stones == 0:
+            openings = fair_openings(state.board, state.rules.misere, self.swap_margin)
+            move = int(openings[self._openings_rng.randrange(len(openings))])
+            self.last_search = SearchResult(move, 0.5, 0, 0.0)
+            return move
+        return self.search(state, limit).move
+
+    def swap(self, state: GameState, limit: Limit) -> bool:
+        """Swap when the search finds the first stone decisive for Black, else when the first-stone table says so."""
+        result = self.search(state, limit)
+        black_value = 1.0 - result.value
+        if black_value >= DECISIVE or black_value <= 1.0 - DECISIVE:
+            return black_value >= DECISIVE
+        stone = next(c for c in range(state.board.num_cells) if state.cells[c] != EMPTY)
+        return bool(first_stone_worth(state.board, state.rules.misere)[stone] > 0.5 + self.swap_margin)
+
+    # --- search --------------------------------------------------------------------------------------------
+
+    def search(self, state: GameState, limit: Limit) -> SearchResult:
+        """Run one search from `state` within `limit` and return its choice."""
+        started = time.perf_counter()
+        if state.is_over:
+            raise SearchCoreError("no move to search for: the game is over")
+        budget, deadline = self._budget(limit, started)
+        core = self._core_for(state)
+        path = tuple(m for m in state.moves if m != SWAP)
+        kept = self._root_path
+        if self.reuse and kept is not None and path[: len(kept)] == kept:
+            core.reroot(list(path[len(kept) :]))
+        else:
+            core.clear()
+        self._root_path = path
+        core.set_position(state.cells, int(state.to_move), state.stones_left_this_turn, state.rules.misere,
+                          path[-1] if path else -1)
+        seconds = 0.0
+        if deadline is not None:
+            seconds = max(1e-4, deadline - time.perf_counter())
+        move, value, sims, iterations, nodes = core.search(budget, seconds, self.early)
+        if not state.is_legal(move):  # never expected: the core only proposes empty cells
+            raise SearchCoreError(f"search core proposed illegal move {move!r}")
+        result = SearchResult(move, value, sims, time.perf_counter() - started, nodes, iterations)
+        self.last_search = result
+        return result
+
+    def _core_for(self, state: GameState) -> object:
+        board = state.board
+        if self._core is None or self._core_board != board:
+            bridges, dist = board_tables(board)
+            self._core = self.core_class(board.neighbors, board.sides, bridges, dist, max_nodes=max(
+                self.nodes, 1 + 2 * board.num_cells), **self.settings)
+            self._core.seed(self._seed)
+            self._core_board = board
+            self._root_path = None
+        return self._core
+
+    def _budget(self, limit: Limit, started: float) -> tuple[int, float | None]:
+        """Simulations allowed (0: none, the clock decides) and a wall-clock deadline (None: none)."""
+        playouts = limit.playouts or self.playouts
+        safety = None
+        if limit.remaining is not None:
+            safety = started + max(0.0, limit.remaining) * 0.5
+        seconds = limit.seconds
+        if self.seconds:
+            seconds = self.seconds if seconds is None else min(seconds, self.seconds)
+        if playouts:
+            if seconds is not None:
+                hard = started + seconds * TIME_SHARE - TIME_RESERVE
+                safety = hard if safety is None else min(safety, hard)
+            return playouts, safety
+        if seconds is None:
+            return DEFAULT_PLAYOUTS, safety
+        deadline = started + max(0.001, seconds * TIME_SHARE - TIME_RESERVE)
+        return 0, deadline if safety is None else min(deadline, safety)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from typing import Any, ClassVar
 
 from ytourney.games.aliens_amazons import tables as t
@@ -236,7 +237,10 @@ class AliensAmazonsMcts(BaseBot):
         root = _Node(None, moves.copy())
         self._rng.shuffle(root.untried)
         budget = limit.playouts or self.playouts
-        for _ in range(budget):
+        deadline = None if limit.seconds is None or limit.playouts else time.perf_counter() + limit.seconds * 0.8
+        for done in range(budget if deadline is None else 10**9):
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
             self._iterate(root, root_sim.copy())
         best = max(root.children, key=lambda c: (c.visits, c.value))
         return to_move(best.move, root_sim.tables.neighbors)  # type: ignore[arg-type]

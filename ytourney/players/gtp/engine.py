@@ -141,7 +141,9 @@ class GtpBot:
             except PlayerFault:
                 pass  # it is being shut down either way
         self._healthy = False
+        self._client = client  # kept until it is closed: a close cut short is finished by the next close
         client.transport.close(wait=0.5)
+        self._client = None
 
     # --- engine lifecycle -----------------------------------------------------------------------------------------
 
@@ -179,9 +181,9 @@ class GtpBot:
     def _on_fault(self) -> None:
         """After a crash, timeout or protocol fault: stop the engine now (a hung one would eat the CPU)."""
         self._healthy = False
-        client, self._client = self._client, None
-        if client is not None:
-            client.transport.close(wait=0.0)
+        if self._client is not None:
+            self._client.transport.close(wait=0.0)  # if cut short, `close` finishes it: the client is kept till then
+        self._client = None
 
     # --- playing --------------------------------------------------------------------------------------------------
 

@@ -242,7 +242,9 @@ def test_validate_warns_when_the_results_folder_holds_another_config(tmp_path: P
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()
     assert runner.invoke(main, ["run", str(write_config(tmp_path, games=2)), "-q"]).exit_code == 0
-    result = runner.invoke(main, ["validate", str(write_config(tmp_path, games=4)), "--no-start"])
+    grown = runner.invoke(main, ["validate", str(write_config(tmp_path, games=4)), "--no-start"])
+    assert grown.exit_code == 0 and "different config" not in grown.stdout  # more games per pair grow the run
+    result = runner.invoke(main, ["validate", str(write_config(tmp_path, games=4, board="tri:6")), "--no-start"])
     assert result.exit_code == 0
     assert "(6 of 12 games already stored)" in result.stdout
-    assert "holds a run of a different config (differs in: schedule.games_per_pair)" in result.stdout
+    assert "holds a run of a different config (differs in: board, schedule.games_per_pair)" in result.stdout

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, backend: Backend,
              address: str | None, quiet: bool, live: LiveOutputs, sort: str, show_elo: bool,
              anchor: str | None, gtp_log: str | None = None,
-             site: tuple[str | None, float | None] = (None, None)) -> None:
+             site: tuple[str | None, float | None] = (None, None), prepare: Any = None) -> None:
     """Run a planned tournament with its live outputs (files, tables, a site), then print the final rating table
     (`run` and `match`)."""
     import contextlib
@@ -45,6 +45,8 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
         raise click.UsageError(f"--anchor {anchor!r} is not a player; expected one of {', '.join(names)}")
     if plan.stored < plan.planned:
         check_players(plan.config)  # before the store is opened: a broken player writes nothing
+    if prepare is not None:
+        prepare()  # what the run writes before its store (a match's config), once its players have started
     if plan.note and not quiet:
         click.echo(f"ytourney: {plan.note}", err=True)
     if not plan.stored and not quiet:
@@ -60,7 +62,8 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
     stored = [0]
     with contextlib.ExitStack() as stack:
         outputs = ((live.pgn, ExportFormat.PGN), (live.jsonl, ExportFormat.JSONL))
-        feeds = [stack.enter_context(contextlib.closing(open_feed(path, fmt, plan.directory, plan.config.digest())))
+        stored_hash = plan.stored_hash or plan.config.digest()  # a grown tournament: its stored games still count
+        feeds = [stack.enter_context(contextlib.closing(open_feed(path, fmt, plan.directory, stored_hash)))
                  for path, fmt in outputs if path is not None]
 
         def on_game(record: Any) -> None:
@@ -137,11 +140,11 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
       ytourney run configs/handicap.yaml --publish site/ --publish-every 30
       ytourney run configs/quickstart.yaml --backend ray --address 10.0.0.1:6379
     """
+    from ytourney.tournament.growth import check_folder
     from ytourney.tournament.run import plan_run
-    from ytourney.tournament.store import check_stored_config
 
     plan = plan_run(config, out_dir, overrides=overrides)
-    check_stored_config(plan.directory, plan.config.digest(), plan.config.key())  # the refusal, and nothing else
+    check_folder(plan.directory, plan.config)  # the refusal (more games per pair is no refusal), and nothing else
     if resume and not plan.started:
         raise click.UsageError(f"nothing to resume: {str(plan.directory)!r} holds no tournament "
                                "(run without --resume to start)")
@@ -205,17 +208,17 @@ def match_command(ctx: click.Context, players: tuple[str, ...], out_dir: str | N
       ytourney match 'gtp:moy=/opt/morat/moy;first_color=white;swap=none;pie_policy=center;time_command=morat;chatter_lines=100' mcts --move-seconds 1
       ytourney match new=mcts:playouts=2000 old=mcts:playouts=1000 --sprt elo0=0,elo1=20 --games-per-pair 2000
     """
-    from ytourney.tournament.adhoc import MatchOptions, prepare_match
+    from ytourney.tournament.adhoc import MatchOptions, plan_match
     from ytourney.tournament.executor import Backend
-    from ytourney.tournament.run import plan_run
+    from ytourney.tournament.run import plan_config
 
     if len(players) < 2:
         raise click.UsageError("give at least 2 players")
-    path, folder = prepare_match(players, MatchOptions(board=board_spec, **options), out_dir)
-    plan = plan_run(path, folder)
-    _execute(ctx, plan, f"ytourney match ... (its config: {path})", workers=workers, backend=Backend.LOCAL,
+    match = plan_match(players, MatchOptions(board=board_spec, **options), out_dir)
+    plan = plan_config(match.config, match.folder)
+    _execute(ctx, plan, f"ytourney match ... (its config: {match.path})", workers=workers, backend=Backend.LOCAL,
              address=None, quiet=quiet, live=LiveOutputs(pgn_out, jsonl_out, rating_interval), sort=sort,
-             show_elo=show_elo, anchor=anchor, site=(publish, publish_every))
+             show_elo=show_elo, anchor=anchor, site=(publish, publish_every), prepare=match.write)
 
 
 @main.command()

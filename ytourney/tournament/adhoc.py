@@ -28,7 +28,7 @@ import yaml
 from ytourney.errors import ConfigError
 from ytourney.tournament.config import TournamentConfig, parse_config
 from ytourney.tournament.config_fields import load_yaml
-from ytourney.tournament.store import db_path
+from ytourney.tournament.growth import check_folder
 
 MATCH_FILE = "match.yaml"
 """The config a `ytourney match` writes into its results folder."""
@@ -153,28 +153,37 @@ def match_data(players: Sequence[str], options: MatchOptions) -> dict[str, Any]:
     return data
 
 
-def prepare_match(players: Sequence[str], options: MatchOptions,
-                  out: str | os.PathLike[str] | None = None) -> tuple[Path, Path]:
-    """Check the match a command line stands for and write its config into its results folder (`out`, else
-    results/<name>/): (the config file, the folder). A folder holding another tournament is refused untouched."""
+@dataclass(frozen=True)
+class MatchPlan:
+    """The config a `ytourney match` command line stands for, checked against its results folder, not yet
+    written: `write` puts it in the folder once its players have started (a refused match writes nothing)."""
+
+    path: Path
+    folder: Path
+    text: str
+    config: TournamentConfig
+
+    def write(self) -> None:
+        """Write the config into the results folder as MATCH_FILE."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(self.text, encoding="utf-8")
+        except OSError as err:
+            raise ConfigError(f"cannot write {str(self.path)!r}: {err.strerror or err}; expected a writable results "
+                              "folder (use --out)", source=str(self.path)) from err
+
+
+def plan_match(players: Sequence[str], options: MatchOptions,
+               out: str | os.PathLike[str] | None = None) -> MatchPlan:
+    """Check the match a command line stands for against its results folder (`out`, else results/<name>/),
+    writing nothing. A folder holding another tournament is refused naming the keys that differ; more games per
+    pair grow the stored match."""
     data = match_data(players, options)
     text = ("# written by `ytourney match`; rerun the same command (or `ytourney run` this file) to continue\n"
             + yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     folder = Path(out) if out else Path("results") / str(data["name"])
     path = folder / MATCH_FILE
     config: TournamentConfig = parse_config(text, source=str(path), base_dir=folder)
-    if path.is_file() and db_path(folder).is_file():
-        try:
-            old = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            old = None
-        if old is not None and old != text:
-            raise ConfigError(f"{str(folder)!r} holds another match (see {str(path)!r}); rerun the command that "
-                              "started it, or use --out for a new folder", source=str(folder), value=config.name)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise ConfigError(f"cannot write {str(path)!r}: {err.strerror or err}; expected a writable results folder "
-                          "(use --out)", source=str(path)) from err
-    return path, folder
+    check_folder(folder, config, advice="rerun the command that started it")
+    return MatchPlan(path, folder, text, config)
+

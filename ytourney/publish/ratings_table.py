@@ -303,7 +303,14 @@ def _elo_notes(fit: EloFit, sort: RatingSort) -> list[str]:
              f"anchor {anchor}{ranked}."]
     if fit.handicap_games_left_out:
         lines.append(f"{fit.handicap_games_left_out} handicap games left out of Elo (TrueSkill rates them).")
+    if fit.pools:
+        shown = " | ".join(", ".join(pool) for pool in fit.pools[:6]) + (" | ..." if len(fit.pools) > 6 else "")
+        lines.append(f"Elo pools: the even games split into {len(fit.pools)} groups of players that never met "
+                     f"({shown}); Elo compares players within a group only, each group held to the centre by a "
+                     f"prior of {fit.prior_games:g} virtual games per player.")
     if any(rating.bounded for rating in fit.ratings):
-        lines.append(f"* bounded: won or lost every game against the rest; held finite by a prior of "
-                     f"{fit.prior_games:g} virtual games per player (as BayesElo does), not a measured difference.")
+        where = " of its group" if fit.pools else ""
+        lines.append(f"* bounded: it (or a group it is in) won or lost every game against the rest{where}; held "
+                     f"finite by a prior of {fit.prior_games:g} virtual games per player (as BayesElo does), not a "
+                     "measured difference.")
     return lines

@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ytourney.cli.command_line import command_line
 from ytourney.cli.group import main
 from ytourney.cli.options import (
-    BACKENDS,
     LiveOutputs,
     backend_options,
     final_publish,
@@ -148,11 +148,7 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     if resume and not plan.started:
         raise click.UsageError(f"nothing to resume: {str(plan.directory)!r} holds no tournament "
                                "(run without --resume to start)")
-    hint = f"ytourney run {config}" + (f" --out {out_dir}" if out_dir else "")
-    hint += "".join(f" --set {override}" for override in overrides)
-    hint += f" --backend {backend.value}" if backend.value != BACKENDS[0] else ""
-    hint += f" --address {address}" if address else ""
-    hint += " (or add --resume)"
+    hint = command_line(ctx) + ("" if resume else " (or add --resume)")
     _execute(ctx, plan, hint, workers=workers, backend=backend, address=address, quiet=quiet,
              live=LiveOutputs(pgn_out, jsonl_out, rating_interval), sort=sort, show_elo=show_elo, anchor=anchor,
              gtp_log=gtp_log, site=(publish, publish_every))
@@ -216,7 +212,7 @@ def match_command(ctx: click.Context, players: tuple[str, ...], out_dir: str | N
         raise click.UsageError("give at least 2 players")
     match = plan_match(players, MatchOptions(board=board_spec, **options), out_dir)
     plan = plan_config(match.config, match.folder)
-    _execute(ctx, plan, f"ytourney match ... (its config: {match.path})", workers=workers, backend=Backend.LOCAL,
+    _execute(ctx, plan, command_line(ctx), workers=workers, backend=Backend.LOCAL,
              address=None, quiet=quiet, live=LiveOutputs(pgn_out, jsonl_out, rating_interval), sort=sort,
              show_elo=show_elo, anchor=anchor, site=(publish, publish_every), prepare=match.write)
 

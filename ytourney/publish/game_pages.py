@@ -13,6 +13,7 @@ from markupsafe import Markup, escape
 from ytourney.game.board import BoardKind, parse_board
 from ytourney.game.record import GameRecord
 from ytourney.game.rules import Color
+from ytourney.publish.game_facts import move_count, rules_in_play
 from ytourney.publish.html import render_page, table_view
 from ytourney.publish.ratings_table import RATING_COLUMNS, Standing
 from ytourney.publish.sgf import stone_colours
@@ -93,7 +94,7 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
     how = "by completing a Y" if record.termination.value == "connection" else f"by {record.termination.value}"
     if record.termination.value == "connection" and record.rules.misere:
         how = "(misère: the opponent completed a Y)"
-    result = f"{record.winner_name} ({record.winner}) wins {how} after {len(record.moves)} moves"
+    result = f"{record.winner_name} ({record.winner}) wins {how} after {move_count(record)} moves"
     notes = []
     if played.failed_at is not None:
         notes.append(f"the record's move {played.failed_at} does not replay; the diagram stops before it")
@@ -107,7 +108,7 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
         for ply, t in enumerate(record.move_seconds):
             spent[mover_seat(ply, record.handicap)] += t
         think = f"{record.first} {spent[0]:.2f}s, {record.second} {spent[1]:.2f}s"
-    rules_text = ", ".join(f"{k} {'on' if v else 'off'}" for k, v in sorted(record.rules.to_dict().items())) or "-"
+    rules_text = ", ".join(f"{k} {'on' if v else 'off'}" for k, v in sorted(rules_in_play(record).items())) or "-"
     index = number - 1
     hrefs = links.game_href
     return render_page(

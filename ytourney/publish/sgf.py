@@ -25,6 +25,7 @@ from ytourney.game.board import BoardKind, parse_board
 from ytourney.game.notation import SWAP, SWAP_TOKEN, move_name, parse_move
 from ytourney.game.record import GameRecord, Termination
 from ytourney.game.rules import Color, Rules
+from ytourney.publish.game_facts import rules_in_play
 from ytourney.game.state import GameState
 
 SGF_LINE_WIDTH = 79
@@ -74,7 +75,7 @@ def stone_colours(record: GameRecord) -> list[str | None]:
 def game_to_sgf(record: GameRecord) -> str:
     """One game as an SGF (FF[4]) game tree; see the module docstring for the encoding."""
     board = parse_board(record.board)
-    rules = [key for key, on in sorted(record.rules.to_dict().items()) if on]
+    rules = [key for key, on in sorted(rules_in_play(record).items()) if on]  # a handicap game has no pie
     root = [("FF", "4"), ("GM", "y"), ("CA", "UTF-8"), ("AP", f"ytourney:{__version__}")]
     if board.kind is BoardKind.TRI:
         root.append(("SZ", str(board.size)))
@@ -246,8 +247,9 @@ def game_from_sgf(nodes: Sequence[Node], source: str) -> GameRecord:
     except YTourneyError as err:
         raise RecordError(f"{source}: {err}") from err
     rules_words = (_one(root, "RU") or "Y").lower().split()
-    rules = Rules(pie="pie" in rules_words, misere="misere" in rules_words) if rules_words[:1] == ["y"] else Rules()
     handicap = _number(root, "HA", source) or 0
+    pie = "pie" in rules_words or handicap > 0  # a handicap game says no pie: it had none, whatever the tournament's
+    rules = Rules(pie=pie, misere="misere" in rules_words) if rules_words[:1] == ["y"] else Rules()
     state = GameState(board, rules, handicap)
     moves: list[str] = []
     first_letter = ""

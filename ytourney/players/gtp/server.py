@@ -9,7 +9,7 @@ from ytourney import __version__
 from ytourney.errors import IllegalMoveError, NotationError, YTourneyError
 from ytourney.game.board import Board, BoardKind, parse_board
 from ytourney.game.diagram import board_text
-from ytourney.game.notation import SWAP, SWAP_TOKEN
+from ytourney.game.notation import SWAP, SWAP_TOKEN, move_name
 from ytourney.game.rules import Color, Rules
 from ytourney.game.state import GameState
 from ytourney.players.base import Bot, Limit
@@ -62,6 +62,21 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 class GtpCommandError(YTourneyError):
     """A GTP command the server cannot carry out; its message becomes the `?` answer."""
+
+
+def _kadon_row_names(board: Board, lines: list[str]) -> list[str]:
+    """Kadon's cells are named along each row (A1..I1, A5..M5): one column-letter line under the board would fit
+    row 1 only, so every row is followed by the names of its first and last cells instead."""
+    rows: dict[int, list[int]] = {}
+    for cell, (column, row) in enumerate(board.coords):
+        rows.setdefault(row, []).append(cell)
+    ordered = [rows[row] for row in sorted(rows)]  # row 1 first, as the diagram numbers them
+    width = max(len(line) for line in lines[:-1])
+    named = []
+    for line in lines[:-1]:
+        cells = sorted(ordered[int(line.split()[0]) - 1], key=lambda cell: board.coords[cell][0])
+        named.append(f"{line:<{width}}   {move_name(board, cells[0])}-{move_name(board, cells[-1])}")
+    return named
 
 
 class GtpServer:
@@ -248,10 +263,14 @@ class GtpServer:
         if self.rows == RowOrder.FLIPPED.value and self.board.kind is BoardKind.TRI:
             width = len(str(self.board.size))
             lines[:-1] = [f"{index + 1:>{width}}{line[width:]}" for index, line in enumerate(lines[:-1])]
+        if self.board.kind is BoardKind.KADON:
+            lines = _kadon_row_names(self.board, lines)
         mover = state.winner if state.is_over else state.to_move
         status = f"{self._word(mover)} has won" if state.is_over else f"{self._word(mover)} to move"
         legend = f"X {self._word(Color.BLACK)}, O {self._word(Color.WHITE)}"
-        return "\n" + "\n".join(lines) + f"\n{self.board.spec}, {len(state.moves)} moves, {status} ({legend})"
+        count = len(state.moves)
+        moves = f"{count} move{'' if count == 1 else 's'}"
+        return "\n" + "\n".join(lines) + f"\n{self.board.spec}, {moves}, {status} ({legend})"
 
     def _cmd_time_settings(self, args: list[str]) -> str:
         _arity(args, 3, "time_settings MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES")

@@ -1,6 +1,6 @@
 """SGF both ways: our game records as SGF (FF[4]) for other Y tools, and SGF games played elsewhere read back.
 
-Export (DESIGN §3): `(;FF[4]GM[y]SZ[N]…;B[c3];W[d4]…)`. GM[y] is lower case, as the public Y engines write and check
+Export: `(;FF[4]GM[y]SZ[N]…;B[c3];W[d4]…)`. GM[y] is lower case, as the public Y engines write and check
 it. SZ[N] is the side of a `tri:N` board (no SZ on kadon); YB[spec] always names the board. Moves are B[cell]/W[cell]
 in ytourney's notation (`c4` on tri, `E5` on kadon) with the stone colour as placed: colours alternate by move order
 starting with B (handicap stones are consecutive B nodes). The pie answer is the node property SW[] on a node of its

@@ -18,7 +18,7 @@ from ytourney.players.gtp.settings import FirstColor, PiePolicy, RowOrder
 
 # --- board dialect: cell names and colour names as the engine knows them ----------------------------------------
 #
-# Cells travel in the DESIGN notation (`a1`; kadon `E5`): row 1 is the long edge, row r holds N + 1 - r cells and
+# Cells travel in our notation (`a1`; kadon `E5`): row 1 is the long edge, row r holds N + 1 - r cells and
 # the top corner is `a<N>`. An engine with `rows: flipped` numbers the rows from the top corner instead, as the
 # Fuego-based Y engines do: its row r holds r cells `a<r> ... <r-th letter><r>`, its row 1 is the top cell and its
 # row N the long edge. Columns keep their letters, so its (column x, row r) is our (x, N + 1 - r): its `a1` is our
@@ -26,7 +26,7 @@ from ytourney.players.gtp.settings import FirstColor, PiePolicy, RowOrder
 # inverse and a name exists in one notation exactly when its image exists in the other.
 #
 # Colours: with `first_color: white` the engine calls the player who places the first stone "white"; we swap the two
-# names on the wire in both directions. Stones keep their colour after a pie swap (DESIGN §1), so a `swap` never
+# names on the wire in both directions. Stones keep their colour after a pie swap (the players swap), so a `swap` never
 # changes the names either.
 #
 # Kadon: GTP has no standard way to select the 93-node board, so an engine plays it only when `kadon_boardsize`

@@ -72,7 +72,7 @@ def test_bad_match_options_are_one_clean_line(tmp_path: Path) -> None:
                           (["random", "heuristic", "mcts", "--sprt", "elo0=0,elo1=5"], "only used with format match"),
                           (["random", "heuristic", "--sprt", "elo0"], "expected KEY=VALUE pairs"),
                           (["random", "heuristic", "--board", "hex"], "board"),
-                          (["random", "heuristic", "--handicap", "lots"], "handicap.level"),
+                          (["random", "heuristic", "--handicap", "lots"], "--handicap: expected a number"),
                           (["random", "nobot"], "unknown bot 'nobot'"),
                           (["random", "heuristic", "--openings", "o.txt", "--random-plies", "2"], "not both"),
                           (["random"], "at least 2 players")):
@@ -137,3 +137,24 @@ def test_a_match_whose_player_cannot_start_writes_nothing(tmp_path: Path) -> Non
                    str(out), "-q")
     assert result.exit_code == 1 and "dead" in result.output and "Traceback" not in result.output
     assert not out.exists()
+
+
+def test_match_errors_name_the_option_and_match_takes_the_run_options(tmp_path: Path) -> None:
+    out = tmp_path / "m"
+    high = match("random", "heuristic", "--handicap", "9", "--out", str(out))
+    assert high.exit_code == 1 and "Traceback" not in high.output
+    assert "--handicap: expected a number <= 6; found 9; give --max-level" in high.output
+    assert "match.yaml" not in high.output and "handicap.level" not in high.output and not out.exists()
+    bad = match("random", "mcts:playouts=-5", "--out", str(out))
+    assert bad.exit_code == 1 and "player 2 ('mcts:playouts=-5')" in bad.output and not out.exists()
+    nothing = match("random", "heuristic", "--resume", "--out", str(out))
+    assert nothing.exit_code == 2 and "nothing to resume" in nothing.output and not out.exists()
+    args = ["random", "heuristic", "--handicap", "8", "--max-level", "8", "--games-per-pair", "2", "--board", "tri:5",
+            "--out", str(out), "-q", "--set", "fault_limit=2", "--gtp-log", str(tmp_path / "logs"), "--backend",
+            "local"]
+    result = match(*args)
+    assert result.exit_code == 0, result.output
+    assert [r.handicap for r in load_records(out)] == [8, 8]
+    written = yaml.safe_load((out / "match.yaml").read_text())
+    assert written["fault_limit"] == 2 and written["handicap"] == {"mode": "fixed", "level": 8, "max_level": 8}
+    assert match(*args, "--resume").exit_code == 0

@@ -167,6 +167,9 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
 @click.option("--increment", type=float, default=None, help="Seconds added to the game clock after each move.")
 @click.option("--handicap", default=None, metavar="auto|LEVEL",
               help="auto: learn each pair's fair handicap; LEVEL: the weaker player always gets it.")
+@click.option("--max-level", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Top of the handicap ladder (--handicap auto explores up to it; a LEVEL may not pass it) "
+                   "[default: 6].")
 @click.option("--openings", default=None, metavar="FILE", help="Opening lines, one per game pair.")
 @click.option("--random-plies", type=click.IntRange(min=1), default=None, metavar="N",
               help="Open each game pair with N random stones.")
@@ -179,14 +182,22 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
               help="Stop a 2-player match by an SPRT in Elo: elo0, elo1, alpha, beta, "
                    "model=pentanomial|trinomial|bernoulli (or p0, p1).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")
+@click.option("--resume", is_flag=True, help="Only continue: refuse to start if the folder holds no match yet.")
+@click.option("--set", "overrides", multiple=True, metavar="KEY.PATH=VALUE",
+              help="Override one key of the match's config (the value read as YAML), e.g. --set fault_limit=2 "
+                   "--set players[0].gtp.chatter_lines=50.")
+@click.option("--gtp-log", "gtp_log", type=click.Path(file_okay=False), default=None,
+              help="Write every GTP engine's exchange, per engine and game, with timestamps, into this folder.")
 @live_options
 @rating_options
+@backend_options
 @publish_options
 @click.pass_context
 def match_command(ctx: click.Context, players: tuple[str, ...], out_dir: str | None, workers: int | None,
                   quiet: bool, sort: str, show_elo: bool, anchor: str | None, pgn_out: str | None,
                   jsonl_out: str | None, rating_interval: int | None, board_spec: str | None,
-                  publish: str | None, publish_every: float | None, **options: Any) -> None:
+                  publish: str | None, publish_every: float | None, resume: bool, overrides: tuple[str, ...],
+                  gtp_log: str | None, backend: Backend, address: str | None, **options: Any) -> None:
     """A match, round-robin or gauntlet from the command line, no config needed.
 
     \b
@@ -205,16 +216,19 @@ def match_command(ctx: click.Context, players: tuple[str, ...], out_dir: str | N
       ytourney match new=mcts:playouts=2000 old=mcts:playouts=1000 --sprt elo0=0,elo1=20 --games-per-pair 2000
     """
     from ytourney.tournament.adhoc import MatchOptions, plan_match
-    from ytourney.tournament.executor import Backend
     from ytourney.tournament.run import plan_config
 
     if len(players) < 2:
         raise click.UsageError("give at least 2 players")
-    match = plan_match(players, MatchOptions(board=board_spec, **options), out_dir)
+    match = plan_match(players, MatchOptions(board=board_spec, **options), out_dir, overrides)
     plan = plan_config(match.config, match.folder)
-    _execute(ctx, plan, command_line(ctx), workers=workers, backend=Backend.LOCAL,
-             address=None, quiet=quiet, live=LiveOutputs(pgn_out, jsonl_out, rating_interval), sort=sort,
-             show_elo=show_elo, anchor=anchor, site=(publish, publish_every), prepare=match.write)
+    if resume and not plan.started:
+        raise click.UsageError(f"nothing to resume: {str(plan.directory)!r} holds no match "
+                               "(run without --resume to start)")
+    _execute(ctx, plan, command_line(ctx) + ("" if resume else " (or add --resume)"), workers=workers,
+             backend=backend, address=address, quiet=quiet, live=LiveOutputs(pgn_out, jsonl_out, rating_interval),
+             sort=sort, show_elo=show_elo, anchor=anchor, gtp_log=gtp_log, site=(publish, publish_every),
+             prepare=match.write)
 
 
 @main.command()

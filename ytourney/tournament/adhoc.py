@@ -27,7 +27,7 @@ import yaml
 
 from ytourney.errors import ConfigError
 from ytourney.tournament.config import TournamentConfig, parse_config
-from ytourney.tournament.config_fields import load_yaml
+from ytourney.tournament.config_fields import apply_override, load_yaml
 from ytourney.tournament.growth import check_folder
 
 MATCH_FILE = "match.yaml"
@@ -54,6 +54,7 @@ class MatchOptions:
     seed: int | None = None
     name: str | None = None
     sprt: str | None = None
+    max_level: int | None = None
 
 
 def _yaml_value(text: str, what: str) -> Any:
@@ -142,6 +143,8 @@ def match_data(players: Sequence[str], options: MatchOptions) -> dict[str, Any]:
         word = options.handicap.strip().lower()
         data["handicap"] = ({"mode": word} if word in ("auto", "none")
                             else {"mode": "fixed", "level": _yaml_value(options.handicap, "--handicap")})
+    if options.max_level is not None:
+        data.setdefault("handicap", {})["max_level"] = options.max_level
     time = {key: value for key, value in (("move_seconds", options.move_seconds),
                                           ("game_seconds", options.game_seconds), ("increment", options.increment))
             if value is not None}
@@ -173,17 +176,52 @@ class MatchPlan:
                               "folder (use --out)", source=str(self.path)) from err
 
 
-def plan_match(players: Sequence[str], options: MatchOptions,
-               out: str | os.PathLike[str] | None = None) -> MatchPlan:
-    """Check the match a command line stands for against its results folder (`out`, else results/<name>/),
-    writing nothing. A folder holding another tournament is refused naming the keys that differ; more games per
-    pair grow the stored match."""
+def plan_match(players: Sequence[str], options: MatchOptions, out: str | os.PathLike[str] | None = None,
+               overrides: Sequence[str] = ()) -> MatchPlan:
+    """Check the match a command line stands for (with `--set` overrides) against its results folder (`out`, else
+    results/<name>/), writing nothing. A folder holding another tournament is refused naming the keys that differ;
+    more games per pair grow the stored match. Errors name the command-line option, not the config key."""
     data = match_data(players, options)
+    for override in overrides:
+        data = apply_override(data, override, f"{_SOURCE}: --set")
+    header = "".join(f"# --set {override}\n" for override in overrides)
     text = ("# written by `ytourney match`; rerun the same command (or `ytourney run` this file) to continue\n"
-            + yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+            + header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     folder = Path(out) if out else Path("results") / str(data["name"])
     path = folder / MATCH_FILE
-    config: TournamentConfig = parse_config(text, source=str(path), base_dir=folder)
+    try:
+        config: TournamentConfig = parse_config(text, source=str(path), base_dir=folder)
+    except ConfigError as err:
+        raise _in_flags(err, str(path), players, bool(overrides)) from err
     check_folder(folder, config, advice="rerun the command that started it")
     return MatchPlan(path, folder, text, config)
+
+
+_FLAGS = (("handicap.max_level", "--max-level"), ("handicap", "--handicap"), ("board", "--board"),
+          ("rules.pie", "--pie/--no-pie"), ("rules.misere", "--misere"), ("schedule.games_per_pair", "--games-per-pair"),
+          ("schedule.openings.file", "--openings"), ("schedule.openings.random_plies", "--random-plies"),
+          ("schedule.openings", "--openings"), ("schedule.sprt", "--sprt"), ("time.move_seconds", "--move-seconds"),
+          ("time.game_seconds", "--game-seconds"), ("time.increment", "--increment"), ("time", "--move-seconds"),
+          ("seed", "--seed"), ("name", "--name"))
+"""Config key paths (a prefix matches) and the `match` option that sets them, most specific first."""
+
+
+def _in_flags(err: ConfigError, source: str, players: Sequence[str], overridden: bool) -> ConfigError:
+    """A config error of the written match config, told in the terms of the command line: the option or the player
+    (`--handicap: expected a number <= 6; ... raise the ladder with --max-level`), not `match.yaml: handicap.level`."""
+    text, key = str(err), err.path
+    prefix = f"{source}: {key}"
+    if err.source != source or not key or not text.startswith(prefix) or overridden:
+        return err
+    rest = text[len(prefix):]
+    player = re.match(r"players\[(\d+)\]", key)
+    if player and int(player.group(1)) < len(players):
+        index = int(player.group(1))
+        where = f"player {index + 1} ({players[index]!r})" + key[player.end():].replace(".", " ", 1)
+    else:
+        where = next((flag for path, flag in _FLAGS if key == path or key.startswith(path + ".")), key)
+    message = f"{_SOURCE}: {where}{rest}"
+    if key == "handicap.level" and "<=" in rest:
+        message += "; give --max-level to play higher levels"
+    return ConfigError(message, source=_SOURCE, path=key, value=err.value, expected=err.expected)
 

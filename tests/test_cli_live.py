@@ -115,5 +115,5 @@ def test_the_leader_is_named_by_rating_not_by_raw_wins() -> None:
         running.add(record)
     text = _leader(running)()
     best = rate_records(records, config.ratings, detail=False).ranking()[0]
-    assert text.startswith(f"{best.name} (rating ") and best.name == "strong"
+    assert text.startswith(f"{best.name} (running rating ") and best.name == "strong"
     assert running.leader() == best  # arriving in game-id order, the running ratings are the final table's

@@ -349,7 +349,9 @@ def _leader(ratings: RunningRatings) -> Callable[[], str]:
         now = time.monotonic()
         if ratings.games != cache["games"] and now - cache["at"] >= LEADER_SECONDS:
             best = ratings.leader()
-            cache["text"] = f"{best.name} (rating {best.conservative:.1f})" if best else ""
+            # not the table's figure: games are rated here once, as they finish; the table replays them in game-id
+            # order (and learns the handicap levels' worth from all of them), so the word says which one this is
+            cache["text"] = f"{best.name} (running rating {best.conservative:.1f})" if best else ""
             cache["games"], cache["at"] = ratings.games, now
         return str(cache["text"])
 

@@ -61,7 +61,7 @@ def environment(pure: str) -> dict[str, str]:
 
 def accelerated(pure: str) -> bool:
     """Whether a fresh interpreter with this setting plays on the C core."""
-    code = "from ytourney.game.state import CGameState, GameState; print(GameState is CGameState)"
+    code = "from ytourney.games.y.state import CGameState, GameState; print(GameState is CGameState)"
     result = subprocess.run([sys.executable, "-c", code], env=environment(pure), capture_output=True, text=True,
                             check=True)
     return result.stdout.strip() == "True"

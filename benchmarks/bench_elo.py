@@ -24,9 +24,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ytourney.game.record import GameRecord, Termination  # noqa: E402
-from ytourney.game.rules import Color, Rules  # noqa: E402
+from ytourney.games.record import GameRecord, Termination  # noqa: E402
+from ytourney.games.api import Color  # noqa: E402
+from ytourney.games.y.rules import Rules  # noqa: E402
 from ytourney.stats.elo import fit_elo  # noqa: E402
+from ytourney.games.y.state import CONNECTION
 
 TRUTH = (-260.0, -110.0, -20.0, 40.0, 130.0, 220.0)
 """Simulated Elo of the six players (mean 0)."""
@@ -48,7 +50,7 @@ def simulate_league(rng: np.random.Generator, per_pair: int) -> list[GameRecord]
             records.append(GameRecord(
                 tournament="bench", round=k // 2 + 1, board="tri:11", rules=RULES, handicap=0, first=black,
                 second=white, black=black, white=white, moves=(), winner=Color.BLACK if black_wins else Color.WHITE,
-                termination=Termination.CONNECTION, move_seconds=(), seed=None, started="", finished="", id=game_id))
+                termination=CONNECTION, move_seconds=(), seed=None, started="", finished="", id=game_id))
     return records
 
 

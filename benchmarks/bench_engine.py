@@ -18,11 +18,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ytourney.game.board import Board, parse_board
-from ytourney.game.playout import RandomFill
-from ytourney.game.rules import Rules
-from ytourney.game.state import CGameState, GameState, PyGameState
-from ytourney.players.bots.mcts import DEFAULT_BATCH, DEFAULT_LEAVES
+from ytourney.boards.board import Board, parse_board
+from ytourney.games.y.playout import RandomFill
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import CGameState, GameState, PyGameState
+from ytourney.games.y.bots.mcts import DEFAULT_BATCH, DEFAULT_LEAVES
 
 BIG_BATCH = 4096  # playouts of one position in one call: big, yet its (playouts x cells) keys fit in cache-sized memory
 

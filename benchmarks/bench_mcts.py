@@ -19,12 +19,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from intervals import wilson
 
-from ytourney.game.board import Board, parse_board
-from ytourney.game.notation import SWAP
-from ytourney.game.rules import Rules
-from ytourney.game.state import GameState
+from ytourney.boards.board import Board, parse_board
+from ytourney.games.y.notation import SWAP
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
 from ytourney.players import create_bot, parse_bot_spec
-from ytourney.players.base import BaseBot, Limit
+from ytourney.games.bot import BaseBot, Limit
 from ytourney.players.clock import TimeControl
 from ytourney.tournament.match import Seat, play_game
 

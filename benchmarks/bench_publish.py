@@ -22,10 +22,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ytourney.game.board import parse_board  # noqa: E402
-from ytourney.game.record import GameRecord, Termination  # noqa: E402
-from ytourney.game.rules import Color, Rules  # noqa: E402
+from ytourney.boards.board import parse_board  # noqa: E402
+from ytourney.games.record import GameRecord, Termination  # noqa: E402
+from ytourney.games.api import Color  # noqa: E402
+from ytourney.games.y.rules import Rules  # noqa: E402
 from ytourney.tournament.store import ResultStore, StoredPlayer  # noqa: E402
+from ytourney.games.y.state import CONNECTION
 
 BOARD = "tri:9"
 PLAYERS = tuple(f"bot-{k}" for k in range(8))
@@ -53,7 +55,7 @@ def make_folder(folder: Path, games: int, seed: int) -> None:
             store.add_game(GameRecord(
                 tournament=folder.name, round=game_id // 28 + 1, board=BOARD, rules=Rules(pie=True), handicap=0,
                 first=first, second=second, black=first, white=second, moves=moves, winner=winner,
-                termination=Termination.CONNECTION, move_seconds=tuple(0.01 for _ in moves), seed=game_id,
+                termination=CONNECTION, move_seconds=tuple(0.01 for _ in moves), seed=game_id,
                 started="2026-11-30T12:00:00Z", finished="2026-11-30T12:00:01Z", id=game_id))
 
 

@@ -30,8 +30,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ytourney.game.state import GameState
-from ytourney.players.base import BaseBot, Limit
+from ytourney.games.y.state import GameState
+from ytourney.games.bot import BaseBot, Limit
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.executor import GameOutcome, Pacing
 from ytourney.tournament.run import Runner, local_executor

@@ -29,8 +29,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ytourney.game.record import GameRecord, Termination  # noqa: E402
-from ytourney.game.rules import Color, Rules  # noqa: E402
+from ytourney.games.record import GameRecord, Termination  # noqa: E402
+from ytourney.games.api import Color  # noqa: E402
+from ytourney.games.y.rules import Rules  # noqa: E402
 from ytourney.stats.elo_sprt import (  # noqa: E402
     EloSprt,
     EloSprtSettings,
@@ -40,6 +41,7 @@ from ytourney.stats.elo_sprt import (  # noqa: E402
     wald_llr,
 )
 from ytourney.stats.sprt import SprtDecision  # noqa: E402
+from ytourney.games.y.state import CONNECTION
 
 WATCHED = 50
 """Matches per run whose games are kept; the shortest REPLAYED of them are replayed through EloSprt."""
@@ -63,7 +65,7 @@ def game(round_number: int, tested_first: bool, tested_won: bool) -> GameRecord:
     return GameRecord(
         tournament="bench", round=round_number, board="tri:11", rules=Rules(), handicap=0, first=first,
         second=second, black=first, white=second, moves=(), winner=Color.BLACK if winner_first else Color.WHITE,
-        termination=Termination.CONNECTION, move_seconds=(), seed=None, started="", finished="")
+        termination=CONNECTION, move_seconds=(), seed=None, started="", finished="")
 
 
 def replay(settings: EloSprtSettings, outcomes: list[bool], decision: int, games: int) -> bool:

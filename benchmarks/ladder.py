@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from intervals import wilson
 
-from ytourney.game.rules import Rules
+from ytourney.games.y.rules import Rules
 from ytourney.players import create_bot, parse_bot_spec
 from ytourney.tournament.match import Seat, play_game
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import random
 
-from ytourney.game.board import ALL_SIDES
-from ytourney.game.rules import Color
-from ytourney.game.state import EMPTY, GameState
+from ytourney.boards.board import ALL_SIDES
+from ytourney.games.api import Color
+from ytourney.games.y.state import EMPTY, GameState
 from ytourney.players import BaseBot, Limit
 
 

@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 from ytourney import __version__
 from ytourney.cli import main
-from ytourney.game.notation import parse_moves
-from ytourney.game.rules import Rules
-from ytourney.game.state import GameState
+from ytourney.games.y.notation import parse_moves
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
 
 
 def invoke(*args: str) -> tuple[int, str]:
@@ -71,7 +71,8 @@ def test_play_text_board_for_tri() -> None:
 
 def test_bad_inputs_give_clean_errors() -> None:
     cases = [
-        (["play", "random", "random", "--board", "hex:5"], "unknown board spec 'hex:5'"),
+        (["play", "random", "random", "--board", "hex:5"], "board 'hex:5' is not a board of Y"),
+            (["play", "random", "random", "--board", "hex:1"], "board size 1 in 'hex:1' is out of range"),
         (["play", "random", "randm"], "unknown bot 'randm'"),
         (["play", "random", "random:speed=3"], "unknown option 'speed'"),
         (["play", "nofile.py:Bot", "random"], "plugin file 'nofile.py' does not exist"),

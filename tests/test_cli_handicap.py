@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from ytourney.cli import main
-from ytourney.game.record import GameRecord, Termination
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.y.state import CONNECTION
 
 CONFIG = """name: tiny-handicap
 board: tri:5
@@ -133,5 +134,5 @@ def test_bad_folder_is_a_clean_error(tmp_path: Path) -> None:
 
 
 def test_record_helper_matches_the_store(records: list[GameRecord]) -> None:
-    assert all(r.termination is Termination.CONNECTION for r in records)
+    assert all(r.termination is CONNECTION for r in records)
     assert len(records) == 36 and sorted(r.id for r in records) == list(range(1, 37))

@@ -10,11 +10,12 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from ytourney.cli import main
-from ytourney.game.record import GameRecord, GameSetup, Termination
+from ytourney.games.record import GameRecord, GameSetup, Termination
 from ytourney.stats.ratings import RunningRatings, rate_records
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.run import _leader
 from ytourney.tournament.store import load_records
+from ytourney.games.y.state import CONNECTION
 
 
 def write_config(tmp_path: Path, games: int = 4) -> Path:
@@ -106,7 +107,7 @@ def test_the_leader_is_named_by_rating_not_by_raw_wins() -> None:
         loser = "strong" if winner == "weak" else "weak"
         setup = GameSetup(board="tri:11", first="weak", second="strong", tournament="h", round=number, id=number,
                           handicap=handicap)
-        return setup.lost_by(0 if loser == "weak" else 1, Termination.CONNECTION, "")
+        return setup.lost_by(0 if loser == "weak" else 1, CONNECTION, "")
 
     # weak wins most games, all with a big handicap; strong wins every even game
     records = [game(i, "weak", 4) for i in range(1, 13)] + [game(i, "strong", 0) for i in range(13, 19)]

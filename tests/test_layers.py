@@ -14,13 +14,14 @@ LAYERS = {
     "ytourney": 0,  # the package root (its version) and the one exception tree
     "ytourney.errors": 0,
     "ytourney.choices": 0,
-    "ytourney.game": 1,
-    "ytourney.players": 2,
-    "ytourney.stats": 2,
-    "ytourney.tournament": 3,
-    "ytourney.publish": 4,
-    "ytourney.cli": 5,
-    "ytourney.__main__": 6,
+    "ytourney.boards": 1,
+    "ytourney.games": 2,
+    "ytourney.players": 3,
+    "ytourney.stats": 3,
+    "ytourney.tournament": 4,
+    "ytourney.publish": 5,
+    "ytourney.cli": 6,
+    "ytourney.__main__": 7,
 }
 SIDE_BY_SIDE = {("ytourney.players", "ytourney.stats"), ("ytourney.stats", "ytourney.players")}
 
@@ -111,3 +112,39 @@ def test_only_the_cli_imports_click() -> None:
 def test_no_module_is_much_over_600_lines() -> None:
     long = {module_name(p): n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text().splitlines())) > 650}
     assert not long, f"modules over 650 lines: {long}"
+
+
+def concrete_game(module: str) -> str | None:
+    """The game package a module belongs to (`ytourney.games.<name>...`), None outside one."""
+    parts = module.split(".")
+    if len(parts) >= 3 and parts[:2] == ["ytourney", "games"] and (PACKAGE / "games" / parts[2]).is_dir():
+        return parts[2]
+    return None
+
+
+def test_nothing_above_games_imports_a_concrete_game() -> None:
+    wrong = []
+    for module, deps in sorted(modules().items()):
+        if layer_of(module)[1] <= LAYERS["ytourney.games"]:
+            continue
+        wrong += [f"{module} imports {dep}" for dep in sorted(deps) if concrete_game(dep)]
+    assert not wrong, "above games/, code reaches games only through games.api and games.registry:\n" + "\n".join(
+        wrong)
+
+
+def test_no_game_imports_another_game_and_no_lower_layer_names_one() -> None:
+    wrong = []
+    for module, deps in sorted(modules().items()):
+        home = concrete_game(module)
+        for dep in sorted(deps):
+            other = concrete_game(dep)
+            if other is not None and other != home:
+                wrong.append(f"{module} imports {dep}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_layer_rules_catch_a_concrete_import(tmp_path: Path) -> None:
+    # the checks above would pass vacuously if concrete_game never matched: it must recognise Y's modules
+    assert concrete_game("ytourney.games.y.state") == "y"
+    assert concrete_game("ytourney.games.api") is None
+    assert concrete_game("ytourney.games.registry") is None

@@ -11,6 +11,10 @@ class BoardSpecError(YTourneyError, ValueError):
     """A board spec string that names no known board."""
 
 
+class GameSpecError(YTourneyError, ValueError):
+    """A game name that no registered game answers to, or a game used on a board or with rules it does not have."""
+
+
 class NotationError(YTourneyError, ValueError):
     """A cell or move token that cannot be read on the given board."""
 

@@ -6,6 +6,10 @@ Its conventions, as the real engine's:
     with no cell in that notation is refused with `? invalid vertex`;
   - Black moves first; `play C swap` is accepted on move 2; genmove may answer `swap` on move 2 (--swap: `center`,
     the default, swaps a first stone off every side; `always`; `never`);
+  - --swap-style recolor (the real engine's, HexGUI's convention): a swap changes the first stone to White in place,
+    the players keep their colours and Black moves next; asked to genmove for the other colour right after a swap, it
+    resigns, as the real engine does when its board disagrees. The default, exchange, keeps the stone's colour and
+    White moves next (the players exchange colours, as ytourney does);
   - time: `y_param max_time S`, never less than 0.5 s (the sleep is `--time-scale` times that, 0 to skip it);
     it knows a `time_left` of one argument and answers the standard three with `? command needs one argument`;
   - it answers at once with a winning cell once it sees one;
@@ -41,7 +45,16 @@ class Engine:
         self.max_time = 1.0
 
     def expected_colour(self) -> str:
-        return "b" if len(self.board.stones) % 2 == 0 else "w"
+        """Black first, then the colour that did not place the last stone (as it stands after a recolouring swap)."""
+        if not self.board.stones:
+            return "b"
+        return "w" if list(self.board.stones.values())[-1] == "b" else "b"
+
+    def take_swap(self) -> None:
+        self.swapped = True
+        if self.options.swap_style == "recolor":
+            (first,) = self.board.stones
+            self.board.stones[first] = "w"
 
     def turn_error(self, colour: str) -> str | None:
         if self.options.lenient_turns or colour == self.expected_colour():
@@ -116,7 +129,7 @@ class Engine:
         if args[1].lower() == "swap":
             if not self.can_swap(colour):
                 return False, "illegal move: swap"
-            self.swapped = True
+            self.take_swap()
             return True, ""
         cell = self.board.parse(args[1])
         if cell is None:
@@ -133,6 +146,8 @@ class Engine:
         if self.board.winner() is not None:
             return False, "game over"
         error = self.turn_error(colour)
+        if error and self.swapped and self.options.swap_style == "recolor" and len(self.board.stones) <= 2:
+            return True, "resign"  # its board disagrees with the colour it is asked for: it gives up
         if error:
             return False, error
         winning = self.board.winning_cells(colour)
@@ -141,7 +156,7 @@ class Engine:
         else:
             time.sleep(self.max_time * self.options.time_scale)
             if self.can_swap(colour) and self.wants_swap():
-                self.swapped = True
+                self.take_swap()
                 return True, "swap"
             cell = self.rng.choice(self.board.empty())
         self.board.stones[cell] = colour
@@ -160,6 +175,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--time-scale", type=float, default=1.0)
     parser.add_argument("--swap", choices=("center", "always", "never"), default="center")
+    parser.add_argument("--swap-style", choices=("exchange", "recolor"), default="exchange")
     parser.add_argument("--lenient-turns", action="store_true")
     parser.add_argument("--log")
     options = parser.parse_args()

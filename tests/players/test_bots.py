@@ -11,21 +11,26 @@ import numpy as np
 import pytest
 
 from ytourney.errors import BotSpecError, PluginError
-from ytourney.game.board import parse_board
-from ytourney.game.notation import parse_move, parse_moves
-from ytourney.game.playout import RandomFill
-from ytourney.game.record import Termination
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import GameState
-from ytourney.players import BUILTIN_BOTS, BaseBot, Limit, create_bot, parse_bot_spec
-from ytourney.players.bots.heuristic import (
+from ytourney.boards.board import parse_board
+from ytourney.games.y.notation import parse_move, parse_moves
+from ytourney.games.y.playout import RandomFill
+from ytourney.games.record import Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
+from ytourney.players import BaseBot, Limit, bots_of, create_bot, parse_bot_spec
+from ytourney.games.y.bots.heuristic import (
     KADON_STONE_GAINS,
     HeuristicBot,
     completing_cells,
     first_stone_worth,
 )
-from ytourney.players.bots.mcts import MctsBot, bridge_saves
+from ytourney.games.y.bots.mcts import MctsBot, bridge_saves
 from ytourney.tournament.match import Seat, play_game
+from ytourney.games.y.state import CONNECTION
+from ytourney.games.registry import get_game
+
+Y = get_game("y")
 
 EXAMPLE_BOT = str(Path(__file__).resolve().parents[2] / "bots" / "example_bot.py")
 
@@ -50,7 +55,7 @@ def position(spec: str, moves: str, rules: Rules | None = None, handicap: int = 
 
 
 def test_every_builtin_has_a_fast_spec() -> None:
-    assert set(FAST_SPECS) == set(BUILTIN_BOTS)
+    assert set(FAST_SPECS) == set(bots_of("y"))
 
 
 @pytest.mark.parametrize("name", sorted(FAST_SPECS))
@@ -58,8 +63,8 @@ def test_every_builtin_has_a_fast_spec() -> None:
 def test_builtin_plays_legal_moves_to_the_end(name: str, board: str) -> None:
     spec = FAST_SPECS[name] if not (board == "kadon" and name == "mcts") else "mcts:playouts=64"
     seats = [Seat("a", create_bot(parse_bot_spec(spec), seed=3)), Seat("b", fast_bot("random", seed=4))]
-    record = play_game(seats, board, Rules(pie=True), seed=3)
-    assert record.termination is Termination.CONNECTION
+    record = play_game(seats, Y, board, Rules(pie=True), seed=3)
+    assert record.termination is CONNECTION
     replay = GameState(board, Rules(pie=True))
     for token in record.moves:
         replay.play(parse_move(replay.board, token))
@@ -70,7 +75,7 @@ def test_builtin_plays_legal_moves_to_the_end(name: str, board: str) -> None:
 def test_same_seed_same_game(spec: str) -> None:
     def game() -> tuple[str, ...]:
         seats = [Seat("a", create_bot(parse_bot_spec(spec), seed=11)), Seat("b", fast_bot("random", seed=5))]
-        return play_game(seats, "tri:7", Rules(pie=True), seed=11).moves
+        return play_game(seats, Y, "tri:7", Rules(pie=True), seed=11).moves
 
     assert game() == game()
 
@@ -127,7 +132,7 @@ def test_misere_avoids_completing_its_own_y(spec: str) -> None:
 
 def test_misere_game_is_lost_by_the_player_completing_a_y() -> None:
     seats = [Seat("mcts", fast_bot("mcts")), Seat("random", fast_bot("random"))]
-    record = play_game(seats, "tri:5", Rules(pie=False, misere=True), seed=1)
+    record = play_game(seats, Y, "tri:5", Rules(pie=False, misere=True), seed=1)
     replay = GameState("tri:5", Rules(pie=False, misere=True))
     for token in record.moves:
         replay.play(parse_move(replay.board, token))
@@ -139,7 +144,7 @@ def test_misere_game_is_lost_by_the_player_completing_a_y() -> None:
 def test_handicap_stones_complete_a_y_in_one_turn(spec: str) -> None:
     # On tri:3 a whole side connects all three sides: three handicap stones are enough to win at once.
     seats = [Seat("strong", create_bot(parse_bot_spec(spec), seed=1)), Seat("random", fast_bot("random"))]
-    record = play_game(seats, "tri:3", Rules(pie=False), handicap=3, seed=1)
+    record = play_game(seats, Y, "tri:3", Rules(pie=False), handicap=3, seed=1)
     assert record.winner_name == "strong"
     assert len(record.moves) == 3
 
@@ -147,8 +152,8 @@ def test_handicap_stones_complete_a_y_in_one_turn(spec: str) -> None:
 @pytest.mark.parametrize("name", sorted(FAST_SPECS))
 def test_handicap_games_are_legal(name: str) -> None:
     seats = [Seat("weak", fast_bot("random")), Seat("strong", fast_bot(name, seed=2))]
-    record = play_game(seats, "tri:7", Rules(pie=False), handicap=3, seed=2)
-    assert record.termination is Termination.CONNECTION
+    record = play_game(seats, Y, "tri:7", Rules(pie=False), handicap=3, seed=2)
+    assert record.termination is CONNECTION
     assert record.black == "weak"
 
 
@@ -282,7 +287,7 @@ def test_example_plugin_loads_and_beats_random() -> None:
         seats = [Seat("example", create_bot(spec, seed=game)), Seat("random", fast_bot("random", seed=game))]
         if game % 2:
             seats.reverse()
-        wins += play_game(seats, "tri:7", Rules(pie=True), seed=game).winner_name == "example"
+        wins += play_game(seats, Y, "tri:7", Rules(pie=True), seed=game).winner_name == "example"
     assert wins >= 3
 
 
@@ -339,7 +344,7 @@ def test_heuristic_temperature_is_validated() -> None:
 
 
 def test_mcts_stops_growing_the_tree_at_its_memory_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ytourney.players.bots.mcts as mcts_module
+    import ytourney.games.y.bots.mcts as mcts_module
 
     monkeypatch.setattr(mcts_module, "MEMORY_BYTES", 1)  # the floor of 1000 nodes applies
     state = GameState("tri:6", Rules(pie=False))

@@ -14,26 +14,38 @@ from pathlib import Path
 import pytest
 
 from ytourney.errors import ConfigError, EngineProtocolError, NotationError
-from ytourney.game.board import SIDE_A, SIDE_B, SIDE_C, parse_board
-from ytourney.game.record import Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.boards.board import SIDE_A, SIDE_B, SIDE_C, parse_board
+from ytourney.games.record import Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
 from ytourney.players.bots.random_bot import RandomBot
 from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.client import GtpClient
 from ytourney.players.gtp.dialect import (
+    engine_colors_flipped,
     from_engine_cell,
     from_engine_color,
     to_engine_cell,
+    swap_style_hint,
     to_engine_color,
 )
 from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.settings import GtpSettings
 from ytourney.tournament.config import parse_config
-from ytourney.tournament.match import Seat, play_game
+from ytourney.games.registry import get_game
+from ytourney.tournament.match import Seat
+from ytourney.tournament.match import play_game as play_any_game
+
+Y = get_game("y")
+
+
+def play_game(seats, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN201 - the referee, seated for Y
+    return play_any_game(seats, Y, *args, **kwargs)
 from ytourney.tournament.pool import InProcessExecutor
 from ytourney.tournament.run import Runner
 from ytourney.tournament.store import load_records
 from ytourney.tournament.worker import TournamentContext
+from ytourney.games.y.state import CONNECTION
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKES = ROOT / "tests" / "fake_engines"
@@ -177,7 +189,7 @@ def play_both_seats(settings: GtpSettings, board: str = "tri:7", rules: Rules = 
 def test_row_reversed_engine_plays_by_config_and_hears_its_time_command(tmp_path: Path) -> None:
     log = tmp_path / "log"
     records = play_both_seats(row_reversed("--log", str(log)))
-    assert [r.termination for r in records] == [Termination.CONNECTION] * 4, [r.reason for r in records]
+    assert [r.termination for r in records] == [CONNECTION] * 4, [r.reason for r in records]
     lines = log.read_text().splitlines()
     assert lines.count("y_param max_time 0.3") == 4  # once per game: the move time does not change
     assert all(line.startswith(("play b ", "play w ")) for line in lines if line.startswith("play"))
@@ -193,7 +205,7 @@ def test_row_reversed_engine_told_our_notation_refuses_it_or_answers_off_our_boa
 def test_white_first_engine_plays_by_config_and_hears_its_time_command(tmp_path: Path) -> None:
     log = tmp_path / "log"
     records = play_both_seats(white_first("--log", str(log), "--stats", "5"))
-    assert [r.termination for r in records] == [Termination.CONNECTION] * 4, [r.reason for r in records]
+    assert [r.termination for r in records] == [CONNECTION] * 4, [r.reason for r in records]
     lines = log.read_text().splitlines()
     assert lines.count("time -m 0.3 -g 0 -f 0") == 4
     first_plays = [line for line in lines if line.startswith("play")][:1]
@@ -217,11 +229,88 @@ def test_game_clock_changes_the_move_time_sent_before_genmove(tmp_path: Path) ->
         clock = TimeControl(game_seconds=6.0, increment=0.0, grace_seconds=1.0)
         record = play_game([Seat("engine", bot), Seat("random", RandomBot(seed=3))], "tri:9", Rules(pie=False),
                            time_control=clock, seed=3)
-        assert record.termination is Termination.CONNECTION, record.reason
+        assert record.termination is CONNECTION, record.reason
     finally:
         bot.close()
     sent = [line for line in log.read_text().splitlines() if line.startswith("time -m")]
     assert len(sent) >= 2 and len(set(sent)) == len(sent)  # sent again whenever the share of the clock changes
+
+
+# --- swap_style: an engine that recolours the first stone on `swap` (HexGUI's convention, Hayward's engine) --------
+
+
+def swap_games(settings: GtpSettings, seeds: tuple[int, ...] = (1, 2, 3)) -> list:
+    """Games in which a swap happens every time: the random bot swaps the engine's first stone, and the engine (told
+    `--swap always`) swaps the random bot's."""
+    bot = GtpBot(settings)
+    try:
+        records = []
+        for seed in seeds:
+            engine, opponent = Seat("engine", bot), Seat("random", RandomBot(seed=seed, swap_rate=1.0))
+            for order in ([engine, opponent], [opponent, engine]):
+                records.append(play_game(order, "tri:7", Rules(), time_control=FAST, seed=seed))
+        return records
+    finally:
+        bot.close()
+
+
+def test_a_recolouring_engine_plays_clean_games_with_swap_style_recolor(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    records = swap_games(row_reversed("--swap-style", "recolor", "--swap", "always", "--log", str(log),
+                                      swap_style="recolor"))
+    assert [r.termination for r in records] == [CONNECTION] * 6, [r.reason for r in records]
+    assert all(r.moves[1] == "swap" for r in records)
+    # After `play w swap` the engine's Black moves next: its colour words are ours exchanged from the swap on.
+    lines = [line for line in log.read_text().splitlines() if line.startswith(("play", "genmove"))]
+    after = [lines[i + 1] for i, line in enumerate(lines[:-1]) if line == "play w swap"]
+    assert after and all(line.startswith(("genmove b", "play b")) for line in after)
+
+
+def test_a_recolouring_engine_told_exchange_loses_and_the_fault_names_swap_style() -> None:
+    records = swap_games(row_reversed("--swap-style", "recolor", "--swap", "always"), seeds=(1,))
+    first, second = records  # the engine moved first (we swapped it), then second (it swapped us)
+    assert first.termination is Termination.FORFEIT and first.loser_name == "engine"
+    assert re.search(r"resigned right after a swap: check gtp.swap_style \(now 'exchange'; 'recolor' when the engine "
+                     r"changes the first stone's colour", first.reason), first.reason
+    assert second.termination is Termination.PROTOCOL and second.loser_name == "engine"
+    assert "refused 'play w" in second.reason and "check gtp.swap_style (now 'exchange'" in second.reason
+    for record in records:
+        hint = swap_style_hint(record.moves, record.termination, record.reason, row_reversed())
+        assert hint.startswith("the engine went wrong right after a swap: check gtp.swap_style (now 'exchange';")
+
+
+def test_an_exchanging_engine_told_recolor_loses_and_the_fault_names_swap_style() -> None:
+    records = swap_games(row_reversed("--swap", "always", swap_style="recolor"), seeds=(1,))
+    assert {r.termination for r in records} == {Termination.PROTOCOL}, [r.reason for r in records]
+    assert all("check gtp.swap_style (now 'recolor'; 'exchange' when" in r.reason for r in records)
+
+
+def test_swap_style_hint_only_for_faults_soon_after_a_swap() -> None:
+    settings = row_reversed()
+    protocol, connection = Termination.PROTOCOL, CONNECTION
+    assert swap_style_hint(["c3", "swap", "d4"], protocol, "refused 'play w d4'", settings)
+    assert swap_style_hint(["c3", "swap"], Termination.FORFEIT, "engine 'e' resigned", settings)
+    assert not swap_style_hint(["c3", "swap", "d4"], connection, "", settings)  # a clean game
+    assert not swap_style_hint(["c3", "d4", "e2"], protocol, "refused 'play w e2'", settings)  # no swap
+    assert not swap_style_hint(["c3", "swap", *["a1"] * 10], protocol, "refused 'play b a1'", settings)  # much later
+    assert "now 'recolor'; 'exchange' when" in swap_style_hint(["c3", "swap"], protocol, "x",
+                                                                row_reversed(swap_style="recolor"))
+
+
+def test_recolor_needs_an_engine_that_hears_of_swaps() -> None:
+    with pytest.raises(ConfigError, match=r"swap_style 'recolor' .* with gtp.swap 'none' it never hears of a swap"):
+        GtpBot(row_reversed(swap="none", swap_style="recolor")).new_game(parse_board("tri:5"), Rules(), Color.BLACK)
+
+
+def test_recolor_colour_names_after_a_swap() -> None:
+    assert to_engine_color(Color.WHITE, "black", recolored=True) == "b"
+    assert to_engine_color(Color.WHITE, "white", recolored=True) == "w"
+    for color in Color:
+        for first in ("black", "white"):
+            for recolored in (False, True):
+                assert from_engine_color(to_engine_color(color, first, recolored), first, recolored) is color
+    assert engine_colors_flipped("recolor", True) and not engine_colors_flipped("recolor", False)
+    assert not engine_colors_flipped("exchange", True)
 
 
 # --- the ready-made snippets play the fakes in small tournaments -----------------------------------------------------
@@ -260,7 +349,7 @@ def test_snippet_parses_once_its_command_is_filled_in(name: str, fake: str, expe
 
 
 @pytest.mark.parametrize(("name", "fake", "extra"), [
-    ("hayward-y.yaml", "fake_row_reversed.py", ["--time-scale", "0.02", "--seed", "5"]),
+    ("hayward-y.yaml", "fake_row_reversed.py", ["--time-scale", "0.02", "--seed", "5", "--swap-style", "recolor"]),
     ("morat-y.yaml", "fake_white_first.py", ["--time-scale", "0.02", "--seed", "5", "--stats", "4"]),
 ])
 def test_our_bots_play_a_tournament_against_each_fake_family(name: str, fake: str, extra: list[str],
@@ -271,7 +360,7 @@ def test_our_bots_play_a_tournament_against_each_fake_family(name: str, fake: st
     assert summary.complete and summary.stored == 12
     records = load_records(tmp_path / "out")
     engine = config.players[0].name
-    assert all(r.termination is Termination.CONNECTION for r in records), [r.reason for r in records]
+    assert all(r.termination is CONNECTION for r in records), [r.reason for r in records]
     assert all(engine in (r.black, r.white) for r in records)
     assert collections.Counter(r.first == engine for r in records) == {True: 6, False: 6}
     assert {r.winner_name for r in records} >= {engine}
@@ -300,7 +389,7 @@ def test_default_time_command_costs_one_refusal_then_falls_back_to_y_param(tmp_p
                    for order in (seats, seats[::-1])]
     finally:
         bot.close()
-    assert [r.termination for r in records] == [Termination.CONNECTION] * 2, [r.reason for r in records]
+    assert [r.termination for r in records] == [CONNECTION] * 2, [r.reason for r in records]
     lines = log.read_text().splitlines()
     assert [line for line in lines if line.startswith("time_left")] == ["time_left b 1 1"]  # refused once, dropped
     assert lines.count("y_param max_time 0.3") == 2  # once per game, from the first move on

@@ -20,11 +20,12 @@ from ytourney.errors import (
     EngineProtocolError,
     EngineTimeoutError,
 )
-from ytourney.game.board import parse_board
-from ytourney.game.notation import SWAP, parse_moves
-from ytourney.game.record import Termination
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import GameState
+from ytourney.boards.board import parse_board
+from ytourney.games.y.notation import SWAP, parse_moves
+from ytourney.games.record import Termination
+from ytourney.games.api import Color, Move, MoveKind
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
 from ytourney.players import BaseBot, Limit, create_bot, parse_bot_spec
 from ytourney.players.bots.random_bot import RandomBot
 from ytourney.players.clock import TimeControl
@@ -37,7 +38,16 @@ from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.server import GtpServer
 from ytourney.players.gtp.settings import GtpSettings, check_board, check_engine
 from ytourney.players.spec import BotKind, BotSpec
-from ytourney.tournament.match import Seat, play_game
+from ytourney.games.registry import get_game
+from ytourney.tournament.match import Seat
+from ytourney.tournament.match import play_game as play_any_game
+
+Y = get_game("y")
+
+
+def play_game(seats, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN201 - the referee, seated for Y
+    return play_any_game(seats, Y, *args, **kwargs)
+from ytourney.games.y.state import CONNECTION
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKE = str(ROOT / "tests" / "fake_engines" / "fake_gtp.py")
@@ -251,7 +261,9 @@ def test_sync_sends_only_the_moves_the_engine_has_not_seen() -> None:
     state.play(board.index_of("c2"))
     state.play(bot.move(state, Limit()))
     state.play(board.index_of("a1"))
-    state.play(bot.move(state, Limit()))
+    answer = bot.move(state, Limit())
+    assert isinstance(answer, Move) and answer.kind is MoveKind.PLACE and state.is_legal(answer)  # a Move of the API
+    state.play(answer)
     sent = opened[0].sent
     assert [line for line in sent if line.startswith(("play", "genmove"))] == [
         "play b c2", "genmove w", "play b a1", "genmove w"
@@ -272,7 +284,7 @@ def test_handicap_turn_asks_several_genmoves_for_black() -> None:
     record = play_game([Seat("gtp", bot), Seat("random", RandomBot(seed=6))], "tri:7", handicap=3, seed=1)
     genmoves = [line for line in opened[0].sent if line.startswith("genmove")]
     assert genmoves[:4] == ["genmove b", "genmove b", "genmove b", "genmove b"]
-    assert record.termination is Termination.CONNECTION
+    assert record.termination is CONNECTION
     replay(record)
     bot.close()
 
@@ -357,7 +369,7 @@ def test_dialects_round_trip_through_whole_games(first_color: str, rows: str, sw
         if engine_seat == 0:
             seats.reverse()
         record = play_game(seats, "tri:9", Rules(pie=True), seed=seed)
-        assert record.termination is Termination.CONNECTION, record.reason
+        assert record.termination is CONNECTION, record.reason
         assert record.moves[1] == "swap"  # both sides swap whenever offered in this test
         final = replay(record)
         # The engine saw the same game in its own words: the same stones in order (it never hears the winning move
@@ -400,7 +412,7 @@ def test_pie_policy_decides_for_a_served_bot_that_would_swap() -> None:
     bot, opened = served(RandomBot(seed=1, swap_rate=1.0), pie_policy="never")  # swap: none
     for seed in (1, 2, 3):
         record = play_game([Seat("random", RandomBot(seed=seed)), Seat("gtp", bot)], "tri:5", seed=seed)
-        assert record.termination is Termination.CONNECTION and record.moves[1] != "swap"
+        assert record.termination is CONNECTION and record.moves[1] != "swap"
     bot.close()
 
 
@@ -421,7 +433,7 @@ def test_time_commands_follow_the_game_clock() -> None:
 def test_kadon_game_with_a_boardsize_argument() -> None:
     bot, opened = served(RandomBot(seed=4), kadon_boardsize="kadon")
     record = play_game([Seat("gtp", bot), Seat("random", RandomBot(seed=5))], "kadon", seed=3)
-    assert record.termination is Termination.CONNECTION
+    assert record.termination is CONNECTION
     assert "boardsize kadon" in opened[0].sent
     bot.close()
     refusing, opened = served(RandomBot(seed=4))
@@ -440,7 +452,7 @@ def test_full_game_against_ytourney_gtp_random_subprocess() -> None:
     try:
         for seed in (1, 2):
             record = play_game([Seat("gtp", bot), Seat("random", RandomBot(seed=seed))], "tri:7", seed=seed)
-            assert record.termination is Termination.CONNECTION, record.reason
+            assert record.termination is CONNECTION, record.reason
             replay(record)
         assert bot.engine_name == "ytourney-random" and bot.restarts == 0
     finally:
@@ -454,7 +466,7 @@ def test_full_game_against_ytourney_gtp_mcts_subprocess() -> None:
     try:
         record = play_game([Seat("random", RandomBot(seed=1)), Seat("gtp-mcts", bot)], "tri:6", seed=1,
                            time_control=TimeControl(move_seconds=1.0, grace_seconds=2.0))
-        assert record.termination is Termination.CONNECTION, record.reason
+        assert record.termination is CONNECTION, record.reason
         replay(record)
     finally:
         bot.close()
@@ -466,7 +478,7 @@ def test_full_game_against_the_standalone_bot() -> None:
         for seats in ([Seat("standalone", bot), Seat("random", RandomBot(seed=1))],
                       [Seat("random", RandomBot(seed=2)), Seat("standalone", bot)]):
             record = play_game(seats, "tri:9", seed=1, time_control=FAST)
-            assert record.termination is Termination.CONNECTION, record.reason
+            assert record.termination is CONNECTION, record.reason
             assert record.winner_name == "standalone"  # its heuristic beats random play
             replay(record)
     finally:
@@ -478,7 +490,7 @@ def test_gtp_bot_spec_goes_through_create_bot() -> None:
     bot = create_bot(spec, seed=1)
     try:
         record = play_game([Seat("ext", bot), Seat("random", RandomBot(seed=1))], "tri:4", seed=1)
-        assert record.termination is Termination.CONNECTION
+        assert record.termination is CONNECTION
     finally:
         bot.close()
     assert isinstance(create_bot(parse_bot_spec("random")), RandomBot)
@@ -517,7 +529,7 @@ def test_faults_lose_the_game_and_the_next_game_works(
         assert first.winner_name == "random"
         assert re.fullmatch(f"engine 'fake_gtp.py' {reason}.*", first.reason), first.reason
         second = play_game([Seat("random", RandomBot(seed=2)), Seat("engine", bot)], "tri:5", time_control=FAST)
-        assert second.termination is Termination.CONNECTION, second.reason
+        assert second.termination is CONNECTION, second.reason
         replay(second)
         expected_restarts = 1 if termination in (Termination.CRASH, Termination.TIME, Termination.PROTOCOL) else 0
         assert bot.restarts == expected_restarts
@@ -545,7 +557,7 @@ def test_engine_told_the_wrong_colour_names_refuses_and_loses_by_protocol() -> N
     bot = GtpBot(fake("--strict-colors"))
     for seats in ([Seat("engine", bot), Seat("random", RandomBot(seed=1))],
                   [Seat("random", RandomBot(seed=2, swap_rate=1.0)), Seat("engine", bot)]):
-        assert play_game(seats, "tri:5", time_control=FAST).termination is Termination.CONNECTION
+        assert play_game(seats, "tri:5", time_control=FAST).termination is CONNECTION
     bot.close()
 
 
@@ -601,7 +613,7 @@ def test_setup_commands_and_time_commands_reach_a_real_engine(tmp_path: Path) ->
     try:
         record = play_game([Seat("engine", bot), Seat("random", RandomBot(seed=1))], "tri:4", Rules(pie=False),
                            time_control=FAST)
-        assert record.termination is Termination.CONNECTION
+        assert record.termination is CONNECTION
     finally:
         bot.close()
     lines = log.read_text().splitlines()

@@ -11,7 +11,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from ytourney.cli import main
-from ytourney.game.record import Termination
+from ytourney.games.record import Termination
 from ytourney.tournament.store import load_records
 
 ENGINES = Path(__file__).resolve().parent.parent / "fake_engines"
@@ -129,6 +129,7 @@ def test_an_answer_longer_than_the_cap_is_a_protocol_fault() -> None:
 def test_an_engine_timed_out_under_the_referees_alarm_is_ended_by_the_game_itself() -> None:
     """A TERM-deaf engine that never answers: the referee's alarm rings while its close waits between TERM and KILL.
     The KILL must still be sent, in the game (no `close` called after it), and the engine must be reaped."""
+    from ytourney.games.registry import get_game
     from ytourney.players.bots.random_bot import RandomBot
     from ytourney.players.clock import TimeControl
     from ytourney.players.gtp.engine import GtpBot
@@ -146,7 +147,7 @@ def test_an_engine_timed_out_under_the_referees_alarm_is_ended_by_the_game_itsel
     settings = GtpSettings(command=(sys.executable, str(ENGINES / "fake_gtp.py"), "--fault", "hang-hard"),
                            grace_seconds=0.2, command_seconds=1.0)
     bot = GtpBot(settings, transport_factory=start)
-    record = play_game([Seat("engine", bot), Seat("random", RandomBot(seed=1))], "tri:5",
+    record = play_game([Seat("engine", bot), Seat("random", RandomBot(seed=1))], get_game("y"), "tri:5",
                        time_control=TimeControl(move_seconds=0.2, grace_seconds=0.2))
     assert record.termination is Termination.TIME
     assert len(started) == 1

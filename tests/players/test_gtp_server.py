@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
+from dataclasses import dataclass
 
 import pytest
 
 from ytourney import __version__
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import GameState
+from ytourney.boards.board import Board, BoardKind, parse_board
+from ytourney.boards.text import board_text
+from ytourney.errors import BoardSpecError, ConfigError, IllegalMoveError, NotationError
+from ytourney.games.api import PASS, Color, Game, Move, MoveKind, Outcome, RuleOption, Termination
+from ytourney.games.registry import GAMES
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState
 from ytourney.players import BaseBot, Limit
 from ytourney.players.gtp.server import COMMANDS, GtpServer
+from ytourney.games.y.state import CONNECTION
 
 SERVE = "import sys; from ytourney.cli import main; sys.exit(main())"
 
@@ -238,11 +246,11 @@ def test_white_first_names_the_first_mover_white() -> None:
 def test_winner_and_final_score_once_a_y_is_complete(first_color: str, winner: str, score: str) -> None:
     first, second = ("b", "w") if first_color == "black" else ("w", "b")
     server = GtpServer(SpyBot(), "tri:3", Rules(pie=False), first_color=first_color)
-    assert ask(server, "winner", "final_score") == ["? game is not over: no player has completed a Y"] * 2
+    assert ask(server, "winner", "final_score") == ["? game is not over: no player has won yet"] * 2
     ask(server, f"play {first} a1", f"play {second} b1", f"play {first} a2", f"play {second} b2")
     assert ask(server, f"play {first} a3", "winner", "final_score") == ["=", f"= {winner}", f"= {score}"]
     assert ask(server, "undo", "winner", f"play {first} a3", "final_score") == [
-        "=", "? game is not over: no player has completed a Y", "=", f"= {score}"
+        "=", "? game is not over: no player has won yet", "=", f"= {score}"
     ]
 
 
@@ -268,11 +276,12 @@ def test_new_commands_are_known_and_listed() -> None:
 @pytest.mark.parametrize("rows", ["normal", "flipped"])
 @pytest.mark.parametrize("first_color", ["black", "white"])
 def test_our_client_plays_our_server_in_every_dialect(rows: str, first_color: str) -> None:
-    from ytourney.game.record import Termination
+    from ytourney.games.record import Termination
     from ytourney.players.bots.random_bot import RandomBot
     from ytourney.players.clock import TimeControl
     from ytourney.players.gtp.engine import GtpBot
     from ytourney.players.gtp.settings import GtpSettings
+    from ytourney.games.registry import get_game
     from ytourney.tournament.match import Seat, play_game
 
     command = (sys.executable, "-c", SERVE, "gtp", "random", "--seed", "3", "--rows", rows, "--first-color",
@@ -283,9 +292,9 @@ def test_our_client_plays_our_server_in_every_dialect(rows: str, first_color: st
     try:
         for seed in (1, 2):
             seats = [Seat("served", bot), Seat("random", RandomBot(seed=seed, swap_rate=0.5))]
-            record = play_game(seats if seed == 1 else seats[::-1], "tri:6", Rules(), seed=seed,
+            record = play_game(seats if seed == 1 else seats[::-1], get_game("y"), "tri:6", Rules(), seed=seed,
                                time_control=TimeControl(move_seconds=1.0, grace_seconds=5.0))
-            assert record.termination is Termination.CONNECTION, record.reason
+            assert record.termination is CONNECTION, record.reason
     finally:
         bot.close()
 
@@ -361,3 +370,238 @@ def test_showboard_counts_one_move_and_names_every_kadon_row() -> None:
                                                  "A2-J2", "A1-I1"]
     assert rows[4].split()[1:6] == [".", ".", ".", ".", "X"]  # E5: the fifth cell of row 5
     assert "tri:5, 0 moves" in ask(GtpServer(SpyBot(), "tri:5"), "showboard")[0]
+
+
+# --- any game: moves in the game's own notation ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StepRules:
+    max_plies: int = 6
+
+    def to_dict(self) -> dict[str, int]:
+        return {"max_plies": self.max_plies}
+
+
+class StepState:
+    """A tiny movement game for these tests: one stone each (Black on a1, White on the top corner), a move steps it
+    to an empty neighbour or passes; a draw by move limit after `max_plies` plies."""
+
+    swapped = False
+    handicap = 0
+
+    def __init__(self, game: Game, board: Board, rules: StepRules) -> None:
+        self.game, self.board, self.rules = game, board, rules
+        self._cells = [0] * board.num_cells
+        self._cells[0], self._cells[-1] = Color.BLACK, Color.WHITE
+        self._history: list[Move] = []
+
+    to_move = property(lambda self: Color.BLACK if len(self._history) % 2 == 0 else Color.WHITE)
+    history = property(lambda self: tuple(self._history))
+    cells = property(lambda self: tuple(self._cells))
+    is_over = property(lambda self: self.outcome is not None)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return Outcome(None, Termination.MOVE_LIMIT) if len(self._history) >= self.rules.max_plies else None
+
+    def seat_to_move(self) -> int:
+        return 0 if self.to_move is Color.BLACK else 1
+
+    def color_of_seat(self, seat: int) -> Color:
+        return Color.BLACK if seat == 0 else Color.WHITE
+
+    def can_swap(self) -> bool:
+        return False
+
+    def legal_moves(self) -> list[Move]:
+        if self.is_over:
+            return []
+        source = self._cells.index(self.to_move)
+        steps = [Move.step(source, n) for n in self.board.neighbors[source] if not self._cells[n]]
+        return [*steps, PASS]
+
+    def is_legal(self, move: Move) -> bool:
+        return move in self.legal_moves()
+
+    def play(self, move: Move) -> None:
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"{move.kind.value} {move.path} is not a legal step here")
+        if move.kind is MoveKind.STEP:
+            self._cells[move.source], self._cells[move.target] = 0, self._cells[move.source]
+        self._history.append(move)
+
+    def copy(self) -> StepState:
+        new = StepState(self.game, self.board, self.rules)
+        new._cells, new._history = list(self._cells), list(self._history)
+        return new
+
+
+class StepGame(Game):
+    name = "steps-test"
+    title = "Steps"
+    boards_help = "tri:N"
+    default_board = "tri:4"
+    notation_example = "a1-b1"
+    has_pie = False
+    rule_options = {"max_plies": RuleOption(int, 6, "plies before the draw")}
+
+    def parse_board(self, spec: str) -> Board:
+        board = parse_board(spec)
+        if board.kind is not BoardKind.TRI:
+            raise BoardSpecError(f"board {spec!r} is not a board of steps; expected tri:N")
+        return board
+
+    def parse_rules(self, data: dict | None) -> StepRules:
+        return StepRules(**(data or {}))
+
+    def new_state(self, board: Board, rules: StepRules, handicap: int = 0) -> StepState:
+        return StepState(self, board, rules)
+
+    def parse_move(self, board: Board, text: str) -> Move:
+        word = text.strip().lower()
+        if word == "pass":
+            return PASS
+        nodes = [board.index_of(part) for part in word.split("-")]
+        if len(nodes) < 2 or None in nodes:
+            raise NotationError(f"{text!r} is not a move of steps (FROM-TO or pass)")
+        return Move.step(*nodes) if len(nodes) == 2 else Move.jump(nodes)
+
+    def format_move(self, board: Board, move: Move) -> str:
+        return move.kind.value if not move.path else "-".join(board.names[node] for node in move.path)
+
+    def board_text(self, state: StepState, last: Move | None = None) -> str:
+        return board_text(state.board, state.cells)
+
+
+STEPS = StepGame()
+
+
+class ServerTransport:
+    """Our client talking to our server in this process: each command's response is read back line by line."""
+
+    pid = None
+
+    def __init__(self, server: GtpServer) -> None:
+        self.server = server
+        self.lines: list[str] = []
+        self.sent: list[str] = []
+
+    def send(self, line: str) -> None:
+        self.sent.append(line)
+        self.lines.extend((self.server.handle(line) or "").split("\n")[:-1])
+
+    def receive(self, timeout: float) -> str | None:
+        if not self.lines:
+            raise TimeoutError
+        return self.lines.pop(0)
+
+    def exit_code(self) -> int | None:
+        return None
+
+    def stderr_tail(self) -> list[str]:
+        return []
+
+    def close(self, wait: float) -> None:
+        self.server.finished = True
+
+
+@pytest.fixture
+def steps(monkeypatch: pytest.MonkeyPatch) -> StepGame:
+    monkeypatch.setitem(GAMES, STEPS.name, f"{__name__}:STEPS")
+    return STEPS
+
+
+def test_the_server_speaks_any_games_notation(steps: StepGame) -> None:
+    bot = SpyBot()
+    bot.move = lambda state, limit: state.legal_moves()[0]  # type: ignore[method-assign]
+    server = GtpServer(bot, game=steps)
+    assert server.board.spec == "tri:4" and server.rules == StepRules()
+    assert ask(server, "play b a1-b1", "genmove w", "play b pass", "play w a1", "play w a4-b1", "play w a4") == [
+        "=", "= a4-a3", "=", "? invalid vertex 'a1' on tri:4",
+        "? illegal move: step (9, 1) is not a legal step here", "? invalid vertex 'a4' on tri:4",
+    ]
+    assert [steps.format_move(server.board, m) for m in server.state.history] == ["a1-b1", "a4-a3", "pass"]
+    assert ask(server, "ytourney-rules max_plies=4", "ytourney-rules max_plies=x") == [
+        "=", "? bad rule 'max_plies=x'; expected max_plies=N, genmove_swap=on|off"]
+    assert ask(server, "genmove w", "winner", "final_score", "genmove b") == [
+        "= a3-b3", "= draw", "= 0", "? game is over: drawn"]
+    assert ask(server, "boardsize 5", "boardsize kadon") == ["=", "? unacceptable size"]
+
+
+def test_our_client_plays_any_game_with_our_server(steps: StepGame) -> None:
+    from ytourney.players.bots.random_bot import RandomBot
+    from ytourney.players.gtp.engine import GtpBot
+    from ytourney.players.gtp.settings import GtpSettings
+    from ytourney.tournament.match import Seat, play_game
+
+    transports: list[ServerTransport] = []
+
+    def factory(settings: GtpSettings) -> ServerTransport:
+        transports.append(ServerTransport(GtpServer(RandomBot(seed=4), game=steps)))
+        return transports[-1]
+
+    bot = GtpBot(GtpSettings(command=("served",), game=steps.name), transport_factory=factory)
+    try:
+        for order in ((0, 1), (1, 0)):
+            seats = [Seat("served", bot), Seat("random", RandomBot(seed=5))]
+            record = play_game([seats[i] for i in order], steps, "tri:4", StepRules(max_plies=8), seed=1)
+            assert record.termination is Termination.MOVE_LIMIT and record.winner is None, record.reason
+            assert record.game == steps.name and len(record.moves) == 8
+            assert all(move == "pass" or re.fullmatch(r"[a-d][1-4]-[a-d][1-4]", move) for move in record.moves)
+    finally:
+        bot.close()
+    sent = transports[0].sent
+    assert "ytourney-rules max_plies=8 genmove_swap=off" in sent
+    assert any(re.fullmatch(r"play [bw] [a-d][1-4]-[a-d][1-4]", line) for line in sent)
+    assert all(isinstance(move, Move) for move in transports[0].server.state.history)
+
+
+def test_an_engine_of_one_game_seated_in_another_says_so(steps: StepGame) -> None:
+    from ytourney.players.gtp.engine import GtpBot
+    from ytourney.players.gtp.settings import GtpSettings
+
+    bot = GtpBot(GtpSettings(command=("served",)), transport_factory=lambda s: ServerTransport(GtpServer(SpyBot())))
+    with pytest.raises(ConfigError, match=r"plays 'y' \(gtp.game\) but was seated in a game of 'steps-test'; set "
+                                          r"gtp.game: steps-test"):
+        bot.move(STEPS.new_state(parse_board("tri:4"), StepRules()), Limit())
+
+
+def test_flipped_rows_rename_every_cell_of_a_move(steps: StepGame) -> None:
+    from ytourney.players.gtp.dialect import from_engine_move, to_engine_move
+
+    board = parse_board("tri:4")
+    a1, b1, a4 = (board.index_of(name) for name in ("a1", "b1", "a4"))
+    for move, theirs in [(Move.step(a1, b1), "a4-b4"), (Move.jump([a1, b1, a4]), "a4-b4-a1"), (PASS, "pass")]:
+        assert to_engine_move(steps, board, move, "flipped") == theirs
+        assert from_engine_move(steps, board, theirs, "flipped") == move
+        assert from_engine_move(steps, board, steps.format_move(board, move)) == move
+
+
+def test_dialect_options_that_do_not_fit_the_game_are_refused(steps: StepGame) -> None:
+    from ytourney.players.gtp.server import gtp_server
+    from ytourney.players.gtp.settings import GtpSettings, check_board, check_game
+
+    with pytest.raises(ConfigError, match=r"--rows flipped applies to tri boards only, not to 'kadon'"):
+        gtp_server(SpyBot(), "y", "kadon", rows="flipped")
+    server = gtp_server(SpyBot(), None, None, pie=False)
+    assert server.game.name == "y" and server.board.spec == "tri:11" and server.rules == Rules(pie=False)
+    assert gtp_server(SpyBot(), steps.name).rules == StepRules()
+    with pytest.raises(ConfigError, match=r"gtp.game: unknown game 'chess'"):
+        check_game(GtpSettings(command=("x",), game="chess"))
+    with pytest.raises(ConfigError, match=r"swap_style 'recolor' needs a game with the pie rule; 'steps-test'"):
+        check_game(GtpSettings(command=("x",), game=steps.name, swap="play", swap_style="recolor"))
+    with pytest.raises(ConfigError, match=r"plays 'steps-test' \(gtp.game\), which cannot be played on 'kadon'"):
+        check_board(GtpSettings(command=("x",), game=steps.name, kadon_boardsize="kadon"), parse_board("kadon"))
+
+
+def test_a_served_bot_with_the_recolor_dialect_is_asked_for_black_after_a_swap() -> None:
+    bot = SpyBot()
+    server = GtpServer(bot, "tri:5", swap_style="recolor")
+    assert ask(server, "play b c2", "play w swap", "genmove w", "genmove b") == [
+        "=", "=", "? white is not to move; black is", "= a1"]
+    assert server.state.swapped and server.state.cells[0] == Color.WHITE  # our White: the swapper's opponent
+    assert "white to move (X white, O black)" in ask(server, "showboard")[0]  # its names: the first stone is white
+    assert ask(server, "play b b1", "play w b1", "undo", "undo", "undo", "play w c3") == [
+        "? black is not to move; white is", "=", "=", "=", "=", "="]  # undoing the swap gives the names back
+    assert "black to move (X black, O white)" in ask(server, "showboard")[0]

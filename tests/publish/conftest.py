@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from table_games import sample_records
 
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
 
 
 @pytest.fixture

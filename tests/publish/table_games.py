@@ -9,15 +9,17 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from ytourney.cli import main
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import CONNECTION
 from ytourney.tournament.store import ResultStore, StoredPlayer
 
 EVIL = "<script>alert(1)</script>"
 
 
 def game(game_id: int, first: str, second: str, moves: tuple[str, ...], winner: str, *, handicap: int = 0,
-         termination: Termination = Termination.CONNECTION, pie: bool = True) -> GameRecord:
+         termination: Termination = CONNECTION, pie: bool = True) -> GameRecord:
     """`first` placed the first stone; a 'swap' second move makes `second` Black; `winner` is a name."""
     swapped = len(moves) > 1 and moves[1] == "swap"
     black, white = (second, first) if swapped else (first, second)

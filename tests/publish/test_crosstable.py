@@ -9,7 +9,7 @@ from pathlib import Path
 
 from table_games import EVIL, invoke, make_results
 
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
 from ytourney.publish.crosstable import build_crosstable, format_crosstable
 from ytourney.publish.table import SCHEMA_VERSION
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from table_games import EVIL, invoke, make_results
 
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
 from ytourney.publish.ratings_table import (
     RatingSort,
     build_table,
@@ -59,7 +59,8 @@ def test_ratings_command_elo_options(tmp_path: Path, records: list[GameRecord]) 
 
 
 def test_pools_that_never_met_are_said_and_only_perfect_scores_are_starred() -> None:
-    from ytourney.game.record import GameSetup, Termination
+    from ytourney.games.api import Termination
+    from ytourney.games.record import GameSetup
 
     def won(winner: str, loser: str, count: int) -> list[GameRecord]:
         setup = GameSetup(board="tri:5", first=winner, second=loser)

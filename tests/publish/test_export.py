@@ -10,8 +10,10 @@ import pytest
 from pgn_reader import PGN_TAG, parse_pgn
 
 from ytourney.errors import ReportError
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import CONNECTION
 from ytourney.publish.export import (
     export_records,
     game_to_pgn,
@@ -26,7 +28,7 @@ SEVEN_TAG_ROSTER = ["Event", "Site", "Date", "Round", "White", "Black", "Result"
 
 def record(game_id: int | None = 1, *, first: str = "ann", second: str = 'bob "the bot" \\', moves: tuple[str, ...] =
            ("b2", "swap", "a1", "c1"), winner: Color = Color.WHITE, handicap: int = 0,
-           termination: Termination = Termination.CONNECTION, reason: str = "", board: str = "tri:4") -> GameRecord:
+           termination: Termination = CONNECTION, reason: str = "", board: str = "tri:4") -> GameRecord:
     swapped = "swap" in moves
     black, white = (second, first) if swapped else (first, second)
     return GameRecord(

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from table_games import EVIL, game, invoke, make_results
 
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
 from ytourney.publish.ratings_table import build_table, format_table, rating_table
 from ytourney.publish.table import SCHEMA_VERSION
 from ytourney.stats.ratings import rate_records, superiority

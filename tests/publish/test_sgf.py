@@ -11,8 +11,10 @@ from click.testing import CliRunner
 
 from ytourney.cli import main
 from ytourney.errors import RecordError
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Rules
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.registry import get_game
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import CONNECTION
 from ytourney.players.spec import create_bot, parse_bot_spec
 from ytourney.publish.sgf import game_to_sgf, read_sgf_games
 from ytourney.tournament.match import Seat, play_game
@@ -24,7 +26,7 @@ KEPT = ("id", "tournament", "round", "board", "rules", "handicap", "first", "sec
 def game(seed: int, board: str = "tri:6", rules: Rules = Rules(), handicap: int = 0,
          players: tuple[str, str] = ("ann", "bob")) -> GameRecord:
     seats = [Seat(name, create_bot(parse_bot_spec("random"), seed + i)) for i, name in enumerate(players)]
-    return play_game(seats, board, rules, handicap, seed=seed, tournament="cup", round_number=2, game_id=seed)
+    return play_game(seats, get_game("y"), board, rules, handicap, seed=seed, tournament="cup", round_number=2, game_id=seed)
 
 
 def same(left: GameRecord, right: GameRecord) -> bool:
@@ -62,7 +64,7 @@ def test_a_morat_style_game_reads_by_move_order() -> None:
     record = game(3, rules=Rules(pie=False), players=("morat", "other"))
     (back,) = read_sgf_games(morat_text(record), "m.sgf")
     assert back.moves == record.moves and back.first == "morat" and back.second == "other"
-    assert back.winner_name == record.winner_name and back.termination is Termination.CONNECTION
+    assert back.winner_name == record.winner_name and back.termination is CONNECTION
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -71,7 +73,7 @@ def test_a_morat_style_game_reads_by_move_order() -> None:
     ("(;GM[y]SZ[5];B[a1];W[b1];SW[])", "x.sgf: move 3 ('swap') is illegal"),
     ("(;GM[1]SZ[5];B[a1])", "x.sgf: GM[1] is not a game of Y; expected GM[y]"),
     ("(;GM[y];B[a1])", "x.sgf: no board"),
-    ("(;GM[y]SZ[5]RE[B+];B[a1];W[b1])", "RE[B+] names a winner by connection but the game is not over"),
+    ("(;GM[y]SZ[5]RE[B+];B[a1];W[b1])", "RE[B+] names a winner by the rules but the game is not over"),
     ("(;GM[y]SZ[5];B[a1]", "not readable SGF"),
 ])
 def test_bad_games_are_refused_with_file_and_move(text: str, message: str) -> None:

@@ -13,8 +13,10 @@ from click.testing import CliRunner
 
 from ytourney.cli import main
 from ytourney.errors import ReportError
-from ytourney.game.record import GameRecord, league_order
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, league_order
+from ytourney.games.api import Color
+from ytourney.games.registry import get_game
+from ytourney.games.y.rules import Rules
 from ytourney.players.bots.random_bot import RandomBot
 from ytourney.publish.first_moves import first_move_stats
 from ytourney.publish.handicap_table import handicap_report, handicap_table
@@ -40,7 +42,7 @@ def play_round_robin(board: str, rounds: int, seed: int, *, handicap_every: int 
                     continue
                 handicap = 2 if handicap_every and len(games) % handicap_every == handicap_every - 1 else 0
                 seats = [Seat(a, RandomBot(rng.randrange(10**6), swap_rate=0.5)), Seat(b, RandomBot(rng.randrange(10**6)))]
-                record = play_game(seats, board, Rules(), handicap, seed=rng.randrange(10**6))
+                record = play_game(seats, get_game("y"), board, Rules(), handicap, seed=rng.randrange(10**6))
                 games.append(replace(record, id=len(games) + 1))
     return games
 

@@ -13,8 +13,9 @@ from urllib.parse import unquote, urlsplit
 import html5lib
 import pytest
 
-from ytourney.game.record import GameRecord
-from ytourney.game.rules import Rules
+from ytourney.games.record import GameRecord
+from ytourney.games.registry import get_game
+from ytourney.games.y.rules import Rules
 from ytourney.players.bots.random_bot import RandomBot
 from ytourney.publish import game_pages
 from ytourney.publish.handicap_table import handicap_report
@@ -36,7 +37,7 @@ def games_with_handicaps(board: str, rounds: int, seed: int) -> list[GameRecord]
                 if a != b:
                     level = len(games) % 3  # even, level 1 and level 2 games
                     seats = [Seat(a, RandomBot(rng.randrange(10**6))), Seat(b, RandomBot(rng.randrange(10**6)))]
-                    record = play_game(seats, board, Rules(), level, seed=rng.randrange(10**6))
+                    record = play_game(seats, get_game("y"), board, Rules(), level, seed=rng.randrange(10**6))
                     games.append(replace(record, id=len(games) + 1, tournament="cup"))
     return games
 

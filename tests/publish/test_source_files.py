@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from table_games import invoke, make_results
 
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
 from ytourney.publish.ratings_table import build_table, format_table
 from ytourney.publish.sources import read_jsonl
 

@@ -8,18 +8,22 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from ytourney.game.board import SIDE_A, SIDE_B, SIDE_C, parse_board
-from ytourney.game.rules import Color, Rules
-from ytourney.publish.svg import (
-    DIVERGING,
-    WIN_RING,
-    board_layout,
-    colour_at,
-    heatmap_svg,
-    position_svg,
-    replay,
-    winning_group,
-)
+from ytourney.boards.board import SIDE_A, SIDE_B, SIDE_C, parse_board
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.boards.layout import board_layout, crossings
+from ytourney.games.registry import get_game
+from ytourney.publish.svg import DIVERGING, WIN_RING, colour_at, heatmap_svg, position_svg, replay_moves
+
+Y = get_game("y")
+
+
+def replay(board, moves, rules=None, handicap=0):  # type: ignore[no-untyped-def]
+    return replay_moves(Y, board, moves, rules, handicap)
+
+
+def winning_group(state) -> set[int]:  # type: ignore[no-untyped-def]
+    return set(Y.highlight(state))
 
 SVG = "{http://www.w3.org/2000/svg}"
 # Black completes a Y along column a on tri:3: a1, a2, a3 touch all three sides.
@@ -45,8 +49,6 @@ def test_tri_layout_puts_row_one_at_the_bottom() -> None:
 
 
 def test_kadon_layout_is_a_planar_triangle() -> None:
-    from ytourney.publish.svg import _crossings
-
     board = parse_board("kadon")
     layout = board_layout("kadon")
     points = layout.points
@@ -61,7 +63,7 @@ def test_kadon_layout_is_a_planar_triangle() -> None:
             u, v = q - p, points[cell] - p
             cross = u[0] * v[1] - u[1] * v[0]
             assert abs(cross) < 1e-9 * side_length ** 2, board.names[cell]
-    assert _crossings(points, layout.edges) == 0
+    assert crossings(points, layout.edges) == 0
     distances = np.linalg.norm(points[:, None] - points[None], axis=2) + np.eye(93) * 1e9
     lengths = [np.linalg.norm(points[a] - points[b]) for a, b in layout.edges]
     assert distances.min() > 0.6 * float(np.median(lengths))  # no two nodes crowd each other

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ytourney.errors import ReportError
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
 from ytourney.publish.ratings_table import format_table, rating_table
 from ytourney.publish.render import render_table
 from ytourney.publish.table import (

@@ -13,13 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ytourney.errors import RatingsError
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import CONNECTION
 from ytourney.stats.elo import ELO_PER_NAT, Z95, EloFit, fit_elo
 
 
 def game(winner: str, loser: str, *, black: str | None = None, handicap: int = 0, game_id: int | None = None,
-         termination: Termination = Termination.CONNECTION) -> GameRecord:
+         termination: Termination = CONNECTION) -> GameRecord:
     """`winner` beat `loser`; `black` (default the winner) placed the first stone."""
     black = black or winner
     white = loser if black == winner else winner

@@ -11,8 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import CONNECTION
 from ytourney.stats.elo_sprt import (
     EloSprt,
     EloSprtSettings,
@@ -83,7 +85,7 @@ def game(round_number: int, winner: str, loser: str, *, first: str | None = None
     return GameRecord(
         tournament=tournament, round=round_number, board="tri:5", rules=Rules(), handicap=0, first=first,
         second=second, black=first, white=second, moves=(), winner=Color.BLACK if winner == first else Color.WHITE,
-        termination=Termination.CONNECTION, move_seconds=(), seed=None, started="", finished="", id=game_id,
+        termination=CONNECTION, move_seconds=(), seed=None, started="", finished="", id=game_id,
     )
 
 

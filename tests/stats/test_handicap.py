@@ -11,8 +11,10 @@ from dataclasses import replace
 import pytest
 
 from ytourney.errors import HandicapError
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import CONNECTION
 from ytourney.stats.handicap import (
     HandicapEstimate,
     HandicapMode,
@@ -242,7 +244,7 @@ def test_planner_modes() -> None:
 
 
 def handicap_record(game_id: int, black: str, white: str, level: int, winner: str,
-                    termination: Termination = Termination.CONNECTION) -> GameRecord:
+                    termination: Termination = CONNECTION) -> GameRecord:
     """A stored game: Black moved first; at level >= 1 Black is the weaker player and received the level."""
     return GameRecord(tournament="t", round=game_id, board="tri:7", rules=Rules(pie=level == 0, misere=False),
                       handicap=level, first=black, second=white, black=black, white=white, moves=(),
@@ -309,13 +311,13 @@ def test_replay_order_gives_identical_bits_pooled_or_not() -> None:
 def test_faults_are_left_out_of_the_estimate() -> None:
     planner = HandicapPlanner(HandicapSettings(HandicapMode.AUTO))
     fault = handicap_record(1, "x", "y", 2, "y", Termination.TIME)
-    won = replace(fault, termination=Termination.CONNECTION)
+    won = replace(fault, termination=CONNECTION)
     assert [planner.record_game(r) for r in (fault, won, replace(fault, termination=Termination.FORFEIT))] == [
         False, True, False]
     assert planner.estimator("x", "y").games == 1
     record = handicap_record(2, "y", "x", 1, "x", Termination.CRASH)
     assert not planner.record_game(record)
-    assert planner.record_game(replace(record, termination=Termination.CONNECTION))
+    assert planner.record_game(replace(record, termination=CONNECTION))
     estimate = planner.estimates()[("x", "y")]
     assert estimate.games == 2 and sum(games for games, _ in estimate.per_level.values()) == 2
 
@@ -389,7 +391,7 @@ def test_pooled_estimates_are_accurate_and_their_intervals_cover() -> None:
 
 
 def scheduled_result(task: GameTask, config: TournamentConfig, rng: random.Random,
-                     termination: Termination = Termination.CONNECTION) -> GameRecord:
+                     termination: Termination = CONNECTION) -> GameRecord:
     """The record of a dispatched game: `weak` needs 2.5 levels against `strong` (slope 1.5)."""
     first, second = (config.player_names[i] for i in task.seats)
     x = task.handicap if first == "weak" else -task.handicap
@@ -416,7 +418,7 @@ def test_scheduler_decides_with_games_of_the_pair_in_flight_and_resumes_by_repla
         task = in_flight.pop(rng.randrange(len(in_flight)))  # results arrive in any order
         assert isinstance(task, GameTask) and 0 <= task.handicap <= 5
         faulty = len(records) % 10 == 9
-        record = scheduled_result(task, config, rng, Termination.TIME if faulty else Termination.CONNECTION)
+        record = scheduled_result(task, config, rng, Termination.TIME if faulty else CONNECTION)
         records.append(record)
         scheduler.record(record)
         item = scheduler.next_item()  # dispatch again at once, never waiting for the other five

@@ -9,8 +9,10 @@ import pytest
 import trueskill
 
 from ytourney.errors import RatingsError
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import CONNECTION
 from ytourney.stats.level_worth import BONUS_WEIGHT, LearnedLevelWorth, isotonic
 from ytourney.stats.normal import normal_cdf
 from ytourney.stats.ratings import (
@@ -23,7 +25,7 @@ from ytourney.tournament.config import parse_config
 
 
 def game(game_id: int, weaker: str, stronger: str, level: int, weaker_won: bool, *, board: str = "tri:7",
-         termination: Termination = Termination.CONNECTION) -> GameRecord:
+         termination: Termination = CONNECTION) -> GameRecord:
     """A finished game; at level >= 1 the weaker player is Black and moves first, as the ladder says."""
     first, second = (weaker, stronger) if level or game_id % 2 else (stronger, weaker)
     winner_name = weaker if weaker_won else stronger

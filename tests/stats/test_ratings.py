@@ -8,8 +8,10 @@ import random
 import pytest
 import trueskill
 
-from ytourney.game.record import GameRecord, Termination, league_order, replay_order
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination, league_order, replay_order
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import CONNECTION
 from ytourney.stats.ratings import (
     Backend,
     HandicapRating,
@@ -26,7 +28,7 @@ EVEN = RatingSettings(handicap=HandicapRating.EVEN)
 
 def game(game_id: int | None, winner: str, loser: str, *, first: str | None = None, handicap: int = 0,
          tournament: str = "t", moves: tuple[str, ...] = ("a1", "b1"), started: str = "",
-         termination: Termination = Termination.CONNECTION) -> GameRecord:
+         termination: Termination = CONNECTION) -> GameRecord:
     """A hand-built record: `winner` beat `loser`; `first` (default the winner) placed the first stone as Black."""
     first = first or winner
     second = loser if first == winner else winner

@@ -7,8 +7,10 @@ import random
 
 import pytest
 
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import CONNECTION
 from ytourney.stats.sprt import (
     Sprt,
     SprtDecision,
@@ -86,7 +88,7 @@ def record(game_id: int, winner: str, loser: str) -> GameRecord:
     return GameRecord(
         tournament="m", round=1, board="tri:4", rules=Rules(pie=True, misere=False), handicap=0, first=winner,
         second=loser, black=winner, white=loser, moves=("a1",), winner=Color.BLACK,
-        termination=Termination.CONNECTION, move_seconds=(), seed=None, started="", finished="", id=game_id,
+        termination=CONNECTION, move_seconds=(), seed=None, started="", finished="", id=game_id,
     )
 
 

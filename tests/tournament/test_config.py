@@ -109,7 +109,8 @@ def test_errors_carry_source_key_path_value_and_expectation(tmp_path: Path) -> N
     two = "players: [random, heuristic]\n"
     cases = [
         ("player: [random, heuristic]\n", "player", "player",
-         "one of the keys name, board, rules, schedule, handicap, time, ratings, workers, seed, fault_limit, players"),
+         "one of the keys name, game, board, rules, schedule, handicap, time, ratings, workers, seed, fault_limit,"
+             " players"),
         ("schedule: {games_per_pair: 0}\n" + two, "schedule.games_per_pair", 0, "a whole number >= 1"),
         ("schedule: {format: gauntlet}\n" + two, "schedule.challenger", None, "a player name"),
         ("rules: {pie: yes please}\n" + two, "rules.pie", "yes please", "true or false"),
@@ -195,7 +196,7 @@ def test_reading_without_files_keeps_named_paths_as_written(tmp_path: Path) -> N
          "time.move_seconds: expected a number > 0; found -1"),
         ("name: x\ntime: {increment: 1}\nplayers: [random, heuristic]\n", "time.increment: only used with game_seconds"),
         ("name: x\nratings: {sigma: 0}\nplayers: [random, heuristic]\n", "ratings.sigma: expected a number > 0"),
-        ("name: x\nratings: {draw_probability: 0.1}\nplayers: [random, heuristic]\n", "ratings.draw_probability: unknown key"),
+        ("name: x\nratings: {draw_chance: 0.1}\nplayers: [random, heuristic]\n", "ratings.draw_chance: unknown key"),
         ("name: x\nworkers: 0\nplayers: [random, heuristic]\n", "workers: expected a whole number >= 1; found 0"),
         ("name: x\nseed: abc\nplayers: [random, heuristic]\n", "seed: expected a whole number; found str 'abc'"),
         ("name: x\nfault_limit: -1\nplayers: [random, heuristic]\n", "fault_limit: expected a whole number >= 0"),

@@ -197,7 +197,7 @@ def test_ratings_are_read_into_rating_settings() -> None:
         ("{tau: -0.5}", "ratings.tau", -0.5, "ratings.tau: expected a number >= 0; found -0.5"),
         ("{mu: .nan}", "ratings.mu", math.nan, "ratings.mu: expected a number; found float nan"),
         ("{draw: 0.1}", "ratings.draw", "draw", "ratings.draw: unknown key"),
-        ("5", "ratings", 5, "ratings: expected a mapping with keys mu, sigma, beta, tau, handicap; found int 5"),
+        ("5", "ratings", 5, "ratings: expected a mapping with keys mu, sigma, beta, tau, draw_probability, handicap; found int 5"),
     ],
 )
 def test_rating_errors_carry_key_path_value_and_expectation(ratings: str, path: str, value: object,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ytourney.game.board import parse_board
-from ytourney.game.record import Termination
-from ytourney.game.rules import Rules
+from ytourney.boards.board import parse_board
+from ytourney.games.record import Termination
+from ytourney.games.y.rules import Rules
 from ytourney.players.spec import parse_bot_spec
 from ytourney.tournament.executor import (
     CHUNK_SECONDS,

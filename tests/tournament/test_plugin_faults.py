@@ -9,11 +9,14 @@ import pytest
 from click.testing import CliRunner
 
 from ytourney.cli import main
-from ytourney.game.record import Termination
+from ytourney.games.record import Termination
 from ytourney.players.clock import TimeControl
 from ytourney.players.spec import create_bot, parse_bot_spec
 from ytourney.tournament.match import Seat, play_game
 from ytourney.tournament.store import load_records
+from ytourney.games.registry import get_game
+
+Y = get_game("y")
 
 PLUGINS = Path(__file__).resolve().parent.parent / "fake_plugins" / "broken.py"
 
@@ -38,7 +41,7 @@ def run_league(tmp_path: Path, bad: str, *args: str, time_section: str = "") -> 
 
 def test_a_plugin_past_its_hard_deadline_loses_on_time_in_process() -> None:
     begin = time.monotonic()
-    record = play_game([plugin("Hangs"), random_seat()], "tri:5", time_control=TimeControl(0.2, 0.1), seed=1)
+    record = play_game([plugin("Hangs"), random_seat()], Y, "tri:5", time_control=TimeControl(0.2, 0.1), seed=1)
     assert record.termination is Termination.TIME and record.loser_name == "Hangs"
     assert len(record.moves) >= 4  # the plies played before the hang are kept
     assert time.monotonic() - begin < 5
@@ -72,7 +75,7 @@ def test_keyboard_interrupt_from_a_plugin_is_its_loss_not_a_respawn_loop(tmp_pat
 
 
 def test_sys_exit_in_move_keeps_the_plies_played() -> None:
-    record = play_game([plugin("Exits"), random_seat()], "tri:5", seed=1)
+    record = play_game([plugin("Exits"), random_seat()], Y, "tri:5", seed=1)
     assert record.termination is Termination.CRASH and record.loser_name == "Exits"
     assert "SystemExit" in record.reason
     assert len(record.moves) == 4
@@ -85,9 +88,9 @@ def test_sys_exit_in_a_worker_keeps_the_plies_played(tmp_path: Path) -> None:
 
 
 def test_a_swap_answer_must_be_a_bool() -> None:
-    from ytourney.game.rules import Rules
+    from ytourney.games.y.rules import Rules
 
-    record = play_game([random_seat(), plugin("SaysNo")], "tri:5", Rules(pie=True), seed=1)
+    record = play_game([random_seat(), plugin("SaysNo")], Y, "tri:5", Rules(pie=True), seed=1)
     assert record.termination is Termination.ILLEGAL and record.loser_name == "SaysNo"
     assert "'no'" in record.reason and not record.swapped
 

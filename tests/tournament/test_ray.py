@@ -15,12 +15,13 @@ from click.testing import CliRunner
 
 from ytourney.cli import main
 from ytourney.errors import BackendError, BackendMissingError
-from ytourney.game.record import Termination
+from ytourney.games.record import Termination
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.executor import GameOutcome
 from ytourney.tournament.run import Runner
 from ytourney.tournament.store import load_records
 from ytourney.tournament.worker import TournamentContext
+from ytourney.games.y.state import CONNECTION
 
 REPO = Path(__file__).resolve().parents[2]
 FAKE = REPO / "tests" / "fake_engines" / "fake_gtp.py"
@@ -120,7 +121,7 @@ def test_killed_actor_mid_run_loses_and_doubles_no_game(ray: Any, tmp_path: Path
     records = load_records(tmp_path / "out")
     assert sorted(r.id for r in records) == list(range(1, 9))
     assert summary.stored == summary.played == 8
-    assert all(r.termination is Termination.CONNECTION for r in records)
+    assert all(r.termination is CONNECTION for r in records)
 
 
 def test_plugin_killing_its_actor_loses_the_game_and_the_run_goes_on(ray: Any, tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ytourney.errors import ConfigMismatchError, RunnerError
-from ytourney.game.record import Termination
+from ytourney.games.record import Termination
 from ytourney.players import create_bot
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.match import Seat, play_game
@@ -27,6 +27,10 @@ from ytourney.tournament.worker import (
     TournamentContext,
     seat_seed,
 )
+from ytourney.games.y.state import CONNECTION
+from ytourney.games.registry import get_game
+
+Y = get_game("y")
 
 REPO = Path(__file__).resolve().parents[2]
 FAKE = REPO / "tests" / "fake_engines" / "fake_gtp.py"
@@ -74,7 +78,7 @@ def test_in_process_run_stores_every_game_in_slot_order(tmp_path: Path) -> None:
     assert summary.planned == summary.stored == summary.played == 12 and summary.complete
     records = load_records(tmp_path / "out")
     assert [r.id for r in records] == list(range(1, 13))
-    assert all(r.tournament == "t" and r.termination is Termination.CONNECTION for r in records)
+    assert all(r.tournament == "t" and r.termination is CONNECTION for r in records)
     first = collections.Counter(r.first for r in records)
     assert set(first.values()) == {4}
 
@@ -101,7 +105,7 @@ def test_kept_bots_play_each_game_as_fresh_ones_seeded_from_the_slot(tmp_path: P
     for task in tasks:  # a game replayed from its record's seed with new bots
         seats = [Seat(context.players[p].name, create_bot(context.players[p].spec, seat_seed(task.seed, seat)))
                  for seat, p in enumerate(task.seats)]
-        replayed[task.slot] = play_game(seats, context.board, context.rules, seed=task.seed).moves
+        replayed[task.slot] = play_game(seats, Y, context.board, context.rules, seed=task.seed).moves
     assert forward == backward == replayed
     player.close()
     assert not player._kept

@@ -5,10 +5,11 @@ from __future__ import annotations
 import collections
 from dataclasses import replace
 
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.schedule import GameTask, Scheduler, build_slots, pairings
+from ytourney.games.y.state import CONNECTION
 
 PLAYERS = "players: [{name: a, bot: random}, {name: b, bot: random}, {name: c, bot: random}, {name: d, bot: random}]\n"
 
@@ -17,7 +18,7 @@ def config(extra: str = "", players: str = PLAYERS):
     return parse_config("name: t\nboard: tri:7\nseed: 1\n" + extra + players)
 
 
-def result(task: GameTask, cfg, winner_seat: int = 0, termination: Termination = Termination.CONNECTION,
+def result(task: GameTask, cfg, winner_seat: int = 0, termination: Termination = CONNECTION,
            reason: str = "") -> GameRecord:
     names = [cfg.player_names[i] for i in task.seats]
     return GameRecord(

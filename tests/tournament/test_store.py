@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from ytourney.errors import ConfigMismatchError, StoreError, StoreLockedError
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.api import Color
+from ytourney.games.y.rules import Rules
 from ytourney.tournament.store import (
     DB_NAME,
     ResultStore,
@@ -24,6 +25,7 @@ from ytourney.tournament.store import (
     load_records,
     stream_records,
 )
+from ytourney.games.y.state import CONNECTION
 
 KEY = {"name": "t", "board": "tri:5", "schedule": {"games_per_pair": 2}, "players": [{"name": "a"}, {"name": "b"}]}
 PLAYERS = [StoredPlayer("a", "random", "builtin"), StoredPlayer("b", "random", "builtin")]
@@ -37,7 +39,7 @@ def open_store(directory: Path, key: dict | None = None, digest: str = "h1") -> 
 def record(game_id: int, moves: tuple[str, ...] = ("a1", "swap", "b1"), winner: Color = Color.BLACK) -> GameRecord:
     return GameRecord(
         tournament="t", round=1, board="tri:5", rules=Rules(pie=True, misere=False), handicap=0, first="a",
-        second="b", black="b", white="a", moves=moves, winner=winner, termination=Termination.CONNECTION,
+        second="b", black="b", white="a", moves=moves, winner=winner, termination=CONNECTION,
         move_seconds=tuple(0.5 for _ in moves), seed=42, started="2026-01-01T00:00:00.000Z",
         finished="2026-01-01T00:00:01.000Z", id=game_id, extra={"slot": game_id},
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ytourney.cli import games, reports, runs  # noqa: F401  (importing them registers their commands)
+from ytourney.cli import games, reports, runs, solve  # noqa: F401  (importing them registers their commands)
 from ytourney.cli.group import main
 
 __all__ = ["main"]

@@ -12,49 +12,52 @@ from typing import Any
 import click
 
 from ytourney.cli.group import FiniteFloat, main
-from ytourney.game.board import ACCEPTED_SPECS
+from ytourney.cli.options import game_option, rule_options, rules_mapping
 
 
 @main.command()
 @click.argument("black")
 @click.argument("white")
-@click.option("--board", "board_spec", default="tri:11", show_default=True, help=f"Board: {ACCEPTED_SPECS}.")
-@click.option("--pie/--no-pie", default=True, show_default=True, help="Offer the swap after the first stone.")
-@click.option("--misere", is_flag=True, help="The player who completes a Y loses.")
+@game_option
+@click.option("--board", "board_spec", default=None, help="Board [default: the game's own; tri:11 for Y].")
+@click.option("--pie/--no-pie", default=True, show_default=True, help="Offer the swap after the first move.")
+@click.option("--misere", is_flag=True, help="Y: the player who completes a Y loses.")
+@rule_options
 @click.option("--handicap", type=click.IntRange(min=0), default=0, show_default=True,
               help="Handicap level: 1 = BLACK moves first without pie, k >= 2 = BLACK places k stones first.")
 @click.option("--move-seconds", type=FiniteFloat(min=0, min_open=True), default=None,
               help="Time budget per move for each bot (default: the bots' own playout budgets).")
 @click.option("--seed", type=int, default=None, help="Seed for the bots and the record (default: random).")
 @click.option("--json", "as_json", is_flag=True, help="Print the game record as one JSON object.")
-def play(black: str, white: str, board_spec: str, pie: bool, misere: bool, handicap: int,
-         move_seconds: float | None, seed: int | None, as_json: bool) -> None:
+def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bool, misere: bool,
+         rule_items: tuple[str, ...], handicap: int, move_seconds: float | None, seed: int | None,
+         as_json: bool) -> None:
     """Play one game between two bot specs and show the board and moves.
 
     \b
-    BLACK places the first stone; with the pie rule WHITE may answer swap.
+    BLACK makes the first move (in YvY, where White starts, BLACK names the first mover);
+    with the pie rule WHITE may answer swap.
     Bot specs: random, mcts, mcts:playouts=2000, path/to/file.py:ClassName,
     or a GTP engine 'gtp:NAME=COMMAND ARGS;KEY=VALUE;...' as `match` takes it.
     Example:
       ytourney play random mcts:playouts=500 --board kadon --seed 3
       ytourney play 'gtp:hy=/opt/y/y;rows=flipped;swap=genmove;time_command=y_param' mcts --move-seconds 1
     """
-    from ytourney.game.board import parse_board
-    from ytourney.game.diagram import board_text
-    from ytourney.game.notation import parse_moves
-    from ytourney.game.rules import Rules
-    from ytourney.game.state import GameState
+    from ytourney.games.registry import get_game
+    from ytourney.games.replay import replay
     from ytourney.players import BotKind, create_bot, parse_bot_spec
     from ytourney.players.clock import TimeControl
     from ytourney.publish.game_facts import move_count, rules_in_play
     from ytourney.tournament.match import Seat, play_game
 
-    board = parse_board(board_spec)
+    game = get_game(game_name)
+    board = game.parse_board(board_spec or game.default_board)
+    rules = game.parse_rules(rules_mapping(game, pie, misere, rule_items))
     names = [black, white] if black != white else [f"{black} (black)", f"{white} (white)"]
     if any(text.startswith(GTP_PREFIX) for text in (black, white)):
-        names, specs = _seated_players([black, white], names, board_spec)
+        names, specs = _seated_players([black, white], names, game.name, board)
     else:
-        specs = [parse_bot_spec(black), parse_bot_spec(white)]
+        specs = [parse_bot_spec(black, game.name), parse_bot_spec(white, game.name)]
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     rng = random.Random(seed)
     seeds = [rng.randrange(2**31) for _ in specs]
@@ -65,8 +68,7 @@ def play(black: str, white: str, board_spec: str, pie: bool, misere: bool, handi
         time_control = TimeControl(move_seconds=move_seconds, grace_seconds=max(1.0, (move_seconds or 0) * 0.5))
         seats = [Seat(name, bot, trusted=spec.kind is BotKind.BUILTIN) for name, bot, spec in zip(names, bots, specs)]
         with contextlib.redirect_stdout(sys.stderr):  # what a bot prints never mixes with the board
-            record = play_game(seats, board,
-                               Rules(pie=pie, misere=misere), handicap,
+            record = play_game(seats, game, board, rules, handicap,
                                time_control if move_seconds is not None else None, seed=seed,
                                watch=_last_resort(names))
     finally:
@@ -75,32 +77,32 @@ def play(black: str, white: str, board_spec: str, pie: bool, misere: bool, handi
     if as_json:
         click.echo(json.dumps(record.to_dict()))
         return
-    state = GameState(board, Rules(pie=pie, misere=misere), handicap)
-    for move in parse_moves(board, record.moves):
-        state.play(move)
-    last = next((m for m in reversed(state.moves) if m >= 0), None)
-    click.echo(board_text(state, last=last))
+    state = replay(game, board, rules, handicap, record.moves)
+    last = next((m for m in reversed(state.history) if m.path), None)
+    click.echo(game.board_text(state, last))
     click.echo()
-    click.echo(f"black: {record.black}   white: {record.white}   first stone: {record.first}")
+    click.echo(f"black: {record.black}   white: {record.white}   first move: {record.first}")
     click.echo("moves: " + " ".join(f"{i}.{m}" for i, m in enumerate(record.moves, start=1)))
-    rules = ", ".join(f"{k}={'on' if v else 'off'}" for k, v in rules_in_play(record).items())
+    shown = ", ".join(f"{k}={({True: 'on', False: 'off'}).get(v, v) if isinstance(v, bool) else v}"
+                      for k, v in rules_in_play(record).items())
     detail = f" ({record.reason})" if record.reason else ""
-    click.echo(
-        f"result: {record.winner} ({record.winner_name}) wins by {record.termination.value}{detail} "
-        f"after {move_count(record)} moves   [{record.board}, {rules}, handicap {record.handicap}, seed {seed}]"
-    )
+    score = f", score {record.score[0]:g}-{record.score[1]:g}" if record.score is not None else ""
+    result = (f"draw by {record.termination.value}" if record.winner is None else
+              f"{record.winner} ({record.winner_name}) wins by {record.termination.value}")
+    where = f"{record.board}" if game.name == "y" else f"{game.name}, {record.board}"
+    click.echo(f"result: {result}{detail}{score} after {move_count(record)} moves   "
+               f"[{where}, {shown}, handicap {record.handicap}, seed {seed}]")
 
 
 GTP_PREFIX = "gtp:"
 """How a player on the command line names a GTP engine (ytourney.tournament.adhoc reads the rest)."""
 
 
-def _seated_players(texts: list[str], names: list[str], board_spec: str) -> tuple[list[str], list[Any]]:
+def _seated_players(texts: list[str], names: list[str], game_name: str, board: Any) -> tuple[list[str], list[Any]]:
     """Names and specs of command-line players, GTP engines among them, read as `match` reads them: through the one
     config reader, so an engine takes every key of a config's `gtp:` block."""
     import yaml
 
-    from ytourney.game.board import parse_board
     from ytourney.players.gtp.settings import check_engine
     from ytourney.tournament.adhoc import player_entry
     from ytourney.tournament.config import parse_config
@@ -110,11 +112,11 @@ def _seated_players(texts: list[str], names: list[str], board_spec: str) -> tupl
         entry.setdefault("name", name)
     if entries[0]["name"] == entries[1]["name"]:
         entries[0]["name"], entries[1]["name"] = f"{entries[0]['name']} (black)", f"{entries[1]['name']} (white)"
-    text = yaml.safe_dump({"name": "play", "board": board_spec, "players": entries}, sort_keys=False)
+    text = yaml.safe_dump({"name": "play", "game": game_name, "board": board.spec, "players": entries}, sort_keys=False)
     config = parse_config(text, source="ytourney play", base_dir=".")
     for player in config.players:
         if player.spec.gtp is not None:  # a missing program is one line, exit 1, not a game lost by crash
-            check_engine(player.spec.gtp, parse_board(board_spec))
+            check_engine(player.spec.gtp, board)
     return list(config.player_names), [player.spec for player in config.players]
 
 
@@ -147,21 +149,27 @@ def _last_resort(names: list[str]) -> Callable[[int, float], None]:
 
 
 @main.command()
-def bots() -> None:
-    """List the built-in bots and their options.
+@game_option
+def bots(game_name: str) -> None:
+    """List the built-in bots that play a game, and their options.
 
     \b
     Example:
       ytourney bots
+      ytourney bots --game tetra
     """
-    from ytourney.players import BUILTIN_BOTS, builtin_class, builtin_options
+    from ytourney.games.registry import get_game
+    from ytourney.players import bots_of, builtin_class, builtin_options
 
+    game = get_game(game_name)
+    click.echo(f"built-in bots for {game.title} (--game {game.name}):")
     rows = {name: [(f"{key}={option.default!r}", f"({option.type.__name__})", option.help)
-                   for key, option in sorted(builtin_options(name).items())] for name in sorted(BUILTIN_BOTS)}
+                   for key, option in sorted(builtin_options(name, game.name).items())]
+            for name in sorted(bots_of(game.name))}
     width = max((len(row[0]) for options in rows.values() for row in options), default=0)
     kinds = max((len(row[1]) for options in rows.values() for row in options), default=0)
     for name, options in rows.items():
-        cls = builtin_class(name)
+        cls = builtin_class(name, game.name)
         summary = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
         click.echo(f"{name:<12} {summary}")
         for setting, kind, text in options:  # one set of columns for every bot's options
@@ -171,9 +179,31 @@ def bots() -> None:
 
 
 @main.command()
+def games() -> None:
+    """List every game ytourney referees: boards, players, notation and rules page.
+
+    \b
+    Example:
+      ytourney games
+    """
+    from ytourney.games.registry import all_games
+    from ytourney.players import bots_of
+
+    for name, game in all_games().items():
+        click.echo(f"{name:<16} {game.title}")
+        click.echo(f"    boards:   {game.boards_help} (default {game.default_board})")
+        click.echo(f"    moves:    {game.notation_example}; first to move: {game.first_color}")
+        rules = ", ".join(f"{k}={v.default!r}" for k, v in game.rule_options.items()) or "none"
+        click.echo(f"    rules:    {rules}{'; handicap ladder' if game.has_handicap else ''}")
+        click.echo(f"    bots:     {', '.join(sorted(bots_of(name)))}")
+        click.echo(f"    rules page: {game.docs}")
+
+
+@main.command()
 @click.argument("bot")
-@click.option("--board", "board_spec", default="tri:11", show_default=True,
-              help=f"Board until the controller sends boardsize: {ACCEPTED_SPECS}.")
+@game_option
+@click.option("--board", "board_spec", default=None,
+              help="Board until the controller sends boardsize [default: the game's own; tri:11 for Y].")
 @click.option("--seed", type=int, default=None, help="Seed for the bot (default: random).")
 @click.option("--rows", type=click.Choice(("normal", "flipped")), default="normal", show_default=True,
               help="Cell names: normal (row 1 the long edge) or flipped (row 1 the top corner, row r holding r cells).")
@@ -181,7 +211,11 @@ def bots() -> None:
               help="The colour name of the player who places the first stone.")
 @click.option("--pie/--no-pie", default=True, show_default=True,
               help="Offer the pie: genmove may answer `swap` on move 2 and `play COLOR swap` is accepted.")
-def gtp(bot: str, board_spec: str, seed: int | None, rows: str, first_color: str, pie: bool) -> None:
+@click.option("--swap-style", type=click.Choice(("exchange", "recolor")), default="exchange", show_default=True,
+              help="After a swap: exchange (the players trade colours) or recolor (the first stone changes colour "
+                   "and Black moves next, HexGUI's convention).")
+def gtp(bot: str, game_name: str, board_spec: str | None, seed: int | None, rows: str, first_color: str,
+        pie: bool, swap_style: str) -> None:
     """Serve a built-in or plugin bot over GTP on stdin/stdout.
 
     \b
@@ -190,22 +224,27 @@ def gtp(bot: str, board_spec: str, seed: int | None, rows: str, first_color: str
     final_score time_settings kgs-time_settings time_left ytourney-rules,
     and the engine families' time commands `y_param max_time S` and `time -m S`.
     genmove may answer `swap` when the pie is offered; `play COLOR swap` is accepted.
-    --rows and --first-color speak the dialect of other Y engines' tools.
+    --rows, --first-color and --swap-style speak the dialect of other Y engines' tools;
+    --game serves any game in its own move notation (play b E5-E7, play w pass).
     Example:
       ytourney gtp mcts:playouts=2000 --board tri:13
       ytourney gtp heuristic --rows flipped
     """
     import sys
 
-    from ytourney.game.board import parse_board
-    from ytourney.game.rules import Rules
+    from ytourney.games.registry import get_game
     from ytourney.players import create_bot, parse_bot_spec
-    from ytourney.players.gtp.server import GtpServer
+    from ytourney.players.gtp.server import gtp_server
 
-    board = parse_board(board_spec)
-    protocol = _protocol_stdout()
-    player = create_bot(parse_bot_spec(bot), seed)
-    GtpServer(player, board, Rules(pie=pie), rows=rows, first_color=first_color).serve(sys.stdin, protocol)
+    game = get_game(game_name)
+    player = create_bot(parse_bot_spec(bot, game.name), seed)
+    try:
+        server = gtp_server(player, game, board_spec, pie=pie, rows=rows, first_color=first_color,
+                            swap_style=swap_style)
+    except BaseException:
+        player.close()
+        raise
+    server.serve(sys.stdin, _protocol_stdout())
 
 
 def _protocol_stdout() -> Any:

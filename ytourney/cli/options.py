@@ -157,3 +157,52 @@ def render_tables(tables: list[Any], fmt: str, title: str) -> str:
 def single_table(fmt: str) -> str:
     """The output formats that hold one table: csv and json (and html, one page) take one league only."""
     return f"--format {fmt}" if fmt in ("csv", "json", "html") else ""
+
+
+game_option = click.option(
+    "--game", "game_name", default="y", show_default=True, metavar="NAME",
+    help="The game to play: y, or any name `ytourney games` lists.")
+
+rule_options = click.option(
+    "--rule", "rule_items", multiple=True, metavar="KEY=VALUE",
+    help="A rule option of the game (see `ytourney games`), e.g. --rule max_plies=400; repeatable.")
+
+
+def rules_mapping(game: Any, pie: bool | None, misere: bool, items: tuple[str, ...]) -> dict[str, Any]:
+    """The `rules:` mapping the CLI's rule flags stand for, each value converted to its option's type."""
+    options = game.rule_options
+    data: dict[str, Any] = {}
+    if pie is not None and "pie" in options:
+        data["pie"] = pie
+    if misere:
+        if "misere" not in options:
+            raise click.BadParameter(f"game {game.name!r} has no misère rule", param_hint="'--misere'")
+        data["misere"] = True
+    for item in items:
+        key, eq, raw = item.partition("=")
+        key = key.strip()
+        if not eq or key not in options:
+            known = ", ".join(options) or "none"
+            raise click.BadParameter(f"{item!r}: expected KEY=VALUE with a rule of {game.name!r} ({known})",
+                                     param_hint="'--rule'")
+        data[key] = _rule_value(key, raw.strip(), options[key])
+    return data
+
+
+def _rule_value(key: str, raw: str, option: Any) -> Any:
+    """One --rule value as its option's type, range and choices say."""
+    try:
+        if option.type is bool:
+            if raw.lower() not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
+                raise ValueError(raw)
+            return raw.lower() in ("true", "on", "yes", "1")
+        value = option.type(raw)
+    except ValueError:
+        raise click.BadParameter(f"{key}={raw!r} is not a valid {option.type.__name__}", param_hint="'--rule'"
+                                 ) from None
+    if option.choices and value not in option.choices:
+        raise click.BadParameter(f"{key}={raw!r}: expected one of {', '.join(option.choices)}", param_hint="'--rule'")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if (option.low is not None and value < option.low) or (option.high is not None and value > option.high):
+            raise click.BadParameter(f"{key}={raw!r} is out of range", param_hint="'--rule'")
+    return value

@@ -105,7 +105,7 @@ def export_command(dirs: tuple[str, ...], fmt: str, out: str | None) -> None:
       ytourney export results/demo --format pgn --out demo.pgn
       ytourney export results/demo --format sgf --out sgf/
     """
-    from ytourney.game.record import league_order
+    from ytourney.games.record import league_order
     from ytourney.publish.export import export_records
     from ytourney.publish.sources import load_sources
 

@@ -19,7 +19,7 @@ from ytourney.cli.options import (
     wants_elo,
 )
 from ytourney.errors import YTourneyError
-from ytourney.game.board import ACCEPTED_SPECS
+from ytourney.boards.board import ACCEPTED_SPECS
 
 if TYPE_CHECKING:
     from ytourney.tournament.executor import Backend
@@ -109,6 +109,8 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
 @click.option("--set", "overrides", multiple=True, metavar="KEY.PATH=VALUE",
               help="Override one config key (the value read as YAML), e.g. --set schedule.games_per_pair=40 "
                    "--set players[1].bot=mcts:playouts=500; checked like the file itself.")
+@click.option("--game", "game_name", default=None, metavar="NAME",
+              help="Play this game instead of the config's `game:` (the same as --set game=NAME).")
 @live_options
 @rating_options
 @backend_options
@@ -117,7 +119,8 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
 def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | None, resume: bool,
         quiet: bool, gtp_log: str | None, backend: Backend, address: str | None, sort: str, show_elo: bool,
         anchor: str | None, overrides: tuple[str, ...], pgn_out: str | None, jsonl_out: str | None,
-        rating_interval: int | None, publish: str | None, publish_every: float | None) -> None:
+        rating_interval: int | None, publish: str | None, publish_every: float | None,
+        game_name: str | None) -> None:
     """Run (or continue) a tournament; progress on stderr, the rating table on stdout.
 
     \b
@@ -143,6 +146,8 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     from ytourney.tournament.growth import check_folder
     from ytourney.tournament.run import plan_run
 
+    if game_name is not None:
+        overrides = (*overrides, f"game={game_name}")
     plan = plan_run(config, out_dir, overrides=overrides)
     check_folder(plan.directory, plan.config)  # the refusal (more games per pair is no refusal), and nothing else
     if resume and not plan.started:
@@ -159,9 +164,12 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
 @click.option("--gauntlet", is_flag=True, help="The first player challenges each of the others (3+ players).")
 @click.option("--games-per-pair", type=click.IntRange(min=1), default=None,
               help="Games of each pair, seats reversed in pairs [default: 2].")
-@click.option("--board", "board_spec", default=None, help=f"Board [default: tri:11]: {ACCEPTED_SPECS}.")
-@click.option("--pie/--no-pie", default=None, help="Offer the swap after the first stone [default: on].")
-@click.option("--misere", is_flag=True, help="The player who completes a Y loses.")
+@click.option("--game", default=None, metavar="NAME", help="The game [default: y]; `ytourney games` lists them.")
+@click.option("--board", "board_spec", default=None, help=f"Board [default: the game's own; tri:11 for Y]: {ACCEPTED_SPECS}.")
+@click.option("--pie/--no-pie", default=None, help="Offer the swap after the first move [default: on].")
+@click.option("--misere", is_flag=True, help="Y: the player who completes a Y loses.")
+@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
+              help="A rule option of the game (see `ytourney games`), e.g. --rule max_plies=400; repeatable.")
 @click.option("--move-seconds", type=float, default=None, help="Seconds per move.")
 @click.option("--game-seconds", type=float, default=None, help="A game clock: seconds per player per game.")
 @click.option("--increment", type=float, default=None, help="Seconds added to the game clock after each move.")

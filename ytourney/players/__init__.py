@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ytourney.players.base import BaseBot, Bot, Limit
+from ytourney.games.bot import BaseBot, Bot, Limit
 from ytourney.players.plugin import load_plugin_class
 from ytourney.players.spec import (
     BUILTIN_BOTS,
@@ -10,6 +10,7 @@ from ytourney.players.spec import (
     BotOption,
     BotSpec,
     bot_factory,
+    bots_of,
     builtin_class,
     builtin_options,
     create_bot,
@@ -26,6 +27,7 @@ __all__ = [
     "Limit",
     "builtin_class",
     "bot_factory",
+    "bots_of",
     "builtin_options",
     "create_bot",
     "load_plugin_class",

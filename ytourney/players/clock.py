@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ytourney.players.base import Limit
+from ytourney.games.bot import Limit
 
 # Built-in bots on a game clock spend about this share of their remaining time on a move.
 CLOCK_SHARE = 1 / 20

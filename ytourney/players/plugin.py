@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from ytourney.errors import PluginError
-from ytourney.players.base import PROTOCOL_METHODS
+from ytourney.games.bot import PROTOCOL_METHODS
 
 
 def _existing(path: str) -> Path:

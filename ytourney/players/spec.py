@@ -11,17 +11,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from ytourney.errors import BotSpecError, PluginError
-from ytourney.players.base import Bot
+from ytourney.games.bot import Bot, BotOption
+from ytourney.games.registry import DEFAULT_GAME, get_game
 from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.settings import GtpSettings
 from ytourney.players.plugin import load_plugin_class
 
-# Built-in bots by name -> "module:Class"; each class declares OPTIONS: dict[str, BotOption].
+# Built-in bots that play every game, by name -> "module:Class"; each class declares OPTIONS: dict[str, BotOption].
+# A game's own bots (Game.own_bots) join them for that game, replacing a generic bot of the same name.
 BUILTIN_BOTS: dict[str, str] = {
     "random": "ytourney.players.bots.random_bot:RandomBot",
-    "heuristic": "ytourney.players.bots.heuristic:HeuristicBot",
-    "mcts": "ytourney.players.bots.mcts:MctsBot",
+    "mcts": "ytourney.players.bots.uct:UctBot",
 }
+
+
+def bots_of(game: str | None = None) -> dict[str, str]:
+    """Every built-in bot that plays `game` (default Y): the generic ones and the game's own."""
+    return {**BUILTIN_BOTS, **get_game(game).own_bots}
 
 
 class BotKind(enum.Enum):
@@ -33,17 +39,6 @@ class BotKind(enum.Enum):
 
 
 @dataclass(frozen=True)
-class BotOption:
-    """One option of a built-in bot: its type, default, a line of help and, for numbers, the range it must lie in."""
-
-    type: type
-    default: Any
-    help: str = ""
-    low: float | None = None
-    high: float | None = None
-
-
-@dataclass(frozen=True)
 class BotSpec:
     """A picklable description of a player; workers turn it into a live bot with `create_bot`."""
 
@@ -52,6 +47,7 @@ class BotSpec:
     options: tuple[tuple[str, Any], ...] = ()
     path: str | None = None
     gtp: GtpSettings | None = None
+    game: str = DEFAULT_GAME
 
     def __str__(self) -> str:
         if self.kind is BotKind.PLUGIN:
@@ -63,27 +59,29 @@ class BotSpec:
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options)
 
 
-def builtin_class(name: str) -> type:
-    """The class of a built-in bot by name."""
+def builtin_class(name: str, game: str | None = None) -> type:
+    """The class of a built-in bot by name, for `game` (default Y)."""
+    bots = bots_of(game)
     try:
-        target = BUILTIN_BOTS[name]
+        target = bots[name]
     except KeyError:
-        known = ", ".join(sorted(BUILTIN_BOTS))
+        known = ", ".join(sorted(bots))
         raise BotSpecError(
-            f"unknown bot {name!r}; expected a built-in ({known}), a plugin 'path/file.py:ClassName'"
-            " or, in configs, a gtp engine"
+            f"unknown bot {name!r} for game {get_game(game).name!r}; expected a built-in ({known}), a plugin"
+            " 'path/file.py:ClassName' or, in configs, a gtp engine"
         ) from None
     module_name, class_name = target.split(":")
     return getattr(importlib.import_module(module_name), class_name)
 
 
-def builtin_options(name: str) -> dict[str, BotOption]:
+def builtin_options(name: str, game: str | None = None) -> dict[str, BotOption]:
     """Declared options of a built-in bot."""
-    return dict(getattr(builtin_class(name), "OPTIONS", {}))
+    return dict(getattr(builtin_class(name, game), "OPTIONS", {}))
 
 
-def parse_bot_spec(text: str) -> BotSpec:
-    """Parse a CLI/config bot spec: a built-in name with options, or a Python plugin 'file.py:Class'."""
+def parse_bot_spec(text: str, game: str | None = None) -> BotSpec:
+    """Parse a CLI/config bot spec for `game` (default Y): a built-in name with options, or a plugin 'file.py:Class'."""
+    game_name = get_game(game).name
     if not isinstance(text, str) or not text.strip():
         raise BotSpecError(f"bot spec must be a non-empty string, got {text!r}")
     text = text.strip()
@@ -91,12 +89,12 @@ def parse_bot_spec(text: str) -> BotSpec:
     if sep and path.endswith(".py"):
         if not class_name.isidentifier():
             raise PluginError(f"plugin spec {text!r} must end with a class name, like 'bots/example_bot.py:ExampleBot'")
-        return BotSpec(BotKind.PLUGIN, class_name, path=path)
+        return BotSpec(BotKind.PLUGIN, class_name, path=path, game=game_name)
     if text.endswith(".py"):
         raise PluginError(f"plugin spec {text!r} names no class; write it as '{text}:ClassName'")
     name, _, option_text = text.partition(":")
     name = name.strip().lower()
-    declared = builtin_options(name)
+    declared = builtin_options(name, game_name)
     options: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in option_text.split(","))):
         key, eq, raw = item.partition("=")
@@ -107,7 +105,7 @@ def parse_bot_spec(text: str) -> BotSpec:
             accepted = ", ".join(sorted(declared)) or "none"
             raise BotSpecError(f"unknown option {key!r} for bot {name!r}; accepted options: {accepted}")
         options[key] = _convert_option(name, key, raw.strip(), declared[key])
-    return BotSpec(BotKind.BUILTIN, name, tuple(sorted(options.items())))
+    return BotSpec(BotKind.BUILTIN, name, tuple(sorted(options.items())), game=game_name)
 
 
 def _convert_option(bot: str, key: str, raw: str, option: BotOption) -> Any:
@@ -151,7 +149,7 @@ def bot_factory(spec: BotSpec) -> Callable[[int | None], Bot]:
         cls = load_plugin_class(spec.path or "", spec.name)
         where = f"plugin class {spec.name!r} in {spec.path!r}"
     else:
-        cls = builtin_class(spec.name)
+        cls = builtin_class(spec.name, spec.game)
         where = f"bot {str(spec)!r}"
     options = dict(spec.options)
     try:

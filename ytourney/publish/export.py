@@ -7,7 +7,11 @@ stone, so a rating tool's "white advantage" is the second mover's. [Termination]
 numbers every action of the record ("1. e5 2. swap 3. c3 ..."), so the numbers match the published game pages;
 a fault ending adds a {comment} before the result.
 
-SGF (FF[4], GM[y]): written by ytourney.publish.sgf, which also reads it back (`ytourney import`).
+A draw is "1/2-1/2". A game other than Y adds a [Game "<name>"] tag (after [YTermination]) and its moves are in the
+game's own notation; a game with a score adds [Score "black-white"].
+
+SGF (FF[4], GM[y] for Y, GM[ytourney-<game>] for the others): written by ytourney.publish.sgf, which also reads it
+back (`ytourney import`).
 
 JSON lines: one `GameRecord.to_dict()` object per line, every record field included.
 """
@@ -24,20 +28,21 @@ from typing import TextIO
 
 from ytourney.choices import parse_choice
 from ytourney.errors import ReportError
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color
+from ytourney.games.api import Color, Game, Termination
+from ytourney.games.record import GameRecord
+from ytourney.games.registry import DEFAULT_GAME, get_game
 from ytourney.publish.sgf import game_to_sgf, sgf_filename, to_sgf_collection
 
 PGN_LINE_WIDTH = 79
 PGN_TERMINATION = {
-    Termination.CONNECTION: "normal",
+    Termination.MOVE_LIMIT: "adjudication",
     Termination.TIME: "time forfeit",
     Termination.ILLEGAL: "rules infraction",
     Termination.PROTOCOL: "rules infraction",
     Termination.CRASH: "abandoned",
     Termination.FORFEIT: "abandoned",
 }
-"""ytourney terminations in the PGN standard's Termination words."""
+"""The tool's terminations in the PGN standard's Termination words; a game's own endings are "normal"."""
 
 
 class ExportFormat(str, enum.Enum):
@@ -80,13 +85,31 @@ def _pgn_time(timestamp: str) -> str | None:
 
 
 def pgn_result(record: GameRecord) -> str:
-    """'1-0' when the White owner won, '0-1' when the Black owner won."""
+    """'1-0' when the White owner won, '0-1' when the Black owner won, '1/2-1/2' for a draw."""
+    if record.winner is None:
+        return "1/2-1/2"
     return "1-0" if record.winner is Color.WHITE else "0-1"
+
+
+def pgn_termination(termination: Termination) -> str:
+    """The PGN standard's Termination word: a game's own ending is "normal"."""
+    return PGN_TERMINATION.get(termination, "normal")
+
+
+def pgn_rules(game: Game, rules: object) -> str:
+    """The Rules tag: the options that are on (booleans) or option=value, comma separated; "none" when none."""
+    words = []
+    for key, value in sorted(game.rules_dict(rules).items()):
+        if value is True:
+            words.append(key)
+        elif value is not False and value is not None:
+            words.append(f"{key}={json.dumps(value, separators=(',', ':'))}")
+    return ",".join(words) or "none"
 
 
 def pgn_tags(record: GameRecord, site: str = "ytourney") -> list[tuple[str, str]]:
     """The tag pairs of one game: the seven tag roster first, then ytourney's tags."""
-    rules = ",".join(key for key, on in sorted(record.rules.to_dict().items()) if on) or "none"
+    game = get_game(record.game)
     tags = [
         ("Event", record.tournament or "?"),
         ("Site", site),
@@ -95,10 +118,14 @@ def pgn_tags(record: GameRecord, site: str = "ytourney") -> list[tuple[str, str]
         ("White", record.white),
         ("Black", record.black),
         ("Result", pgn_result(record)),
-        ("Termination", PGN_TERMINATION[record.termination]),
+        ("Termination", pgn_termination(record.termination)),
         ("YTermination", record.termination.value),
+    ]
+    if record.game != DEFAULT_GAME:
+        tags.append(("Game", record.game))
+    tags += [
         ("Board", record.board),
-        ("Rules", rules),
+        ("Rules", pgn_rules(game, record.rules)),
         ("Handicap", str(record.handicap)),
         ("First", record.first),
         ("PlyCount", str(len(record.moves))),
@@ -112,6 +139,8 @@ def pgn_tags(record: GameRecord, site: str = "ytourney") -> list[tuple[str, str]
         tags.append(("Seed", str(record.seed)))
     if record.opening_plies:
         tags.append(("OpeningPlies", str(record.opening_plies)))
+    if record.score is not None:
+        tags.append(("Score", f"{record.score[0]:g}-{record.score[1]:g}"))
     if record.reason:
         tags.append(("Reason", record.reason))
     return tags
@@ -122,7 +151,7 @@ def game_to_pgn(record: GameRecord, site: str = "ytourney") -> str:
     lines = [f'[{name} "{_pgn_escape(value)}"]' for name, value in pgn_tags(record, site)]
     # full moves, as PGN readers expect: the number before the first player's ply, the second player's after it
     tokens = [f"{index // 2 + 1}. {move}" if index % 2 == 0 else move for index, move in enumerate(record.moves)]
-    if record.termination.is_fault:
+    if record.termination.is_fault and record.winner is not None:
         detail = f": {record.reason}" if record.reason else ""
         comment = f"{record.loser_name} loses by {record.termination.value}{detail}"
         tokens.extend(("{" + " ".join(comment.replace("{", "(").replace("}", ")").split()) + "}").split(" "))

@@ -6,13 +6,16 @@ say, and the level's stones (k >= 2) are placed in one turn: reports say "pie of
 
 from __future__ import annotations
 
-from ytourney.game.record import GameRecord
+from typing import Any
+
+from ytourney.games.record import GameRecord
+from ytourney.games.registry import get_game
 
 
-def rules_in_play(record: GameRecord) -> dict[str, bool]:
+def rules_in_play(record: GameRecord) -> dict[str, Any]:
     """The record's rules as they applied to this game: no pie in a handicap game."""
-    rules = dict(record.rules.to_dict())
-    if record.handicap > 0 and "pie" in rules:
+    rules = dict(get_game(record.game).rules_dict(record.rules))
+    if record.handicap > 0 and rules.get("pie") is True:
         rules["pie"] = False
     return rules
 

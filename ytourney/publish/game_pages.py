@@ -10,14 +10,15 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from ytourney.game.board import BoardKind, parse_board
-from ytourney.game.record import GameRecord
-from ytourney.game.rules import Color
+from ytourney.boards.board import BoardKind
+from ytourney.games.api import Color, Outcome
+from ytourney.games.record import GameRecord
+from ytourney.games.registry import get_game
 from ytourney.publish.game_facts import move_count, rules_in_play
 from ytourney.publish.html import render_page, table_view
 from ytourney.publish.ratings_table import RATING_COLUMNS, Standing
-from ytourney.publish.sgf import stone_colours
-from ytourney.publish.svg import position_svg, replay, winning_group
+from ytourney.publish.sgf import fallback_colours
+from ytourney.publish.svg import diagram_svg, replay_moves
 from ytourney.publish.table import Table
 from ytourney.stats.ratings import PlayerRating, RatedGame
 
@@ -73,28 +74,42 @@ def mover_seat(ply: int, handicap: int) -> int:
     return 0 if ply < stones else (1 if (ply - stones) % 2 == 0 else 0)
 
 
+def result_sentence(record: GameRecord) -> str:
+    """The game page's result in words, from the game's views: who won and how, or the draw, and its length."""
+    game = get_game(record.game)
+    plies = move_count(record)  # a handicap level's stones are one move
+    if record.winner is None:
+        text = game.result_text(None, None, Outcome(None, record.termination, record.score, record.reason))
+        return f"{text[:1].upper()}{text[1:]} after {plies} moves"
+    text = f"{record.winner_name} ({record.winner}) wins {game.win_text(record.termination, record.rules)}"
+    if record.score is not None:
+        text += f", score {record.score[0]:g}-{record.score[1]:g}"
+    return f"{text} after {plies} moves"
+
+
 def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
     """The page of one game: final position, result, facts and the move list."""
     record = game.record
-    board = parse_board(record.board)
-    rules = record.rules
+    rules_of = get_game(record.game)
+    board = rules_of.parse_board(record.board)
     unit = 44.0 if board.kind is BoardKind.KADON else max(22.0, min(60.0, 480.0 / board.size))
     label = f"final position of game {number}: {record.black} (black) vs {record.white} (white)"
-    diagram = position_svg(board, record.moves, rules=rules, handicap=record.handicap, label=label, unit=unit)
-    played = replay(board, record.moves, rules, record.handicap)
-    colours = stone_colours(record)
+    played = replay_moves(rules_of, board, record.moves, record.rules, record.handicap)
+    diagram = diagram_svg(rules_of, played, label=label, unit=unit)
+    history = played.state.history
+    tokens = [rules_of.format_move(board, move) for move in history[:len(played.colours)]]
+    tokens += record.moves[len(tokens):]
+    colours = [None if c is None else "B" if c is Color.BLACK else "W" for c in played.colours]
+    colours += fallback_colours(record, colours)
     seconds = list(record.move_seconds) + [None] * (len(record.moves) - len(record.move_seconds))
     moves = Markup("".join(  # built here, not in the template: a long game has hundreds of moves
         f'<li class="{kind}"><span class="stone {kind}" title="{kind}"></span>{escape(token)}'
         + (f'<span class="t">{t:.2f}s</span>' if t is not None else "") + "</li>\n"
         for token, kind, t in ((token, {"B": "black", "W": "white"}.get(colour or "", "swap"), t)
-                               for token, colour, t in zip(record.moves, colours, seconds))))
+                               for token, colour, t in zip(tokens, colours, seconds))))
     changes = {game.winner_before.name: _change(game.winner_before, game.winner_after),
                game.loser_before.name: _change(game.loser_before, game.loser_after)}
-    how = "by completing a Y" if record.termination.value == "connection" else f"by {record.termination.value}"
-    if record.termination.value == "connection" and record.rules.misere:
-        how = "(misère: the opponent completed a Y)"
-    result = f"{record.winner_name} ({record.winner}) wins {how} after {move_count(record)} moves"
+    result = result_sentence(record)
     notes = []
     if played.failed_at is not None:
         notes.append(f"the record's move {played.failed_at} does not replay; the diagram stops before it")
@@ -108,13 +123,14 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
         for ply, t in enumerate(record.move_seconds):
             spent[mover_seat(ply, record.handicap)] += t
         think = f"{record.first} {spent[0]:.2f}s, {record.second} {spent[1]:.2f}s"
-    rules_text = ", ".join(f"{k} {'on' if v else 'off'}" for k, v in sorted(rules_in_play(record).items())) or "-"
+    rules_text = ", ".join(f"{k} {('on' if v else 'off') if isinstance(v, bool) else v}"
+                           for k, v in sorted(rules_in_play(record).items())) or "-"
     index = number - 1
     hrefs = links.game_href
     return render_page(
         "game.html", title=f"Game {number}: {record.black} vs {record.white}", root="../", record=record,
         diagram=Markup(diagram), result=result, fault=record.termination.is_fault,
-        won_by_y=bool(winning_group(played.state)), moves=moves,
+        highlight=rules_of.highlight_text if rules_of.highlight(played.state) else "", moves=moves,
         black={"name": record.black, "href": links.player(record.black), "change": changes.get(record.black, "")},
         white={"name": record.white, "href": links.player(record.white), "change": changes.get(record.white, "")},
         pair=links.pair(record.black, record.white),
@@ -137,6 +153,7 @@ def player_game_rows(name: str, games: Sequence[RatedGame], indices: Sequence[in
         rows.append({"index": index + 1, "href": "../" + links.game_href[index],
                      "colour": "black" if record.black == name else "white", "opponent": opponent,
                      "opponent_href": links.player(opponent), "pair_href": links.pair(name, opponent), "won": won,
+                     "drawn": record.winner is None,
                      "handicap": record.handicap, "termination": record.termination.value,
                      "moves": len(record.moves), "mu": after.mu})
     return rows
@@ -145,10 +162,12 @@ def player_game_rows(name: str, games: Sequence[RatedGame], indices: Sequence[in
 def player_page(name: str, standing: Standing, games: Sequence[RatedGame], indices: Sequence[int],
                 chart: str | None, chart_width: int, links: SiteLinks) -> str:
     """A player's page: summary, rating chart, results and the latest games."""
-    results = Table("player", "", tuple(c for c in RATING_COLUMNS if c.key not in ("rank", "name")),
+    results = Table("player", "", tuple(c for c in RATING_COLUMNS if c.key not in ("rank", "name")
+                                       and (c.key != "draws" or standing.results.draws)),
                     (standing.row(),))
     summary = (f"rank {standing.rank} · mu {standing.mu:.2f} ± {standing.sigma:.2f} · rating {standing.conservative:.2f}"
-               f" · {standing.results.wins} wins, {standing.results.losses} losses")
+               f" · {standing.results.wins} wins, {standing.results.losses} losses"
+               + (f", {standing.results.draws} draws" if standing.results.draws else ""))
     return render_page("player.html", title=name, root="../", name=name, summary=summary, chart=chart,
                        chart_width=chart_width, results=table_view(results, title=""),
                        games=player_game_rows(name, games, indices, links), total=len(indices),
@@ -164,7 +183,7 @@ def _fragment(text: str) -> str:
 def _row(number: int, record: GameRecord, href: str) -> dict[str, Any]:
     return {"index": number, "href": href, "tournament": record.tournament, "id": "" if record.id is None else record.id,
             "round": record.round, "board": record.board, "handicap": record.handicap, "black": record.black,
-            "white": record.white, "winner": record.winner_name, "termination": record.termination.value,
+            "white": record.white, "winner": record.winner_name or "draw", "termination": record.termination.value,
             "fault": record.termination.is_fault, "moves": len(record.moves)}
 
 
@@ -179,6 +198,7 @@ def games_list_files(games: Sequence[RatedGame], links: SiteLinks) -> list[tuple
     page_count = max(1, math.ceil(total / GAMES_PER_PAGE))
     data_count = math.ceil(total / GAMES_PER_DATA_FILE)
     data_files = [f"games-data-{k + 1}.js" for k in range(data_count)]
+    draws = any(game.record.winner is None for game in games)
     files = []
     for page in range(1, page_count + 1):
         start = (page - 1) * GAMES_PER_PAGE
@@ -187,7 +207,7 @@ def games_list_files(games: Sequence[RatedGame], links: SiteLinks) -> list[tuple
         files.append((games_list_name(page), render_page(
             "games.html", title="Games", root="", rows=rows, total=total, first=start + 1, page=page,
             pages=page_count, pager=pager if page_count > 1 else [], data_files=data_files,
-            chunk=GAMES_PER_PAGE, **links.common)))
+            chunk=GAMES_PER_PAGE, draws=draws, **links.common)))
     for k, name in enumerate(data_files):
         chunk = range(k * GAMES_PER_DATA_FILE, min(total, (k + 1) * GAMES_PER_DATA_FILE))
         files.append((name, _data_script([(i + 1, games[i].record, links.game_href[i]) for i in chunk])))
@@ -206,7 +226,8 @@ def _data_script(rows: Sequence[tuple[int, GameRecord, str]]) -> str:
         packed.append([number, href[len("games/"):-len(".html")], intern(record.tournament),
                        record.id if record.id is not None else "", record.round, intern(record.board),
                        record.handicap, intern(record.black), intern(record.white), intern(record.first),
-                       0 if record.winner is Color.BLACK else 1, intern(record.termination.value),
+                       0 if record.winner is Color.BLACK else 1 if record.winner is Color.WHITE else 2,
+                       intern(record.termination.value),
                        len(record.moves)])
     data = json.dumps({"s": list(strings), "r": packed}, separators=(",", ":"), ensure_ascii=True)
     return f"(window.YTGAMES = window.YTGAMES || []).push({data});\n"

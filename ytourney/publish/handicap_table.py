@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
 from ytourney.publish.sources import Source
 from ytourney.publish.table import Column, ColumnKind, Table
 from ytourney.stats.handicap import (

@@ -20,7 +20,8 @@ from pathlib import Path
 import yaml
 
 from ytourney.errors import RecordError, StoreError
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
+from ytourney.games.registry import DEFAULT_GAME, get_game
 from ytourney.publish.sgf import read_sgf_games
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.run import open_store
@@ -84,10 +85,12 @@ def synthetic_config(name: str, records: Sequence[GameRecord], players: Sequence
     first = records[0]
     pairs = collections.Counter(frozenset((r.first, r.second)) for r in records)
     handicaps = max(r.handicap for r in records)
-    data = {
-        "name": name,
+    data: dict[str, object] = {"name": name}
+    if first.game != DEFAULT_GAME:
+        data["game"] = first.game
+    data |= {
         "board": first.board,
-        "rules": first.rules.to_dict(),
+        "rules": get_game(first.game).rules_dict(first.rules),
         "schedule": {"format": "round-robin", "games_per_pair": max(pairs.values())},
         "handicap": {"mode": "auto", "max_level": handicaps} if handicaps else {"mode": "none"},
         "seed": 0,
@@ -107,7 +110,7 @@ def import_sgf(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[s
         raise StoreError(f"{str(directory)!r} already holds a results store; import into a new folder")
     files = sgf_files(paths)
     records = read_games(files)
-    for what in ("board", "rules"):
+    for what in ("game", "board", "rules"):
         _one_setting(records, what)
     events = {r.tournament for r in records}
     name = name or (events.pop() if len(events) == 1 and "" not in events else directory.resolve().name)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from ytourney.game.record import utc_now
+from ytourney.games.record import utc_now
 from ytourney.publish.handicap_table import handicap_section
 from ytourney.publish.html import render_page, stylesheet
 from ytourney.publish.live import publish_results

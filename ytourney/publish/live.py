@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ytourney.errors import YTourneyError
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
 from ytourney.publish.handicap_table import handicap_section
 from ytourney.publish.site import SiteResult, publish_site
 from ytourney.publish.site_files import check_site_folder

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
 from ytourney.publish.charts import FairLevelPoint
 from ytourney.publish.game_pages import GAMES_SHOWN, SiteLinks, pair_key
 from ytourney.publish.handicap_table import HandicapReport
@@ -48,12 +48,14 @@ class PairResults:
     seats: dict[str, SeatResults] = field(default_factory=dict)
     faults: int = 0
     handicap_games: int = 0
+    draws: int = 0
 
     def add(self, index: int, record: GameRecord) -> None:
         """Count one game of the pair."""
         self.indices.append(index)
         self.faults += record.termination.is_fault
         self.handicap_games += record.handicap > 0
+        self.draws += record.winner is None
         for name in (self.a, self.b):
             seat = self.seats.setdefault(name, SeatResults())
             won = int(record.winner_name == name)
@@ -156,7 +158,7 @@ def pair_summary(pair: PairResults, players: Mapping[str, PlayerRating], elo: El
     return {"a": pair.a, "b": pair.b, "href": links.pair_href[(pair.a, pair.b)],
             "a_href": links.player(pair.a, ""), "b_href": links.player(pair.b, ""),
             "games": len(pair.indices), "a_wins": pair.wins(pair.a), "b_wins": pair.wins(pair.b),
-            "faults": pair.faults, "handicap_games": pair.handicap_games,
+            "faults": pair.faults, "handicap_games": pair.handicap_games, "draws": pair.draws,
             "trueskill": _difference(players.get(pair.a), players.get(pair.b)),
             "elo": _elo_difference(elo, pair.a, pair.b), "estimate": estimate}
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ytourney.errors import RatingsError, ReportError
-from ytourney.game.record import GameRecord, Termination
+from ytourney.games.api import TOOL_TERMINATIONS
+from ytourney.games.record import GameRecord, Termination
 from ytourney.publish.handicap_table import level_row, level_worth_text
 from ytourney.publish.render import render_table
 from ytourney.publish.table import Column, ColumnKind, Table, TableFormat
@@ -26,7 +27,7 @@ from ytourney.stats.ratings import (
 )
 from ytourney.stats.sprt import SprtState
 
-FAULTS: tuple[Termination, ...] = tuple(t for t in Termination if t.is_fault)
+FAULTS: tuple[Termination, ...] = tuple(t for t in TOOL_TERMINATIONS if t.is_fault)
 """Fault terminations, counted against the losing (faulty) side."""
 
 
@@ -66,7 +67,8 @@ class Standing:
         faults = self.faults
         row: dict[str, Any] = {
             "rank": self.rank, "name": self.name, "mu": self.mu, "sigma": self.sigma,
-            "conservative": self.conservative, "games": r.games, "wins": r.wins, "losses": r.losses,
+            "conservative": self.conservative, "games": r.games, "wins": r.wins, "draws": r.draws,
+            "losses": r.losses,
             "score": r.score, "opponent_mu": self.opponent_mu, "los_next": self.los_next,
             "first_games": r.first_games, "first_win_rate": _sampled(r.first_win_rate, r.first_games),
             "swap_chances": r.swap_chances, "swaps": r.swaps, "swap_rate": _sampled(r.swap_rate, r.swap_chances),
@@ -132,6 +134,7 @@ RATING_COLUMNS: tuple[Column, ...] = (
            display=False),
     Column("games", "games", ColumnKind.INT),
     Column("wins", "W", ColumnKind.INT, description="wins"),
+    Column("draws", "D", ColumnKind.INT, description="draws (half a point each)"),
     Column("losses", "L", ColumnKind.INT, description="losses"),
     Column("score", "score", ColumnKind.PERCENT, 1, "share of games won"),
     Column("opponent_mu", "opp-mu", ColumnKind.FLOAT, 2, "mean final mu of the opponents, per game"),
@@ -201,6 +204,8 @@ class RatingTable:
         """The columns of this table: the Elo ones only when Elo was fitted; rank named after the sort."""
         columns = RATING_COLUMNS if self.elo is not None else tuple(c for c in RATING_COLUMNS
                                                                     if not c.key.startswith("elo"))
+        if not any(standing.results.draws for standing in self.standings):
+            columns = tuple(c for c in columns if c.key != "draws")  # a league without draws keeps its columns
         if self.sort is RatingSort.ELO:
             columns = tuple(replace(c, description="rank by Bradley-Terry Elo") if c.key == "rank" else c
                             for c in columns)

@@ -1,12 +1,14 @@
-"""SGF both ways: our game records as SGF (FF[4]) for other Y tools, and SGF games played elsewhere read back.
+"""SGF both ways: our game records as SGF (FF[4]) for other tools, and SGF games played elsewhere read back.
 
-Export: `(;FF[4]GM[y]SZ[N]…;B[c3];W[d4]…)`. GM[y] is lower case, as the public Y engines write and check
-it. SZ[N] is the side of a `tri:N` board (no SZ on kadon); YB[spec] always names the board. Moves are B[cell]/W[cell]
-in ytourney's notation (`c4` on tri, `E5` on kadon) with the stone colour as placed: colours alternate by move order
-starting with B (handicap stones are consecutive B nodes). The pie answer is the node property SW[] on a node of its
-own; after it PB (the swapper) owns the first stone. Root properties: PB/PW final owners, YF the player who placed
-the first stone, HA the handicap level, RU the rules, RE as B+/W+ (connection), B+T/W+T (time) or B+F/W+F (other
-faults), YT the termination, GN the game id, EV the tournament, RO the round, DT the date, YS the seed, C the fault.
+Export: `(;FF[4]GM[y]SZ[N]…;B[c3];W[d4]…)` for Y. GM[y] is lower case, as the public Y engines write
+and check it; every other game is GM[ytourney-<game>] (the game's `sgf_game`), its moves in the game's own notation
+(`E5-E7`, `F8-H6-H4`). SZ[N] is the side of a `tri:N` board (no SZ on other boards); YB[spec] always names the
+board, YG[game] the game when it is not Y. Moves are B[move]/W[move] with the colour of the side that made them
+(handicap stones are consecutive B nodes). The pie answer is the node property SW[] on a node of its own; after it
+PB (the swapper) owns the first stone. Root properties: PB/PW final owners, YF the player who placed the first
+stone, HA the handicap level, RU the rules (the game's title, then each option on, or option=value), RE as B+/W+
+(a rule ending, B+<margin> with a score), B+T/W+T (time), B+F/W+F (other faults) or 0 (a draw), YT the
+termination, YS the seed, GN the game id, EV the tournament, RO the round, DT the date, C the fault.
 
 Import reads ours and morat-style files (GM[y], its first mover called W, cells in our notation, SZ[N]): colours are
 read by move order whatever letter the first mover has, so PB/PW name the owners of the second and first movers'
@@ -15,20 +17,23 @@ stones there. Every move is replayed by the rules; an illegal one stops the impo
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ytourney import __version__
 from ytourney.errors import RecordError, YTourneyError
-from ytourney.game.board import BoardKind, parse_board
-from ytourney.game.notation import SWAP, SWAP_TOKEN, move_name, parse_move
-from ytourney.game.record import GameRecord, Termination
-from ytourney.game.rules import Color, Rules
+from ytourney.games.api import SWAP_TOKEN, Color, Game, Move, MoveKind, Termination
+from ytourney.games.record import GameRecord
+from ytourney.games.registry import game_names, get_game
+from ytourney.games.replay import ReplayError, replay, replay_record
 from ytourney.publish.game_facts import rules_in_play
-from ytourney.game.state import GameState
 
 SGF_LINE_WIDTH = 79
+SGF_GAME_PREFIX = "ytourney-"
+"""GM[ytourney-<game>]: the SGF game of a game with no standard SGF number or name."""
 
 # --- export -----------------------------------------------------------------------------------------------------
 
@@ -38,48 +43,73 @@ def _sgf_escape(value: object) -> str:
 
 
 def sgf_result(record: GameRecord) -> str:
-    """RE value: B+ / W+ for a completed Y, with T for time and F for other faults."""
+    """RE value: B+ / W+ for a rule ending (B+<margin> with a score), T for time, F for other faults, 0 a draw."""
+    if record.winner is None:
+        return "0"
     colour = "W" if record.winner is Color.WHITE else "B"
-    if record.termination is Termination.CONNECTION:
-        return f"{colour}+"
     if record.termination is Termination.TIME:
         return f"{colour}+T"
-    return f"{colour}+F"
+    if record.termination.is_fault:
+        return f"{colour}+F"
+    if record.score is not None:
+        return f"{colour}+{abs(record.score[0] - record.score[1]):g}"
+    return f"{colour}+"
+
+
+def fallback_colours(record: GameRecord, known: Sequence[str | None]) -> list[str | None]:
+    """Colours of the moves after `known` (those that replayed) in plain alternation, handicap stones first, for
+    a damaged record: 'B'/'W' by the game's first colour, None for a swap."""
+    first = "B" if get_game(record.game).first_color is Color.BLACK else "W"
+    second = "W" if first == "B" else "B"
+    placed = sum(c is not None for c in known)
+    colours: list[str | None] = []
+    for token in record.moves[len(known):]:
+        if token.lower() == SWAP_TOKEN:
+            colours.append(None)
+            continue
+        first_turn = placed < max(1, record.handicap) or (placed - max(1, record.handicap)) % 2 == 1
+        colours.append(first if first_turn else second)
+        placed += 1
+    return colours
 
 
 def stone_colours(record: GameRecord) -> list[str | None]:
-    """'B'/'W' for each action of the record as placed (None for the swap), replayed by the rules."""
-    board = parse_board(record.board)
-    rules = record.rules
-    state = GameState(board, rules, record.handicap)
+    """'B'/'W' for each action of the record as made (None for the swap), replayed by the rules."""
     colours: list[str | None] = []
+
+    def visit(number: int, move: Move, colour: Color) -> None:
+        colours.append(None if move.kind is MoveKind.SWAP else "B" if colour is Color.BLACK else "W")
+
     try:
-        for token in record.moves:
-            move = parse_move(board, token)
-            colour = state.to_move
-            state.play(move)
-            colours.append(None if move == SWAP else ("B" if colour is Color.BLACK else "W"))
+        replay_record(record, visit)
     except YTourneyError:
-        # a damaged record: fall back to plain alternation (handicap stones first) for the rest
-        placed = sum(c is not None for c in colours)
-        for token in record.moves[len(colours):]:
-            if token.lower() == "swap":
-                colours.append(None)
-                continue
-            black_turn = placed < max(1, record.handicap) or (placed - max(1, record.handicap)) % 2 == 1
-            colours.append("B" if black_turn else "W")
-            placed += 1
-    return colours
+        pass  # a damaged record: plain alternation for the rest
+    return colours + fallback_colours(record, colours)
+
+
+def rules_words(game: Game, rules: Any) -> str:
+    """RU value: the game's title, then each option that is on (booleans) or option=value."""
+    words = [game.title]
+    for key, value in sorted(game.rules_dict(rules).items()):
+        if value is True:
+            words.append(key)
+        elif value is not False and value is not None:
+            words.append(f"{key}={json.dumps(value, separators=(',', ':'))}")
+    return " ".join(words)
 
 
 def game_to_sgf(record: GameRecord) -> str:
     """One game as an SGF (FF[4]) game tree; see the module docstring for the encoding."""
-    board = parse_board(record.board)
-    rules = [key for key, on in sorted(rules_in_play(record).items()) if on]  # a handicap game has no pie
-    root = [("FF", "4"), ("GM", "y"), ("CA", "UTF-8"), ("AP", f"ytourney:{__version__}")]
-    if board.kind is BoardKind.TRI:
+    game = get_game(record.game)
+    board = game.parse_board(record.board)
+    root = [("FF", "4"), ("GM", game.sgf_game), ("CA", "UTF-8"), ("AP", f"ytourney:{__version__}")]
+    if board.kind.value == "tri":
         root.append(("SZ", str(board.size)))
-    root += [("YB", record.board), ("RU", " ".join(["Y", *rules])), ("PB", record.black), ("PW", record.white),
+    root.append(("YB", record.board))
+    if game.sgf_game != "y":
+        root.append(("YG", game.name))
+    played_rules = game.parse_rules(rules_in_play(record))  # a handicap game has no pie, whatever the tournament's
+    root += [("RU", rules_words(game, played_rules)), ("PB", record.black), ("PW", record.white),
              ("YF", record.first), ("HA", str(record.handicap)), ("RE", sgf_result(record)),
              ("YT", record.termination.value)]
     if record.started[:10]:
@@ -91,7 +121,9 @@ def game_to_sgf(record: GameRecord) -> str:
         root.append(("GN", str(record.id)))
     if record.seed is not None:
         root.append(("YS", str(record.seed)))
-    if record.reason:
+    if record.score is not None:
+        root.append(("YC", f"{record.score[0]:g} {record.score[1]:g}"))
+    if record.reason and record.winner is not None:
         root.append(("C", f"{record.loser_name} loses by {record.termination.value}: {record.reason}"))
     nodes = [";" + "".join(f"{key}[{_sgf_escape(value)}]" for key, value in root)]
     for token, colour in zip(record.moves, stone_colours(record)):
@@ -230,67 +262,114 @@ def _number(node: Node, key: str, source: str) -> int | None:
     return int(text)
 
 
+def sgf_game_of(value: str | None, source: str) -> Game:
+    """The game of a GM[...] value: GM[y] or GM[ytourney-<game>] (any case)."""
+    text = (value or "").strip().lower()
+    for name in game_names():
+        game = get_game(name)
+        if text == game.sgf_game.lower() or text == f"{SGF_GAME_PREFIX}{name}":
+            return game
+    raise RecordError(f"{source}: GM[{value or ''}] is not a game of Y; expected GM[y] or "
+                      f"GM[{SGF_GAME_PREFIX}<game>] with a game of {', '.join(game_names())}")
+
+
+def _rules_of(game: Game, text: str | None, source: str) -> Any:
+    """The rules of an RU value written by `rules_words` (the game's title first); the defaults otherwise."""
+    words = (text or game.title).split()
+    if not words or words[0].lower() != game.title.lower():
+        return game.parse_rules(None)
+    given: dict[str, Any] = {}
+    for word in words[1:]:
+        key, _, value = word.partition("=")
+        try:
+            given[key.lower()] = json.loads(value) if value else True
+        except ValueError:
+            given[key.lower()] = value
+    data = {key: given.get(key, False) if option.type is bool else given[key]
+            for key, option in game.rule_options.items() if option.type is bool or key in given}
+    data.update({key: value for key, value in given.items() if key not in data})
+    try:
+        return game.parse_rules(data)
+    except YTourneyError as err:
+        raise RecordError(f"{source}: RU[{text}]: {err}") from err
+
+
+def _winner(result: str, first_letter: str, state: Any, source: str) -> Color | None:
+    """The winning colour of an RE value read by move order (None for a draw)."""
+    letter = result[:1].upper()
+    if letter in ("B", "W"):
+        return Color.BLACK if letter == first_letter else Color.WHITE
+    if result.strip().lower() in ("0", "draw", "jigo"):
+        return None
+    if state.is_over:
+        return state.outcome.winner
+    raise RecordError(f"{source}: no result (RE[B+], RE[W+] or RE[0]) and the game is not over")
+
+
 def game_from_sgf(nodes: Sequence[Node], source: str) -> GameRecord:
     """A record from one game tree's main line; RecordError naming `source` (and the move number) when it is no
-    game of Y or holds an illegal move."""
+    game ytourney knows or holds an illegal move."""
     if not nodes:
         raise RecordError(f"{source}: an empty game tree")
     root = nodes[0]
-    game = _one(root, "GM")
-    if game is None or game.lower() != "y":
-        raise RecordError(f"{source}: GM[{game or ''}] is not a game of Y; expected GM[y]")
+    game = sgf_game_of(_one(root, "GM"), source)
     spec = _one(root, "YB") or (f"tri:{_one(root, 'SZ')}" if _one(root, "SZ") else None)
     if spec is None:
         raise RecordError(f"{source}: no board: give SZ[N] for tri:N (or YB[spec])")
     try:
-        board = parse_board(spec)
+        board = game.parse_board(spec)
     except YTourneyError as err:
         raise RecordError(f"{source}: {err}") from err
-    rules_words = (_one(root, "RU") or "Y").lower().split()
+    rules = _rules_of(game, _one(root, "RU"), source)
     handicap = _number(root, "HA", source) or 0
-    pie = "pie" in rules_words or handicap > 0  # a handicap game says no pie: it had none, whatever the tournament's
-    rules = Rules(pie=pie, misere="misere" in rules_words) if rules_words[:1] == ["y"] else Rules()
-    state = GameState(board, rules, handicap)
-    moves: list[str] = []
-    first_letter = ""
+    if handicap > 0 and game.rules_dict(rules).get("pie") is False:  # written without it (no pie in a handicap
+        rules = game.parse_rules({**game.rules_dict(rules), "pie": True})  # game): read as the tournament's default
+    tokens: list[str] = []
+    letters: list[str] = []
     for node in nodes[1:]:
         letter = "B" if "B" in node else "W" if "W" in node else ""
         token = SWAP_TOKEN if "SW" in node else (_one(node, letter) or "") if letter else None
         if token is None:
             continue  # a node without a move (a comment, a setup we do not know)
-        number = len(moves) + 1
-        try:
-            move = parse_move(board, token)
-            state.play(move)
-        except YTourneyError as err:
-            raise RecordError(f"{source}: move {number} ({token or 'empty'!r}) is illegal: {err}") from err
-        if move != SWAP and not first_letter:
-            first_letter = letter
-        moves.append(move_name(board, move))
-    first_letter = first_letter or "B"
+        tokens.append(token)
+        letters.append("" if "SW" in node else letter)
+    moves: list[str] = []
+    first_letter = ""
+
+    def visit(number: int, move: Move, colour: Color) -> None:
+        nonlocal first_letter
+        if move.kind is not MoveKind.SWAP and not first_letter:
+            first_letter = letters[number - 1]
+        moves.append(game.format_move(board, move))
+
+    try:
+        state = replay(game, board, rules, handicap, tokens, visit)
+    except ReplayError as err:
+        raise RecordError(f"{source}: move {err.number} ({err.token or 'empty'!r}) is illegal: "
+                          f"{err.__cause__ or err}") from err
+    first_letter = first_letter or ("B" if game.first_color is Color.BLACK else "W")
     other_letter = "W" if first_letter == "B" else "B"
-    black = _one(root, f"P{first_letter}") or "first mover"  # the owner of the first mover's stones
-    white = _one(root, f"P{other_letter}") or "second mover"
-    first, second = (white, black) if state.swapped else (black, white)
+    first_colour = game.first_color
+    # PB/PW as read by move order: the owner of the first mover's stones, then of the other's
+    first_owner = _one(root, f"P{first_letter}") or "first mover"
+    other_owner = _one(root, f"P{other_letter}") or "second mover"
+    black, white = (first_owner, other_owner) if first_colour is Color.BLACK else (other_owner, first_owner)
+    first, second = (other_owner, first_owner) if state.swapped else (first_owner, other_owner)
     result = _one(root, "RE") or ""
     termination_text = _one(root, "YT")
+    outcome = state.outcome
     try:
-        termination = Termination(termination_text) if termination_text else (
+        termination = Termination.parse(termination_text) if termination_text else (
             Termination.TIME if result.upper().endswith("+T") else
-            Termination.FORFEIT if result.upper().endswith(("+F", "+R", "+RESIGN")) else Termination.CONNECTION)
-    except ValueError as err:
-        raise RecordError(f"{source}: YT[{termination_text}] is no termination; expected one of "
-                          f"{', '.join(t.value for t in Termination)}") from err
-    letter = result[:1].upper()
-    if letter in ("B", "W"):
-        winner = Color.BLACK if letter == first_letter else Color.WHITE
-    elif state.is_over:
-        winner = state.winner
-    else:
-        raise RecordError(f"{source}: no result (RE[B+] or RE[W+]) and the game is not over")
-    if termination is Termination.CONNECTION and (not state.is_over or state.winner is not winner):
-        shown = "the game is not over" if not state.is_over else "the Y on the board says otherwise"
-        raise RecordError(f"{source}: RE[{result}] names a winner by connection but {shown} after "
+            Termination.FORFEIT if result.upper().endswith(("+F", "+R", "+RESIGN")) else
+            outcome.termination if outcome is not None else None)
+    except RecordError as err:
+        raise RecordError(f"{source}: YT[{termination_text}] is no termination: {err}") from err
+    winner = _winner(result, first_letter if first_colour is Color.BLACK else other_letter, state, source)
+    if termination is None or (termination.is_rule and (outcome is None or outcome.winner is not winner)):
+        shown = "the game is not over" if outcome is None else "the position on the board says otherwise"
+        ending = termination.value if termination is not None else "the rules"
+        raise RecordError(f"{source}: RE[{result}] names a winner by {ending} but {shown} after "
                           f"{len(moves)} moves")
     loser = (white if winner is Color.BLACK else black) if termination.is_fault else ""
     reason = _one(root, "C") or ""
@@ -298,7 +377,12 @@ def game_from_sgf(nodes: Sequence[Node], source: str) -> GameRecord:
     reason = reason[len(prefix):] if termination.is_fault and reason.startswith(prefix) else ""
     date = _one(root, "DT") or ""
     started = f"{date[:10]}T00:00:00.000Z" if re.fullmatch(r"\d{4}-\d{2}-\d{2}.*", date) else ""
+    score_text = (_one(root, "YC") or "").split()
+    score = (float(score_text[0]), float(score_text[1])) if len(score_text) == 2 else None
+    if score is None and outcome is not None and outcome.score is not None:
+        score = outcome.score
     return GameRecord(
+        game=game.name, score=score,
         tournament=_one(root, "EV") or "", round=_number(root, "RO", source) or 0, board=board.spec, rules=rules,
         handicap=handicap, first=first, second=second, black=black, white=white, moves=tuple(moves), winner=winner,
         termination=termination, move_seconds=(0.0,) * len(moves), seed=_number(root, "YS", source),

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ytourney.game.record import utc_now
+from ytourney.games.record import utc_now
 from ytourney.publish.charts import (
     CHART_WIDTH,
     fair_level_chart,

@@ -11,13 +11,14 @@ import functools
 import itertools
 import json
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ytourney.errors import ReportError, StoreError
-from ytourney.game.record import GameRecord, replay_order
+from ytourney.games.record import GameRecord, replay_order
+from ytourney.games.registry import DEFAULT_GAME, get_game
 from ytourney.stats import elo_sprt
 from ytourney.stats.elo import EloFit, fit_elo
 from ytourney.stats.elo_sprt import EloSprtSettings, EloSprtState
@@ -121,23 +122,50 @@ def load_sources(paths: Iterable[str | os.PathLike[str]]) -> list[Source]:
     return sources
 
 
+VARIANT_IGNORES = ("pie",)
+"""Rules options that do not make a league of their own: a tournament's handicap games are played without pie."""
+
+
 @dataclass(frozen=True)
 class Variant:
-    """A board and rules set (normal or misère): games of different variants measure different skills and are
-    rated apart. The pie rule is no part of it: a tournament's handicap games are played without pie."""
+    """A game, board and rules set: games of different variants measure different skills and are rated apart.
 
+    `rules` is the rules set as sorted JSON, without the options of VARIANT_IGNORES (the pie rule)."""
+
+    game: str
     board: str
-    misere: bool
+    rules: str
+
+    @classmethod
+    def of(cls, game: str, board: str, rules: Mapping[str, Any]) -> Variant:
+        """The variant of a game name, board spec and rules mapping (as stores keep them)."""
+        kept = {key: value for key, value in rules.items() if key not in VARIANT_IGNORES}
+        return cls(game, board, json.dumps(kept, sort_keys=True, separators=(",", ":")))
 
     @property
     def label(self) -> str:
-        """Like `tri:9, misère`."""
-        return f"{self.board}, misère" if self.misere else self.board
+        """Like `tri:9, misère` (Y), `tetra kadon` (another game), with the game's label of its rules."""
+        game = get_game(self.game)
+        rules = game.rules_label(game.parse_rules(json.loads(self.rules)))
+        where = self.board if self.game == DEFAULT_GAME else f"{self.game} {self.board}"
+        return f"{where}, {rules}" if rules else where
 
 
 def variant_of(record: GameRecord) -> Variant:
-    """The board and rules a game was played with."""
-    return Variant(record.board, record.rules.misere)
+    """The game, board and rules a game was played with."""
+    return Variant.of(record.game, record.board, get_game(record.game).rules_dict(record.rules))
+
+
+def _stored_variant(row: Sequence[Any]) -> Variant:
+    """A variant from a row of `store.stored_variants`: (game, board, rules mapping), or a store of before games
+    existed, (board, misère)."""
+    if len(row) == 2:
+        board, misere = row
+        return Variant.of(DEFAULT_GAME, board, {"misere": bool(misere)})
+    game, board, rules = row
+    game = game or DEFAULT_GAME
+    definition = get_game(game)
+    return Variant.of(game, board, definition.rules_dict(definition.parse_rules(rules)))
 
 
 def split_by_variant(sources: Sequence[Source]) -> list[tuple[Variant, list[Source]]]:
@@ -148,7 +176,7 @@ def split_by_variant(sources: Sequence[Source]) -> list[tuple[Variant, list[Sour
     found: dict[Variant, list[Source]] = {}
     for source in sources:
         if source.loaded is None:
-            held = [Variant(board, misere) for board, misere in store.stored_variants(source.path)]
+            held = list(dict.fromkeys(_stored_variant(row) for row in store.stored_variants(source.path)))
         else:
             held = list(dict.fromkeys(variant_of(record) for record in source.loaded))
         for variant in held:
@@ -212,7 +240,7 @@ def rate_sources(sources: Sequence[Source], settings: RatingSettings | None = No
 
 def fit_sources(sources: Sequence[Source], anchor: str | None = None, *, variant: Variant | None = None) -> EloFit:
     """Bradley-Terry Elo of several sources' games together (streamed from the stores, results only), only the
-    games of `variant` (a board and rules set) when given, as `rate_sources` rates them."""
+    games of `variant` (a game, board and rules set) when given, as `rate_sources` rates them."""
     games: Iterable[GameRecord] = itertools.chain.from_iterable(s.iter_records(moves=False) for s in sources)
     if variant is not None:
         games = (record for record in games if variant_of(record) == variant)

@@ -1,11 +1,10 @@
-"""Board diagrams as SVG: final positions with numbered stones, and per-cell heat maps.
+"""Board diagrams as SVG through each game's views: positions with numbered stones, and per-node heat maps.
 
-Layouts: on `tri:N` the cell (x, y) is a hexagon centred at (x + y/2, y·√3/2), flipped so row 1 is at the bottom
-and the apex `a<N>` at the top. The curved 93-node `kadon` board has no grid, so its layout is computed once: a
-Tutte embedding (every inner node at the mean of its neighbours) with the corners A1, I1, A9 pinned to a triangle's
-corners and the edge nodes spaced evenly along its sides, then a few edge-length relaxation sweeps that keep the
-drawing planar (checked; the plain Tutte embedding is kept if a sweep would make edges cross). Kadon nodes are drawn
-as circles joined by their adjacency lines, like the printed board.
+The geometry (where each node sits, which nodes are joined) is `ytourney.boards.layout`: hexagonal cells on grid
+boards (tri:N, hex:N), circles joined by their lines on the curved kadon board. A position is drawn from the
+game's own replay of a record (`ytourney.games.replay`): stones numbered by the move that placed them, the last move
+ringed (and, for a step or a jump, arrows along its path), and the game's highlight (Y's winning group) joined by a
+gold band.
 """
 
 from __future__ import annotations
@@ -16,21 +15,21 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
-import numpy as np
+from ytourney.boards.board import Board, BoardKind, parse_board
+from ytourney.boards.layout import BoardLayout, board_layout
+from ytourney.games.api import EMPTY, Color, Game, Move, MoveKind, State
+from ytourney.games.registry import get_game
+from ytourney.games.replay import ReplayError, replay
 
-from ytourney.errors import YTourneyError
-from ytourney.game.board import SIDE_A, SIDE_B, SIDE_C, Board, BoardKind, parse_board
-from ytourney.game.notation import SWAP, parse_move
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import EMPTY, GameState
+__all__ = ["BoardLayout", "DIVERGING", "Replayed", "WIN_RING", "board_layout", "colour_at", "heatmap_svg",
+           "position_svg", "replay_moves"]
 
 UNIT = 34.0
 """Pixels per unit of layout (the distance between neighbouring tri cells)."""
 MARGIN = 1.25
 """Layout units of margin around the board (room for coordinates)."""
-KADON_RELAX_SWEEPS = 30
-"""Edge-length relaxation sweeps applied to the kadon Tutte embedding."""
 
 BOARD_FILL = "#ecd9b0"
 BOARD_LINE = "#9c8157"
@@ -39,128 +38,6 @@ WHITE_STONE = "#fbfbf8"
 WIN_RING = "#e0a100"
 LAST_RING = "#d03030"
 EMPTY_CELL = "#e2e4e8"
-
-
-@dataclass(frozen=True, eq=False)
-class BoardLayout:
-    """2-D positions of a board's cells in layout units (y grows downwards), its edges, and its drawing style."""
-
-    spec: str
-    points: np.ndarray
-    edges: tuple[tuple[int, int], ...]
-    hexagons: bool
-    spacing: float
-
-    @property
-    def radius(self) -> float:
-        """Radius of a stone in layout units."""
-        return 0.43 * self.spacing
-
-    def bounds(self) -> tuple[float, float, float, float]:
-        """(min_x, min_y, max_x, max_y) of the cell centres."""
-        low = self.points.min(axis=0)
-        high = self.points.max(axis=0)
-        return float(low[0]), float(low[1]), float(high[0]), float(high[1])
-
-
-@functools.cache
-def board_layout(spec: str) -> BoardLayout:
-    """The drawing layout of a board spec (cached)."""
-    board = parse_board(spec)
-    if board.kind is BoardKind.TRI:
-        return _tri_layout(board)
-    return _kadon_layout(board)
-
-
-def _tri_layout(board: Board) -> BoardLayout:
-    points = np.array([(x + y / 2, -y * math.sqrt(3) / 2) for x, y in board.coords], dtype=float)
-    return BoardLayout(board.spec, points, _edges(board), hexagons=True, spacing=1.0)
-
-
-def _edges(board: Board) -> tuple[tuple[int, int], ...]:
-    return tuple((a, b) for a in range(board.num_cells) for b in board.neighbors[a] if a < b)
-
-
-def _side_path(board: Board, side: int, start: int) -> list[int]:
-    """The cells of one side in order from the corner `start`, walking side neighbours."""
-    cells = set(board.cells_on_side(side))
-    path = [start]
-    while True:
-        following = [c for c in board.neighbors[path[-1]] if c in cells and c not in path]
-        if not following:
-            return path
-        path.append(following[0])
-
-
-def _kadon_layout(board: Board) -> BoardLayout:
-    n = board.num_cells
-    a1, i1, a9 = (board.index_of(name) for name in ("A1", "I1", "A9"))
-    height = math.sqrt(3) / 2
-    corner_at = {a1: np.array([0.0, 0.0]), i1: np.array([1.0, 0.0]), a9: np.array([0.5, -height])}
-    points = np.zeros((n, 2))
-    pinned = np.zeros(n, dtype=bool)
-    for side, start, end in ((SIDE_A, a1, i1), (SIDE_C, i1, a9), (SIDE_B, a1, a9)):
-        path = _side_path(board, side, start)
-        if path[-1] != end:
-            raise YTourneyError(f"kadon side {side} does not run from {board.names[start]} to {board.names[end]}")
-        for k, cell in enumerate(path):
-            points[cell] = corner_at[start] + (corner_at[end] - corner_at[start]) * k / (len(path) - 1)
-            pinned[cell] = True
-    free = np.flatnonzero(~pinned)
-    slot = {cell: i for i, cell in enumerate(free)}
-    laplacian = np.zeros((len(free), len(free)))
-    rhs = np.zeros((len(free), 2))
-    for cell in free:
-        i = slot[cell]
-        laplacian[i, i] = len(board.neighbors[cell])
-        for nb in board.neighbors[cell]:
-            if pinned[nb]:
-                rhs[i] += points[nb]
-            else:
-                laplacian[i, slot[nb]] -= 1.0
-    points[free] = np.linalg.solve(laplacian, rhs)
-    edges = _edges(board)
-    edge_array = np.array(edges)
-    target = 1.05 * float(np.median(np.linalg.norm(points[edge_array[:, 0]] - points[edge_array[:, 1]], axis=1)))
-    relaxed = _relax(board, points, free, target, KADON_RELAX_SWEEPS)
-    if not _crossings(relaxed, edges):
-        points = relaxed
-    lengths = np.linalg.norm(points[edge_array[:, 0]] - points[edge_array[:, 1]], axis=1)
-    scale = 1.0 / float(np.median(lengths))  # median edge = one layout unit, like tri boards
-    points = points * scale
-    return BoardLayout(board.spec, points, edges, hexagons=False, spacing=float(lengths.min() * scale))
-
-
-def _relax(board: Board, points: np.ndarray, free: np.ndarray, target: float, sweeps: int) -> np.ndarray:
-    """Move free nodes towards edge length `target` from each neighbour (Jacobi sweeps, boundary fixed)."""
-    current = points.copy()
-    for _ in range(sweeps):
-        moved = current.copy()
-        for cell in free:
-            total = np.zeros(2)
-            for nb in board.neighbors[cell]:
-                offset = current[cell] - current[nb]
-                length = float(np.hypot(*offset)) or 1e-12
-                total += current[nb] + target * offset / length
-            moved[cell] = total / len(board.neighbors[cell])
-        current = moved
-    return current
-
-
-def _crossings(points: np.ndarray, edges: Sequence[tuple[int, int]]) -> int:
-    """Number of pairs of edges that cross (sharing an end point does not count)."""
-    a = np.array(edges)
-    p, q = points[a[:, 0]], points[a[:, 1]]
-
-    def orient(u: np.ndarray, v: np.ndarray, w: np.ndarray) -> np.ndarray:
-        return np.sign((v[..., 0] - u[..., 0]) * (w[..., 1] - u[..., 1]) - (v[..., 1] - u[..., 1]) * (w[..., 0] - u[..., 0]))
-
-    p1, q1 = p[:, None, :], q[:, None, :]
-    p2, q2 = p[None, :, :], q[None, :, :]
-    proper = (orient(p1, q1, p2) * orient(p1, q1, q2) < 0) & (orient(p2, q2, p1) * orient(p2, q2, q1) < 0)
-    shared = (a[:, None, 0] == a[None, :, 0]) | (a[:, None, 0] == a[None, :, 1]) | \
-             (a[:, None, 1] == a[None, :, 0]) | (a[:, None, 1] == a[None, :, 1])
-    return int(np.triu(proper & ~shared, 1).sum())
 
 
 # --- SVG building ---------------------------------------------------------------------------------------------
@@ -215,20 +92,11 @@ def _draw_board(canvas: _Canvas, board: Board, fills: Mapping[int, str] | None =
             fill = fills.get(cell, BOARD_FILL)
             canvas.add(f'<polygon points="{canvas.hexagon(cell, HEX_RADIUS)}" fill="{fill}" stroke="{BOARD_LINE}" '
                        f'stroke-width="1"><title>{escape(board.names[cell])}</title></polygon>')
-        if names:
+        if names and board.kind is BoardKind.TRI:
             _tri_coordinates(canvas, board)
         return
-    corners = [canvas.cell_xy(board.index_of(name)) for name in ("A1", "I1", "A9")]
-    pad = 0.55 * canvas.unit
-    cx = sum(x for x, _ in corners) / 3
-    cy = sum(y for _, y in corners) / 3
-    outline = []
-    for x, y in corners:
-        dx, dy = x - cx, y - cy
-        length = math.hypot(dx, dy)
-        outline.append((x + dx / length * pad * 2, y + dy / length * pad * 2))
-    canvas.add(f'<polygon points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in outline)}" fill="{BOARD_FILL}" '
-               f'stroke="{BOARD_LINE}" stroke-width="1.5" stroke-linejoin="round"/>')
+    if layout.outline:
+        _outline(canvas, layout.outline)
     lines = []
     for a, b in layout.edges:
         (x1, y1), (x2, y2) = canvas.cell_xy(a), canvas.cell_xy(b)
@@ -243,6 +111,21 @@ def _draw_board(canvas: _Canvas, board: Board, fills: Mapping[int, str] | None =
         if names and cell not in fills:
             canvas.add(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{0.34 * r * 2:.1f}" fill="{BOARD_LINE}" '
                        f'text-anchor="middle" dominant-baseline="central">{escape(board.names[cell])}</text>')
+
+
+def _outline(canvas: _Canvas, corners: Sequence[int]) -> None:
+    """The board's filled polygon through its corner nodes, pushed outwards from their centre."""
+    points = [canvas.cell_xy(cell) for cell in corners]
+    pad = 0.55 * canvas.unit
+    cx = sum(x for x, _ in points) / len(points)
+    cy = sum(y for _, y in points) / len(points)
+    outline = []
+    for x, y in points:
+        dx, dy = x - cx, y - cy
+        length = math.hypot(dx, dy)
+        outline.append((x + dx / length * pad * 2, y + dy / length * pad * 2))
+    canvas.add(f'<polygon points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in outline)}" fill="{BOARD_FILL}" '
+               f'stroke="{BOARD_LINE}" stroke-width="1.5" stroke-linejoin="round"/>')
 
 
 @functools.lru_cache(maxsize=16)
@@ -269,60 +152,72 @@ def _tri_coordinates(canvas: _Canvas, board: Board) -> None:
 
 @dataclass(frozen=True)
 class Replayed:
-    """A record's moves replayed: final state, move number of each stone, and the first move that failed."""
+    """A record's moves replayed as far as they go: the state, the move number of each numbered stone (its
+    placement, following the stone when it moves), the last move with a path, and the first move that failed."""
 
-    state: GameState
+    state: State
     numbers: dict[int, int]
+    last: Move | None
     failed_at: int | None
+    colours: tuple[Color | None, ...] = ()
 
 
-def replay(board: Board, moves: Sequence[str], rules: Rules | None = None, handicap: int = 0) -> Replayed:
-    """Replay move tokens as far as they are legal; `numbers` maps cell -> 1-based index in the move list."""
-    state = GameState(board, rules or Rules(), handicap)
+def replay_moves(game: Game, board: Board, moves: Sequence[str], rules: Any = None, handicap: int = 0) -> Replayed:
+    """Replay move tokens as far as they are legal: `numbers` maps node -> 1-based index of the placement of the
+    stone standing there; `colours` holds the colour of each move replayed (None for a swap)."""
+    rules = game.parse_rules(None) if rules is None else rules
     numbers: dict[int, int] = {}
-    for index, token in enumerate(moves, start=1):
-        try:
-            move = parse_move(board, token)
-            state.play(move)
-        except YTourneyError:
-            return Replayed(state, numbers, index)
-        if move != SWAP:
-            numbers[move] = index
-    return Replayed(state, numbers, None)
+    colours: list[Color | None] = []
+    last: list[Move] = []
+
+    def visit(number: int, move: Move, colour: Color) -> None:
+        kind = move.kind
+        colours.append(None if kind is MoveKind.SWAP else colour)
+        if kind is MoveKind.PLACE:
+            numbers[move.cell] = number
+        elif kind in (MoveKind.STEP, MoveKind.JUMP):
+            placed = numbers.pop(move.source, None)
+            if placed is not None:
+                numbers[move.target] = placed
+        if move.path:
+            last[:] = [move]
+
+    failed_at = None
+    try:
+        state = replay(game, board, rules, handicap, moves, visit)
+    except ReplayError as err:
+        state, failed_at = err.state, err.number
+    cells = state.cells
+    if any(cells[node] == EMPTY for node in numbers):  # captured stones lose their numbers
+        numbers = {node: n for node, n in numbers.items() if cells[node] != EMPTY}
+    return Replayed(state, numbers, last[0] if last else None, failed_at, tuple(colours))
 
 
-def winning_group(state: GameState) -> set[int]:
-    """Cells of the completed Y (the group touching all three sides), empty when there is none."""
-    board = state.board
-    stones = state.cells  # one read: on the C core every read builds a new list
-    for cell in range(board.num_cells):
-        if stones[cell] != EMPTY and state.group_sides(cell) == SIDE_A | SIDE_B | SIDE_C:
-            colour = stones[cell]
-            group, stack = {cell}, [cell]
-            while stack:
-                current = stack.pop()
-                for nb in board.neighbors[current]:
-                    if nb not in group and stones[nb] == colour:
-                        group.add(nb)
-                        stack.append(nb)
-            return group
-    return set()
+def position_svg(board: Board | str, moves: Sequence[str], *, rules: Any = None, handicap: int = 0,
+                 numbered: bool = True, highlight: bool = True, label: str = "", unit: float = UNIT,
+                 game: Game | str | None = None) -> str:
+    """The position after a move list: stones numbered by the move that placed them, the last move ringed (with
+    arrows along its path for a step or a jump), the game's highlight (Y's winning group) joined in gold."""
+    game = get_game(game) if game is None or isinstance(game, str) else game
+    board = game.parse_board(board) if isinstance(board, str) else board
+    return diagram_svg(game, replay_moves(game, board, moves, rules, handicap), numbered=numbered,
+                       highlight=highlight, label=label, unit=unit)
 
 
-def position_svg(board: Board | str, moves: Sequence[str], *, rules: Rules | None = None, handicap: int = 0,
-                 numbered: bool = True, highlight: bool = True, label: str = "", unit: float = UNIT) -> str:
-    """The final position of a move list: stones numbered by move, the last one ringed, the winning Y outlined."""
-    board = parse_board(board) if isinstance(board, str) else board
-    layout = board_layout(board.spec)
-    played = replay(board, moves, rules, handicap)
+def diagram_svg(game: Game, played: Replayed, *, numbered: bool = True, highlight: bool = True, label: str = "",
+                unit: float = UNIT) -> str:
+    """The SVG of a replayed position (see `position_svg`)."""
     state = played.state
+    board = state.board
+    layout = board_layout(board.spec)
     canvas = _Canvas(layout, unit)
     canvas.parts.extend(_empty_board(board.spec, unit))
-    group = winning_group(state) if highlight else set()
-    last = max(played.numbers, key=played.numbers.__getitem__) if played.numbers else None
+    group = game.highlight(state) if highlight else frozenset()
+    last_move = played.last
+    last = last_move.target if last_move is not None else None
     r = layout.radius * unit
     stones = state.cells
-    if group:  # the winning Y: its stones joined by a broad gold band under them, so it stands out at a glance
+    if group:  # the highlight: its stones joined by a broad gold band under them, so it stands out at a glance
         band = []
         for a, b in layout.edges:
             if a in group and b in group:
@@ -331,7 +226,11 @@ def position_svg(board: Board | str, moves: Sequence[str], *, rules: Rules | Non
         if band:
             canvas.add(f'<path d="{"".join(band)}" stroke="{WIN_RING}" stroke-width="{1.1 * r:.1f}" '
                        'stroke-linecap="round" fill="none" opacity="0.9"/>')
-    for cell, number in sorted(played.numbers.items(), key=lambda item: item[1]):
+    numbers = played.numbers
+    unnumbered = [cell for cell in range(board.num_cells) if stones[cell] != EMPTY and cell not in numbers]
+    order = [(cell, None) for cell in unnumbered]
+    order += sorted(numbers.items(), key=lambda item: item[1])
+    for cell, number in order:
         x, y = canvas.cell_xy(cell)
         colour = Color(stones[cell])
         fill, ink = (BLACK_STONE, "#ffffff") if colour is Color.BLACK else (WHITE_STONE, "#111111")
@@ -339,16 +238,38 @@ def position_svg(board: Board | str, moves: Sequence[str], *, rules: Rules | Non
         if cell in group:
             canvas.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r + 3:.1f}" fill="none" stroke="{WIN_RING}" '
                        'stroke-width="5"/>')
+        title = f"{number}. {name} ({colour})" if number is not None else f"{name} ({colour})"
         canvas.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="#222" stroke-width="1">'
-                   f'<title>{number}. {name} ({colour})</title></circle>')
+                   f'<title>{title}</title></circle>')
         if cell == last:
             canvas.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r - 2:.1f}" fill="none" stroke="{LAST_RING}" '
                        'stroke-width="1.6"/>')
-        if numbered:
+        if numbered and number is not None:
             font = r * (0.95 if number < 10 else 0.8 if number < 100 else 0.62)
             canvas.add(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{font:.1f}" fill="{ink}" text-anchor="middle" '
                        f'dominant-baseline="central">{number}</text>')
+    if last_move is not None and last_move.kind in (MoveKind.STEP, MoveKind.JUMP) and len(last_move.path) > 1:
+        _arrows(canvas, board, last_move, r)
     return canvas.svg(label or f"final position on {board.spec}")
+
+
+def _arrows(canvas: _Canvas, board: Board, move: Move, r: float) -> None:
+    """Arrows along the path of a step or a jump chain, from stone edge to stone edge, one per leg."""
+    legs = []
+    for a, b in itertools.pairwise(move.path):
+        (x1, y1), (x2, y2) = canvas.cell_xy(a), canvas.cell_xy(b)
+        length = math.hypot(x2 - x1, y2 - y1) or 1.0
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        sx, sy, ex, ey = x1 + ux * r * 0.6, y1 + uy * r * 0.6, x2 - ux * r * 1.05, y2 - uy * r * 1.05
+        head = 0.45 * r
+        left = (ex - ux * head - uy * head * 0.6, ey - uy * head + ux * head * 0.6)
+        right = (ex - ux * head + uy * head * 0.6, ey - uy * head - ux * head * 0.6)
+        legs.append(f'<path class="arrow" d="M{sx:.1f} {sy:.1f}L{ex:.1f} {ey:.1f}" stroke="{LAST_RING}" '
+                    f'stroke-width="{max(2.0, 0.18 * r):.1f}" stroke-linecap="round" fill="none"/>'
+                    f'<polygon class="arrow-head" points="{ex:.1f},{ey:.1f} {left[0]:.1f},{left[1]:.1f} '
+                    f'{right[0]:.1f},{right[1]:.1f}" fill="{LAST_RING}"/>')
+    path_names = "-".join(board.names[node] for node in move.path)
+    canvas.add(f'<g class="last-move"><title>last move {escape(path_names)}</title>{"".join(legs)}</g>')
 
 
 # --- heat maps ------------------------------------------------------------------------------------------------

@@ -1,12 +1,19 @@
 """Bradley–Terry Elo: the maximum-likelihood fit over all games with 95% intervals, as Ordo and BayesElo compute it.
 
-Model: P(i beats j) = 1 / (1 + 10^((R_j - R_i) / 400)); Y has no draws. The fit maximises the likelihood of every
+Model: P(i beats j) = 1 / (1 + 10^((R_j - R_i) / 400)). The fit maximises the likelihood of every
 game at once (so it does not depend on the order of the games) by Newton's method on the ratings in natural units
 (R ln 10 / 400), with a backtracking line search. Ratings are only defined up to a common shift; the anchor fixes it:
 the pool average is 0 by default, or a named player is 0. Each interval is the rating ± 1.96 standard deviations from
 the observed Fisher information (the negative Hessian of the log-likelihood at the optimum), taken for the anchored
 rating: Var(A θ) = A C Aᵀ with A the anchoring map (θ minus the mean, or minus the anchor's θ), so the anchor itself
 has a zero-width interval.
+
+Draws (a record whose winner is None: a rule's draw, or a game stopped at `move-limit`) count as half a win for
+each side, as Ordo does by default (a 1/2-1/2 in its PGN input): the likelihood of a matchup is
+σ(d)^(wins_a + draws/2) · σ(-d)^(wins_b + draws/2). We chose this over BayesElo's drawelo model (a separate draw
+band of width drawelo, estimated from the data) because it needs no extra parameter, gives the same ratings Ordo
+gives for the same PGN, and leaves data without draws (Y) with exactly the fit they always had. A draw links the
+two players both ways in the "beat" graph below, as half a win each way does.
 
 Players the data cannot separate. The maximum-likelihood fit is finite only when the "beat" graph is strongly
 connected: every player both beat and lost to someone inside every split of the pool into two groups (Zermelo,
@@ -38,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from ytourney.errors import RatingsError
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
 
 ELO_PER_NAT = 400 / math.log(10)
 """Elo points per unit of the natural-log odds scale the fit works in."""
@@ -61,6 +68,7 @@ class EloRating:
     games: int
     wins: int
     bounded: bool = False
+    draws: int = 0
 
     @property
     def error(self) -> float:
@@ -68,14 +76,23 @@ class EloRating:
         return (self.high - self.low) / 2
 
     @property
-    def score(self) -> float:
-        """Share of the rated games this player won."""
-        return self.wins / self.games if self.games else 0.0
+    def losses(self) -> int:
+        """Rated games this player lost."""
+        return self.games - self.wins - self.draws
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"name": self.name, "elo": self.elo, "low": self.low, "high": self.high, "error": self.error,
+    @property
+    def score(self) -> float:
+        """This player's points per rated game: a win is 1, a draw 1/2."""
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.0
+
+    def to_dict(self, *, with_draws: bool | None = None) -> dict[str, Any]:
+        """JSON form; `draws` is there when `with_draws` says so (None: when this player drew a game), so the JSON
+        of games without draws keeps the keys it always had."""
+        data = {"name": self.name, "elo": self.elo, "low": self.low, "high": self.high, "error": self.error,
                 "games": self.games, "wins": self.wins, "bounded": self.bounded}
+        if self.draws if with_draws is None else with_draws:
+            data["draws"] = self.draws
+        return data
 
 
 @dataclass(frozen=True)
@@ -104,12 +121,18 @@ class EloFit:
         return {"anchor": self.anchor, "games_used": self.games_used,
                 "handicap_games_left_out": self.handicap_games_left_out, "prior_games": self.prior_games,
                 "pools": [list(pool) for pool in self.pools],
-                "ratings": [rating.to_dict() for rating in self.ratings]}
+                "ratings": [rating.to_dict(with_draws=self.draws > 0) for rating in self.ratings]}
+
+    @property
+    def draws(self) -> int:
+        """Drawn games among those used."""
+        return sum(rating.draws for rating in self.ratings) // 2
 
 
 @dataclass(frozen=True)
 class _Tally:
-    """Games grouped by matchup: player indices a, b, Black's handicap worth (nats) and each side's wins."""
+    """Games grouped by matchup: player indices a, b, Black's handicap worth (nats) and each side's points (a win
+    1, a draw 1/2 each); per player: games, wins and draws."""
 
     names: tuple[str, ...]
     a: np.ndarray
@@ -119,6 +142,7 @@ class _Tally:
     wins_b: np.ndarray
     games: tuple[int, ...]
     wins: tuple[int, ...]
+    draws: tuple[int, ...]
     used: int
     left_out: int
 
@@ -152,7 +176,7 @@ def fit_elo(records: Iterable[GameRecord], *, anchor: str | None = None,
             for i, flag in zip(pool, _bounded(reach[np.ix_(inside, inside)], home)):
                 bounded[i] = flag
     ratings = [EloRating(name, float(elo[i]), float(elo[i] - Z95 * spread[i]), float(elo[i] + Z95 * spread[i]),
-                         tally.games[i], tally.wins[i], bounded[i]) for i, name in enumerate(names)]
+                         tally.games[i], tally.wins[i], bounded[i], tally.draws[i]) for i, name in enumerate(names)]
     ratings.sort(key=lambda r: (-r.elo, r.name))
     split = tuple(tuple(names[i] for i in pool) for pool in pools) if len(pools) > 1 else ()
     return EloFit(tuple(ratings), anchor, tally.used, tally.left_out, prior, split)
@@ -171,10 +195,11 @@ def _level_worths(level_elo: Mapping[int, float] | None) -> dict[int, float]:
 
 
 def _tally(records: Iterable[GameRecord], worths: Mapping[int, float]) -> _Tally:
-    """Count wins per matchup; handicap games without a worth are left out."""
-    counts: dict[tuple[str, str, int], list[int]] = {}
+    """Count points per matchup (a draw is half a point each); handicap games without a worth are left out."""
+    counts: dict[tuple[str, str, int], list[float]] = {}
     games: dict[str, int] = {}
     wins: dict[str, int] = {}
+    draws: dict[str, int] = {}
     left_out = used = 0
     for record in records:
         if record.black == record.white:
@@ -183,16 +208,23 @@ def _tally(records: Iterable[GameRecord], worths: Mapping[int, float]) -> _Tally
         if level > 0 and level not in worths:
             left_out += 1
             continue
-        winner, loser = record.winner_name, record.loser_name
         if level > 0:
             key = (record.black, record.white, level)  # Black received the handicap: the order matters
         else:
-            key = (min(winner, loser), max(winner, loser), 0)
-        counts.setdefault(key, [0, 0])[winner != key[0]] += 1
+            key = (min(record.black, record.white), max(record.black, record.white), 0)
+        points = counts.setdefault(key, [0.0, 0.0])
         used += 1
-        for name in (winner, loser):
+        for name in key[:2]:
             games[name] = games.get(name, 0) + 1
-        wins[winner] = wins.get(winner, 0) + 1
+        winner = record.winner_name
+        if winner is None:
+            points[0] += 0.5
+            points[1] += 0.5
+            for name in key[:2]:
+                draws[name] = draws.get(name, 0) + 1
+        else:
+            points[winner != key[0]] += 1.0
+            wins[winner] = wins.get(winner, 0) + 1
     names = tuple(sorted(games))
     index = {name: i for i, name in enumerate(names)}
     keys = sorted(counts)
@@ -205,6 +237,7 @@ def _tally(records: Iterable[GameRecord], worths: Mapping[int, float]) -> _Tally
         wins_b=np.array([counts[k][1] for k in keys], dtype=float),
         games=tuple(games[name] for name in names),
         wins=tuple(wins.get(name, 0) for name in names),
+        draws=tuple(draws.get(name, 0) for name in names),
         used=used,
         left_out=left_out,
     )

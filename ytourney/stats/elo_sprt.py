@@ -10,9 +10,11 @@ Models, as fishtest, fastchess and OpenBench compute them:
   scores 0, ½, 1, 1½ or 2 points for the tested player; the five counts give the generalized SPRT log-likelihood
   ratio N · Σ p̂ᵢ ln(q1ᵢ / q0ᵢ), where p̂ is the observed distribution of the pair score (empty bins regularized to
   1e-3 as fishtest's LLRcalc does) and qₖ is the distribution closest to p̂ (maximum likelihood) whose mean score is
-  s(eloₖ). A pair counts once both of its games are in; Y has no draws, so the ½ and 1½ bins stay empty.
+  s(eloₖ). A pair counts once both of its games are in. A draw (a record whose winner is None: a rule's draw or
+  a `move-limit`) is one half-point, so games without draws (Y) leave the ½ and 1½ bins empty.
 - trinomial: the same generalized LLR on each game's loss / draw / win.
-- bernoulli: classic Wald on each game, win probability s(elo0) against s(elo1) (a draw counts half a win).
+- bernoulli: classic Wald on each game, win probability s(elo0) against s(elo1); a draw counts as half a win and
+  half a loss (it is not ignored: ignoring draws would test the decisive games' win rate, not the score).
 Elo ± error (95%) and the LOS come from the model's own counts (pairs or games) as fishtest's `get_elo` does.
 
 The decision depends on the order results arrive, so the records form (`sprt_from_records`) counts them in the
@@ -30,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
 from ytourney.stats.normal import normal_cdf
 from ytourney.stats.sprt import SprtDecision, judge
 
@@ -292,7 +294,8 @@ def sprt_step(state: EloSprtState, record: GameRecord) -> EloSprtState:
     other = record.white if record.black == player else record.black
     if state.opponent and other != state.opponent:
         return state
-    half_points = 2 if record.winner_name == player else 0
+    winner = record.winner_name
+    half_points = 1 if winner is None else 2 if winner == player else 0
     trinomial = list(state.trinomial)
     trinomial[half_points] += 1
     changed = replace(state, opponent=state.opponent or other, trinomial=(trinomial[0], trinomial[1], trinomial[2]))

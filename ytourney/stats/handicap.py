@@ -3,9 +3,10 @@
 Each pair's posterior lives on a grid over its signed fair level d and slope s (see handicap_grid); the next game
 of a pair is played at the randomized rounding of the posterior median, decided when the game is dispatched,
 whatever is still in flight. A HandicapPlanner holds the pairs of a tournament and, by default, lets them inform
-each other's priors (a shared slope; strengths on the level scale). Only games decided on the board count: faults
-and forfeits are left out. The posterior depends on the win counts per level alone, computed exactly, so a resumed
-tournament rebuilds it bit for bit from the stored games in any order.
+each other's priors (a shared slope; strengths on the level scale). Only games the rules decided with a winner
+count: faults, forfeits and move limits are left out, and so are draws (see `informs_handicap`). The posterior
+depends on the win counts per level alone, computed exactly, so a resumed tournament rebuilds it bit for bit from
+the stored games in any order.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ytourney.errors import HandicapError
-from ytourney.game.record import GameRecord, Termination
+from ytourney.games.api import Termination
+from ytourney.games.record import GameRecord
 from ytourney.stats.handicap_grid import (
     THETA_STEP,
     Grid,
@@ -286,12 +288,24 @@ class PairEstimator:
 
 
 def counts_for_handicap(termination: Termination) -> bool:
-    """True when a game with this ending informs the handicap estimate: only games decided on the board count.
+    """True when a game with this ending may inform the handicap estimate: the rules ended it (see `informs_handicap`
+    for a whole record, which also leaves draws out).
 
     A loss on time, by a crash, a protocol error, an illegal move or a forfeit says nothing about what a handicap
-    level is worth, so it is left out (the ratings still count it as a loss).
+    level is worth, nor does a game stopped at the move limit, so they are left out (the ratings still count them).
     """
-    return termination is Termination.CONNECTION
+    return termination.is_rule
+
+
+def informs_handicap(record: GameRecord) -> bool:
+    """True when this game counts for the handicap estimate: the rules ended it, with a winner.
+
+    Draws are skipped, a decision rather than a necessity: the model is a binary probit (the weaker wins or not, see
+    handicap_grid), its per-level tallies are whole wins, and only games with a handicap ladder (Y, which has no
+    draws) reach it; counting a draw as half a win would need half-weighted likelihood rows and fractional tallies
+    for no game that has both. Y data are unchanged: every Y game its rules end has a winner.
+    """
+    return record.winner is not None and counts_for_handicap(record.termination)
 
 
 def _pair_key(a: str, b: str) -> tuple[str, str]:
@@ -337,14 +351,15 @@ class HandicapPlanner:
         self._stale = True
 
     def record_game(self, record: GameRecord) -> bool:
-        """Add a game record unless it ended in a fault; True when it was counted.
+        """Add a game record unless it ended in a fault, at the move limit or in a draw; True when it was counted.
 
         At level >= 1 the weaker player is Black and moves first (no pie); at level 0 nobody received anything.
         """
-        if not counts_for_handicap(record.termination):
+        winner = record.winner_name
+        if winner is None or not informs_handicap(record):
             return False
         weaker = (record.first or record.black) if record.handicap else None
-        self.record(record.black, record.white, record.handicap, weaker, record.winner_name)
+        self.record(record.black, record.white, record.handicap, weaker, winner)
         return True
 
     def next_game(self, a: str, b: str, rng: random.Random) -> tuple[str, int]:

@@ -5,9 +5,23 @@ same games give the same ratings whatever the worker count or completion order. 
 `ytourney ratings DIR1 DIR2` command) replays the first folder's games in id order, then the second folder's, and
 so on (`ordered=True` with `league_order`); players are matched across folders by name.
 
-Every environment is an explicit `trueskill.TrueSkill(mu, sigma, beta, tau, draw_probability=0)` (Y has no draws);
-the module never touches trueskill's global environment. When an extreme upset makes the float backend give up
-(trueskill raises FloatingPointError), the game is rated again with the mpmath backend at rising precision.
+Every environment is an explicit `trueskill.TrueSkill(mu, sigma, beta, tau, draw_probability)`; the module never
+touches trueskill's global environment.
+
+Draws. TrueSkill models a draw as a performance difference inside a draw margin that `draw_probability` fixes
+(the chance that two equal players draw), and that margin shapes the update after a win too: the same win moves
+ratings less in an environment that allows draws. So the draw probability is chosen per game, not per table:
+- a game that cannot draw (`has_draws` False: Y) is rated with draw_probability 0, exactly as before draws existed,
+  so Y ratings are the same numbers whatever else is in the data;
+- a game that can draw (`has_draws`: YvY, Leap Over ...), and any drawn game (winner None, e.g. a `move-limit`
+  draw of a game that otherwise has none), is rated with `RatingSettings.draw_probability` (default 0.10,
+  trueskill's own default), a draw as `ranks=[0, 0]`.
+A fixed setting rather than the observed share of draws: ratings must not depend on games not yet replayed (the
+running leader and streamed league replays see each game once), and a setting keeps them a function of the games
+so far. A draw pulls the two players' means toward each other and shrinks both deviations.
+
+When an extreme upset makes the float backend give up (trueskill raises FloatingPointError), the game is rated
+again with the mpmath backend at rising precision.
 
 Handicap games (level >= 1: the weaker player is Black, moves first without pie, and places `level` stones) are
 rated by default with a learned worth per level and board (see level_worth): the weaker player plays as a team
@@ -20,18 +34,29 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import trueskill
 
-from ytourney.game.record import GameRecord, replay_order
+from ytourney.games.api import Color
+from ytourney.games.record import GameRecord, replay_order
+from ytourney.games.registry import get_game
 from ytourney.stats.level_worth import BONUS_WEIGHT, LearnedLevelWorth, LevelValue
 from ytourney.stats.normal import normal_cdf
+from ytourney.stats.results import PlayerResults, count_results
+
+__all__ = [
+    "Backend", "HandicapRating", "HistoryPoint", "PlayerRating", "PlayerResults", "RatedGame", "RatingSettings",
+    "Ratings", "ReplayCounts", "RunningRatings", "can_draw", "count_results", "make_env", "rate_records",
+    "superiority",
+]
 
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = DEFAULT_MU / 3
 DEFAULT_BETA = DEFAULT_MU / 6
 DEFAULT_TAU = DEFAULT_MU / 300
+DEFAULT_DRAW_PROBABILITY = 0.10
+"""Chance that two equal players draw, for games that can draw (trueskill's default; games without draws use 0)."""
 CONSERVATIVE_SIGMAS = 3.0
 """The sort key of every table is the conservative rating mu - 3 sigma."""
 MPMATH_PRECISIONS = (50, 400)
@@ -49,27 +74,38 @@ class HandicapRating(str, enum.Enum):
 
 @dataclass(frozen=True)
 class RatingSettings:
-    """TrueSkill parameters (prior mean and deviation, performance spread beta, per-game drift tau) and handicaps
-    (a plain value: the config reader checks sigma, beta > 0 and tau >= 0)."""
+    """TrueSkill parameters (prior mean and deviation, performance spread beta, per-game drift tau), handicaps and
+    the draw probability of games that can draw (a plain value: the config reader checks sigma, beta > 0,
+    tau >= 0 and 0 < draw_probability < 1)."""
 
     mu: float = DEFAULT_MU
     sigma: float = DEFAULT_SIGMA
     beta: float = DEFAULT_BETA
     tau: float = DEFAULT_TAU
     handicap: HandicapRating = HandicapRating.LEARN
+    draw_probability: float = DEFAULT_DRAW_PROBABILITY
 
     def to_dict(self) -> dict[str, float | str]:
-        """JSON form."""
+        """JSON form (`draw_probability` only when it is not the default, so tables of today keep their keys)."""
         data: dict[str, float | str] = {key: getattr(self, key) for key in _NUMBER_KEYS}
         data["handicap"] = self.handicap.value
+        if self.draw_probability != DEFAULT_DRAW_PROBABILITY:
+            data["draw_probability"] = self.draw_probability
         return data
 
 
-def make_env(settings: RatingSettings | None = None, backend: str | None = None) -> trueskill.TrueSkill:
-    """A private TrueSkill environment with these settings and no draws (never the global one)."""
+def make_env(settings: RatingSettings | None = None, backend: str | None = None, *,
+             draws: bool = False) -> trueskill.TrueSkill:
+    """A private TrueSkill environment with these settings (never the global one): without draws (probability 0),
+    or with `draws` at the settings' draw probability (for games that can draw, see the module docstring)."""
     s = settings or RatingSettings()
-    return trueskill.TrueSkill(mu=s.mu, sigma=s.sigma, beta=s.beta, tau=s.tau, draw_probability=0.0,
-                               backend=backend)
+    return trueskill.TrueSkill(mu=s.mu, sigma=s.sigma, beta=s.beta, tau=s.tau,
+                               draw_probability=s.draw_probability if draws else 0.0, backend=backend)
+
+
+def can_draw(record: GameRecord) -> bool:
+    """True when the record is rated in an environment with draws: it is a draw, or its game can end in one."""
+    return record.winner is None or get_game(record.game).has_draws
 
 
 @dataclass(frozen=True)
@@ -112,7 +148,11 @@ class Backend(enum.Enum):
 
 @dataclass(frozen=True)
 class RatedGame:
-    """One game as the ratings saw it: the record, ratings before and after, handicap handling, backend."""
+    """One game as the ratings saw it: the record, ratings before and after, handicap handling, backend.
+
+    In a draw (`drawn`) the "winner" fields hold Black and the "loser" fields White; `before` and `after` look a
+    player up by name whatever the result.
+    """
 
     index: int
     record: GameRecord
@@ -125,90 +165,27 @@ class RatedGame:
     note: str = ""
 
     @property
+    def drawn(self) -> bool:
+        """True when the game was a draw."""
+        return self.record.winner is None
+
+    def before(self, name: str) -> PlayerRating:
+        """The named player's rating before this game."""
+        return self.winner_before if name == self.winner_before.name else self.loser_before
+
+    def after(self, name: str) -> PlayerRating:
+        """The named player's rating after this game."""
+        return self.winner_after if name == self.winner_after.name else self.loser_after
+
+    @property
     def handicap_as_even(self) -> bool:
         """True for a handicap game rated as a plain win/loss (`ratings.handicap: even`) or left unrated."""
         return self.record.handicap > 0 and not self.handicap_adjusted
 
 
-@dataclass
-class PlayerResults:
-    """A player's results over a replay: games, wins, seats, swaps, faults and opponents (what a table shows)."""
-
-    games: int = 0
-    wins: int = 0
-    handicap_games: int = 0
-    first_games: int = 0
-    first_wins: int = 0
-    swap_chances: int = 0
-    swaps: int = 0
-    swap_wins: int = 0
-    faults: dict[str, int] = field(default_factory=dict)
-    opponents: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def losses(self) -> int:
-        """Games lost."""
-        return self.games - self.wins
-
-    @property
-    def score(self) -> float | None:
-        """Share of games won (None before any game)."""
-        return _share(self.wins, self.games)
-
-    @property
-    def first_win_rate(self) -> float | None:
-        """Win rate in even games where the player placed the first stone."""
-        return _share(self.first_wins, self.first_games)
-
-    @property
-    def swap_rate(self) -> float | None:
-        """How often the player, second in a pie game, answered swap."""
-        return _share(self.swaps, self.swap_chances)
-
-    @property
-    def swap_win_rate(self) -> float | None:
-        """Win rate in the games where the player swapped."""
-        return _share(self.swap_wins, self.swaps)
-
-
-def _share(part: int, whole: int) -> float | None:
-    """part / whole, or None when whole is 0 (a rate of nothing)."""
-    return part / whole if whole else None
-
-
-def count_results(results: dict[str, PlayerResults], record: GameRecord) -> None:
-    """Add one game to the players' results (self-play counts for nobody; faults go to the loser)."""
-    if record.black == record.white:
-        return
-    winner, loser = record.winner_name, record.loser_name
-    handicap = record.handicap > 0
-    for name, opponent in ((winner, loser), (loser, winner)):
-        tally = results.get(name)
-        if tally is None:
-            tally = results[name] = PlayerResults()
-        tally.games += 1
-        tally.opponents[opponent] = tally.opponents.get(opponent, 0) + 1
-        tally.handicap_games += handicap
-    results[winner].wins += 1
-    if record.termination.is_fault:
-        faults = results[loser].faults
-        faults[record.termination.value] = faults.get(record.termination.value, 0) + 1
-    if not handicap:
-        first = results.get(record.first)
-        if first is not None:
-            first.first_games += 1
-            first.first_wins += winner == record.first
-        second = results.get(record.second)
-        if second is not None and record.rules.pie and len(record.moves) >= 2:
-            second.swap_chances += 1
-            if record.moves[1].lower() == "swap":
-                second.swaps += 1
-                second.swap_wins += winner == record.second
-
-
 @dataclass(frozen=True)
 class ReplayCounts:
-    """What every replay counts, whether or not it keeps the games: games, backends, handicaps, tournaments."""
+    """What every replay counts, whether or not it keeps the games: games, backends, handicaps, tournaments, draws."""
 
     games: int = 0
     mpmath: int = 0
@@ -216,6 +193,7 @@ class ReplayCounts:
     handicap: int = 0
     handicap_adjusted: int = 0
     tournaments: tuple[str, ...] = ()
+    draws: int = 0
 
 
 @dataclass(frozen=True)
@@ -263,6 +241,13 @@ class Ratings:
         if self.counts is not None:
             return self.counts.skipped
         return sum(game.backend is Backend.SKIPPED for game in self.games)
+
+    @property
+    def draw_games(self) -> int:
+        """Games that ended in a draw."""
+        if self.counts is not None:
+            return self.counts.draws
+        return sum(game.drawn for game in self.games)
 
     @property
     def handicap_games(self) -> int:
@@ -355,6 +340,8 @@ class _Replay:
                  detail: bool = True) -> None:
         self.settings = settings
         self.env = make_env(settings)
+        self.draw_env = make_env(settings, draws=True)
+        self.game_draws: dict[str, bool] = {}  # game name -> whether it can end in a draw
         self.detail = detail
         self.learned = settings.handicap is HandicapRating.LEARN
         self.boards: dict[str, LearnedLevelWorth] = {}  # the worth of each level, one model per board
@@ -367,7 +354,7 @@ class _Replay:
         self.results: dict[str, PlayerResults] = {}
         self.tournaments: dict[str, None] = {}
         self.adjusted: dict[tuple[str, int], int] = {}  # (board, level) -> games rated with its worth
-        self.count = self.mpmath = self.skipped = self.handicap = 0
+        self.count = self.mpmath = self.skipped = self.handicap = self.draws = 0
 
     def rating(self, name: str) -> trueskill.Rating:
         if name not in self.played:
@@ -376,8 +363,18 @@ class _Replay:
                 self.current[name] = self.env.create_rating()
         return self.current[name]
 
+    def can_draw(self, record: GameRecord) -> bool:
+        """True when this game is rated with draws allowed (a draw, or a game that can draw); cached per game."""
+        if record.winner is None:
+            return True
+        if record.game not in self.game_draws:
+            self.game_draws[record.game] = can_draw(record)
+        return self.game_draws[record.game]
+
     def play(self, index: int, record: GameRecord) -> None:
-        winner, loser = record.winner_name, record.loser_name
+        winner, loser = record.black, record.white  # a draw keeps Black in the "winner" slots, White in the others
+        if record.winner is Color.WHITE:
+            winner, loser = loser, winner
         win_before, lose_before = self.rating(winner), self.rating(loser)
         bonus = None
         model = self._model(record)
@@ -414,6 +411,7 @@ class _Replay:
     def _count(self, record: GameRecord, backend: Backend, adjusted: bool) -> None:
         """Counts and per-player results of one game."""
         self.count += 1
+        self.draws += record.winner is None
         if backend is not Backend.FLOAT:
             self.mpmath += backend is Backend.MPMATH
             self.skipped += backend is Backend.SKIPPED
@@ -437,14 +435,15 @@ class _Replay:
     def _rate(self, winner: trueskill.Rating, loser: trueskill.Rating, bonus: trueskill.Rating | None,
               record: GameRecord) -> tuple[Backend, tuple[trueskill.Rating, trueskill.Rating],
                                            trueskill.Rating | None, str]:
+        draws = self.can_draw(record)
         try:
-            after, bonus_after = self._update(self.env, winner, loser, bonus, record)
+            after, bonus_after = self._update(self.draw_env if draws else self.env, winner, loser, bonus, record)
             return Backend.FLOAT, after, bonus_after, ""
         except FloatingPointError:
             pass
         import mpmath  # only extreme upsets need it
 
-        env = make_env(self.settings, backend="mpmath")
+        env = make_env(self.settings, backend="mpmath", draws=draws)
         for digits in MPMATH_PRECISIONS:
             try:
                 with mpmath.workdps(digits):
@@ -461,17 +460,19 @@ class _Replay:
     def _update(self, env: trueskill.TrueSkill, winner: trueskill.Rating, loser: trueskill.Rating,
                 bonus: trueskill.Rating | None, record: GameRecord
                 ) -> tuple[tuple[trueskill.Rating, trueskill.Rating], trueskill.Rating | None]:
+        ranks = [0, 0] if record.winner is None else [0, 1]
         if bonus is None:
-            (new_winner,), (new_loser,) = env.rate([(winner,), (loser,)], ranks=[0, 1])
+            (new_winner,), (new_loser,) = env.rate([(winner,), (loser,)], ranks=ranks)
             return (_float_rating(new_winner), _float_rating(new_loser)), None
-        weaker_won = record.winner_name == record.first
+        # the weaker player (first) is in the winner slot when it won, and in a draw when it is Black
+        weaker_first = (record.white if record.winner is Color.WHITE else record.black) == record.first
         scaled = trueskill.Rating(mu=float(bonus.mu) / BONUS_WEIGHT, sigma=float(bonus.sigma) / BONUS_WEIGHT)
-        if weaker_won:
+        if weaker_first:
             teams, weights = [(winner, scaled), (loser,)], [(1.0, BONUS_WEIGHT), (1.0,)]
         else:
             teams, weights = [(winner,), (loser, scaled)], [(1.0,), (1.0, BONUS_WEIGHT)]
-        rated = env.rate(teams, ranks=[0, 1], weights=weights)
-        if weaker_won:
+        rated = env.rate(teams, ranks=ranks, weights=weights)
+        if weaker_first:
             (new_winner, new_bonus), (new_loser,) = rated
         else:
             (new_winner,), (new_loser, new_bonus) = rated
@@ -482,7 +483,7 @@ class _Replay:
         players = {name: _player(name, self.current[name]) for name in self.played}
         ranked = sorted(players.values(), key=lambda p: (-p.conservative, -p.mu, p.name))
         counts = ReplayCounts(self.count, self.mpmath, self.skipped, self.handicap, sum(self.adjusted.values()),
-                              tuple(self.tournaments))
+                              tuple(self.tournaments), self.draws)
         return Ratings(
             settings=self.settings,
             players={p.name: p for p in ranked},

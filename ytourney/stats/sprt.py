@@ -1,12 +1,16 @@
-"""Wald's sequential probability ratio test for a two-player match with win/loss results (Y has no draws).
+"""Wald's sequential probability ratio test for a two-player match with win/loss results.
 
 H0: the tested player wins with probability p0; H1: with probability p1 (p0 < p1). After w wins and l losses the
-log-likelihood ratio is LLR = w ln(p1/p0) + l ln((1-p1)/(1-p0)). The test continues while
+log-likelihood ratio is LLR = w ln(p1/p0) + l ln((1-p1)/(1-p0)). A draw (a record whose winner is None) counts as
+half a win and half a loss, as the Elo SPRT's Bernoulli model does: it adds (ln(p1/p0) + ln((1-p1)/(1-p0))) / 2, so a
+draw moves the test towards the hypothesis whose p is closer to 1/2, and data without draws keep their exact LLR.
+The test continues while
 ln(beta/(1-alpha)) < LLR < ln((1-beta)/alpha), accepts H1 at the upper bound and H0 at the lower one; the first
 crossing decides (later results still count in the totals but never change the decision).
 
-The scheduler calls the pure `sprt_step(state, win)` after each result (or keeps a mutable `Sprt`) and stops the
-match once `state.decision` is not CONTINUE; reports rebuild the state with `sprt_from_records`.
+The scheduler calls the pure `sprt_step(state, win)` after each result (`win` None for a draw; `game_result` reads
+it from a record) or keeps a mutable `Sprt`, and stops the match once `state.decision` is not CONTINUE; reports
+rebuild the state with `sprt_from_records`.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ytourney.game.record import GameRecord, replay_order
+from ytourney.games.record import GameRecord, replay_order
 
 _KEYS = ("p0", "p1", "alpha", "beta")
 
@@ -65,9 +69,12 @@ class SprtSettings:
         """LLR added by a loss: ln((1 - p1) / (1 - p0)), negative."""
         return math.log((1 - self.p1) / (1 - self.p0))
 
-    def llr(self, wins: int, losses: int) -> float:
-        """The log-likelihood ratio of H1 against H0 after these results."""
-        return wins * self.win_step + losses * self.loss_step
+    def llr(self, wins: int, losses: int, draws: int = 0) -> float:
+        """The log-likelihood ratio of H1 against H0 after these results (a draw is half a win, half a loss)."""
+        llr = wins * self.win_step + losses * self.loss_step
+        if draws:
+            llr += draws * (self.win_step + self.loss_step) / 2
+        return llr
 
     def judge(self, llr: float) -> SprtDecision:
         """The decision an LLR value calls for, ignoring earlier crossings."""
@@ -90,16 +97,22 @@ class SprtState:
     decided_llr: float | None = None
     player: str = ""
     opponent: str = ""
+    draws: int = 0
 
     @property
     def games(self) -> int:
         """Results counted so far."""
-        return self.wins + self.losses
+        return self.wins + self.losses + self.draws
+
+    @property
+    def points(self) -> float:
+        """The tested player's score: wins plus half the draws."""
+        return self.wins + self.draws / 2
 
     @property
     def llr(self) -> float:
         """Current log-likelihood ratio."""
-        return self.settings.llr(self.wins, self.losses)
+        return self.settings.llr(self.wins, self.losses, self.draws)
 
     @property
     def bounds(self) -> tuple[float, float]:
@@ -116,9 +129,10 @@ class SprtState:
         s = self.settings
         lower, upper = self.bounds
         who = f"{self.player} vs {self.opponent}" if self.player else "match"
-        rate = f" ({100 * self.wins / self.games:.1f}%)" if self.games else ""
+        rate = f" ({100 * self.points / self.games:.1f}%)" if self.games else ""
+        drawn = f" {self.draws} draws" if self.draws else ""
         head = (f"SPRT {who} (p0 {s.p0:g}, p1 {s.p1:g}, alpha {s.alpha:g}, beta {s.beta:g}): "
-                f"{self.wins} wins {self.losses} losses{rate}, LLR {self.llr:.2f} in [{lower:.2f}, {upper:.2f}]")
+                f"{self.wins} wins {self.losses} losses{drawn}{rate}, LLR {self.llr:.2f} in [{lower:.2f}, {upper:.2f}]")
         subject = self.player or "the tested player"
         if not self.finished:
             return f"{head}: continue (no decision yet)"
@@ -132,22 +146,35 @@ class SprtState:
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         lower, upper = self.bounds
-        return {**self.settings.to_dict(), "player": self.player, "opponent": self.opponent, "wins": self.wins,
-                "losses": self.losses, "llr": self.llr, "lower": lower, "upper": upper,
-                "decision": self.decision.value, "decided_after": self.decided_after,
-                "decided_llr": self.decided_llr}
+        data: dict[str, Any] = {
+            **self.settings.to_dict(), "player": self.player, "opponent": self.opponent, "wins": self.wins,
+            "losses": self.losses, "llr": self.llr, "lower": lower, "upper": upper, "decision": self.decision.value,
+            "decided_after": self.decided_after, "decided_llr": self.decided_llr}
+        if self.draws:  # only where draws happened, so the JSON of games without draws is what it always was
+            data["draws"] = self.draws
+        return data
 
 
-def sprt_step(state: SprtState, win: bool) -> SprtState:
-    """The state after one more result of the tested player (pure; the first crossing decides for good)."""
-    wins, losses = state.wins + bool(win), state.losses + (not win)
+def game_result(record: GameRecord, player: str) -> bool | None:
+    """The result of `record` for `player`: True for a win, False for a loss, None for a draw."""
+    winner = record.winner_name
+    return None if winner is None else winner == player
+
+
+def sprt_step(state: SprtState, win: bool | None) -> SprtState:
+    """The state after one more result of the tested player, None for a draw (pure; the first crossing decides for
+    good)."""
+    drawn = win is None
+    won = not drawn and bool(win)
+    counts = replace(state, wins=state.wins + won, losses=state.losses + (not drawn and not won),
+                     draws=state.draws + drawn)
     if state.finished:
-        return replace(state, wins=wins, losses=losses)
-    llr = state.settings.llr(wins, losses)
+        return counts
+    llr = counts.llr
     decision = state.settings.judge(llr)
     if decision is SprtDecision.CONTINUE:
-        return replace(state, wins=wins, losses=losses)
-    return replace(state, wins=wins, losses=losses, decision=decision, decided_after=wins + losses, decided_llr=llr)
+        return counts
+    return replace(counts, decision=decision, decided_after=counts.games, decided_llr=llr)
 
 
 class Sprt:
@@ -157,8 +184,8 @@ class Sprt:
         """A test with these settings, of `player` against `opponent`, before any result."""
         self.state = SprtState(settings, player=player, opponent=opponent)
 
-    def update(self, win: bool) -> SprtDecision:
-        """Count one result of the tested player and return the decision."""
+    def update(self, win: bool | None) -> SprtDecision:
+        """Count one result of the tested player (None for a draw) and return the decision."""
         self.state = sprt_step(self.state, win)
         return self.state.decision
 
@@ -176,5 +203,5 @@ def sprt_from_records(records: Iterable[GameRecord], settings: SprtSettings, pla
             continue
         if not state.opponent:
             state = replace(state, opponent=other)
-        state = sprt_step(state, record.winner_name == player)
+        state = sprt_step(state, game_result(record, player))
     return state

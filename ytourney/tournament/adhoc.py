@@ -42,9 +42,11 @@ class MatchOptions:
 
     gauntlet: bool = False
     games_per_pair: int | None = None
+    game: str | None = None
     board: str | None = None
     pie: bool | None = None
     misere: bool = False
+    rules: tuple[str, ...] = ()
     move_seconds: float | None = None
     game_seconds: float | None = None
     increment: float | None = None
@@ -120,10 +122,18 @@ def match_data(players: Sequence[str], options: MatchOptions) -> dict[str, Any]:
         raise ConfigError(f"{_SOURCE}: --openings and --random-plies: expected one of them, not both",
                           source=_SOURCE, value=options.openings)
     data: dict[str, Any] = {"name": options.name or default_name(entries)}
+    if options.game is not None and options.game.strip().lower() != "y":
+        data["game"] = options.game
     if options.board is not None:
         data["board"] = options.board
     rules = {key: value for key, value in (("pie", options.pie), ("misere", options.misere or None))
              if value is not None}
+    for item in options.rules:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"{_SOURCE}: --rule {item!r}: expected KEY=VALUE, like max_plies=400", source=_SOURCE,
+                              value=item)
+        rules[key.strip()] = _yaml_value(value, f"--rule {key.strip()}")
     if rules:
         data["rules"] = rules
     fmt = "match" if len(entries) == 2 and not options.gauntlet else "gauntlet" if options.gauntlet else "round-robin"

@@ -26,10 +26,9 @@ from typing import Any
 import yaml
 
 from ytourney.errors import BotSpecError, ConfigError, YTourneyError
-from ytourney.game.board import Board, parse_board
-from ytourney.game.notation import SWAP, parse_move
-from ytourney.game.rules import Rules
-from ytourney.game.state import GameState
+from ytourney.boards.board import Board
+from ytourney.games.api import Game, Move
+from ytourney.games.registry import DEFAULT_GAME, game_names, get_game
 from ytourney.players.clock import TimeControl
 from ytourney.players.spec import BotKind, BotSpec, parse_bot_spec
 from ytourney.stats.elo_sprt import EloSprtSettings
@@ -56,9 +55,8 @@ MAX_PLANNED_GAMES = 1_000_000
 """The most games one tournament may plan: its slot list is built in memory (about 2 s and 20 MB a million)."""
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 
-_TOP_KEYS = ("name", "board", "rules", "schedule", "handicap", "time", "ratings", "workers", "seed", "fault_limit",
-             "players")
-_RULE_KEYS = ("pie", "misere")
+_TOP_KEYS = ("name", "game", "board", "rules", "schedule", "handicap", "time", "ratings", "workers", "seed",
+             "fault_limit", "players")
 _SCHEDULE_KEYS = ("format", "games_per_pair", "challenger", "openings", "sprt")
 _OPENING_KEYS = ("file", "random_plies", "order")
 _PLAYER_KEYS = ("name", "bot", "gtp")
@@ -86,7 +84,7 @@ class OpeningOrder(str, enum.Enum):
 class OpeningSettings:
     """Openings for games without the pie rule: lines from a file, or N random plies; a pair of games shares one."""
 
-    lines: tuple[tuple[int, ...], ...] = ()
+    lines: tuple[tuple[Move, ...], ...] = ()
     file: str | None = None
     random_plies: int = 0
     order: OpeningOrder = OpeningOrder.SEQUENTIAL
@@ -124,7 +122,7 @@ class TournamentConfig:
 
     name: str
     board: str
-    rules: Rules
+    rules: Any
     schedule: ScheduleSettings
     handicap: HandicapSettings
     time: TimeControl
@@ -136,6 +134,12 @@ class TournamentConfig:
     text: str = ""
     path: str = ""
     canonical: str = "{}"
+    game: str = DEFAULT_GAME
+
+    @property
+    def game_rules(self) -> Game:
+        """The game this tournament plays."""
+        return get_game(self.game)
 
     @property
     def player_names(self) -> tuple[str, ...]:
@@ -216,6 +220,7 @@ class _ConfigReader(FieldReader):
     def __init__(self, source: str, base_dir: Path, *, require_files: bool, default_name: str | None) -> None:
         super().__init__(source, base_dir, require_files=require_files)
         self.default_name = default_name
+        self.playing: Game = get_game(DEFAULT_GAME)
 
     # --- sections ---------------------------------------------------------------------------------------
 
@@ -226,10 +231,15 @@ class _ConfigReader(FieldReader):
                              expected="a mapping with at least 'players'")
         top = self.mapping(data, "", _TOP_KEYS)
         name = self.name(top)
-        board = self.board(top.get("board", "tri:11"))
-        rules = self.rules(top.get("rules"))
+        game = self.game(top.get("game", DEFAULT_GAME))
+        self.playing = game
+        board = self.board(top.get("board", game.default_board), game)
+        rules = self.rules(top.get("rules"), game)
         players = self.players(top.get("players"))
         handicap = read_handicap(self, top.get("handicap"), "handicap", board)
+        if handicap.mode.value != "none" and not game.has_handicap:
+            raise self.error("handicap", f"game {game.name!r} has no handicap ladder", value=top.get("handicap"),
+                             expected="handicap: {mode: none} (or leave it out)")
         schedule = self.schedule(top.get("schedule"), players, board, rules, handicap)
         time = read_time(self, top.get("time"), "time")
         ratings = read_ratings(self, top.get("ratings"), "ratings")
@@ -239,9 +249,9 @@ class _ConfigReader(FieldReader):
                                                                                            at_least=0)
         fault_limit = DEFAULT_FAULT_LIMIT if top.get("fault_limit") is None else self.integer(
             top["fault_limit"], "fault_limit", at_least=0)
-        canonical = self.canonical(top, name, board, rules, schedule, handicap, time, seed, players)
+        canonical = self.canonical(top, name, game, board, rules, schedule, handicap, time, seed, players)
         return TournamentConfig(
-            name=name, board=board.spec, rules=rules, schedule=schedule, handicap=handicap, time=time,
+            name=name, game=game.name, board=board.spec, rules=rules, schedule=schedule, handicap=handicap, time=time,
             ratings=ratings, workers=workers, seed=seed, fault_limit=fault_limit, players=players, text=text,
             path=self.source, canonical=canonical,
         )
@@ -259,22 +269,47 @@ class _ConfigReader(FieldReader):
             raise self.mismatch("name", name, expected, found=repr(name))
         return name
 
-    def board(self, value: Any) -> Board:
-        """The board spec."""
-        expected = "a board spec like 'tri:11' or 'kadon'"
+    def game(self, value: Any) -> Game:
+        """The game every match of the tournament plays."""
+        expected = f"a game name ({', '.join(game_names())})"
+        if not isinstance(value, str):
+            raise self.mismatch("game", value, expected)
+        try:
+            return get_game(value)
+        except YTourneyError as err:
+            raise self.error("game", str(err), value=value, expected=expected) from err
+
+    def board(self, value: Any, game: Game) -> Board:
+        """The board spec, one the game is played on."""
+        expected = f"a board spec of {game.title}: {game.boards_help}"
         if not isinstance(value, str):
             raise self.mismatch("board", value, expected)
         try:
-            return parse_board(value)
+            return game.parse_board(value)
         except YTourneyError as err:
             raise self.error("board", str(err), value=value, expected=expected) from err
 
-    def rules(self, value: Any) -> Rules:
-        """Pie and misère."""
-        section = self.mapping(value, "rules", _RULE_KEYS)
-        pie = self.boolean(section["pie"], "rules.pie") if "pie" in section else True
-        misere = self.boolean(section["misere"], "rules.misere") if "misere" in section else False
-        return Rules(pie=pie, misere=misere)
+    def rules(self, value: Any, game: Game) -> Any:
+        """The game's own rule options, each checked for its type and range."""
+        options = game.rule_options
+        section = self.mapping(value, "rules", tuple(options))
+        data: dict[str, Any] = {}
+        for key, option in options.items():
+            if key not in section:
+                continue
+            path = f"rules.{key}"
+            if option.type is bool:
+                data[key] = self.boolean(section[key], path)
+            elif option.type is int:
+                data[key] = self.integer(section[key], path, at_least=option.low, at_most=option.high)
+            else:
+                data[key] = self.text(section[key], path)
+                if option.choices and data[key] not in option.choices:
+                    raise self.mismatch(path, data[key], f"one of {', '.join(option.choices)}")
+        try:
+            return game.parse_rules(data)
+        except YTourneyError as err:
+            raise self.error("rules", str(err), value=value, expected=f"rules of {game.title}") from err
 
     def players(self, value: Any) -> tuple[PlayerConfig, ...]:
         """The player list; names unique."""
@@ -313,6 +348,10 @@ class _ConfigReader(FieldReader):
             default_name = spec_text
         else:
             settings = read_gtp(self, section["gtp"], f"{path}.gtp")
+            if not isinstance(section["gtp"], Mapping) or "game" not in section["gtp"]:
+                settings = dataclasses.replace(settings, game=self.playing.name)  # the engine speaks our game
+            elif settings.game.strip().lower() != self.playing.name:
+                raise self.mismatch(f"{path}.gtp.game", settings.game, f"the tournament's game {self.playing.name!r}")
             spec = BotSpec(BotKind.GTP, settings.display_name, gtp=settings)
             spec_text = "gtp: " + shlex.join(settings.command)
             default_name = ""
@@ -330,16 +369,16 @@ class _ConfigReader(FieldReader):
     def bot_spec(self, text: str, path: str) -> BotSpec:
         """A built-in or plugin spec; plugin paths resolved (config folder, then CWD)."""
         try:
-            spec = parse_bot_spec(text)
+            spec = parse_bot_spec(text, self.playing.name)
         except BotSpecError as err:
             raise self.error(path, str(err), value=text, expected="a built-in bot or a plugin file:Class") from err
         if spec.kind is BotKind.PLUGIN:
             found = self.existing(spec.path or "", path, "plugin file")
             if found is not None:
-                spec = BotSpec(BotKind.PLUGIN, spec.name, spec.options, path=str(found))
+                spec = BotSpec(BotKind.PLUGIN, spec.name, spec.options, path=str(found), game=spec.game)
         return spec
 
-    def schedule(self, value: Any, players: Sequence[PlayerConfig], board: Board, rules: Rules,
+    def schedule(self, value: Any, players: Sequence[PlayerConfig], board: Board, rules: Any,
                  handicap: HandicapSettings) -> ScheduleSettings:
         """Format, games per pair, challenger, openings and SPRT."""
         section = self.mapping(value, "schedule", _SCHEDULE_KEYS)
@@ -383,7 +422,7 @@ class _ConfigReader(FieldReader):
         """A key given where the rest of the config makes no use of it."""
         return self.error(path, f"only used with {needs}", value=value, expected=f"no {path} here")
 
-    def openings(self, value: Any, board: Board, rules: Rules, handicap: HandicapSettings) -> OpeningSettings:
+    def openings(self, value: Any, board: Board, rules: Any, handicap: HandicapSettings) -> OpeningSettings:
         """Opening lines from a file, or random plies."""
         path = "schedule.openings"
         if isinstance(value, str):
@@ -410,24 +449,25 @@ class _ConfigReader(FieldReader):
         lines = self.opening_lines(found, name, board, rules)
         return OpeningSettings(lines=lines, file=str(found), order=order)
 
-    def opening_lines(self, file: Path, name: str, board: Board, rules: Rules) -> tuple[tuple[int, ...], ...]:
+    def opening_lines(self, file: Path, name: str, board: Board, rules: Any) -> tuple[tuple[Move, ...], ...]:
         """Parse and check an opening file: one line of move tokens each; '#' starts a comment."""
         path, expected = "schedule.openings.file", "a file of opening lines, one line of moves each"
         try:
             text = file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as err:
             raise self.error(path, f"cannot read {name!r}: {err}", value=name, expected=expected) from err
-        lines: list[tuple[int, ...]] = []
+        game = self.playing
+        lines: list[tuple[Move, ...]] = []
         for number, raw in enumerate(text.splitlines(), start=1):
             tokens = raw.split("#", 1)[0].replace(",", " ").split()
             if not tokens:
                 continue
-            state = GameState(board, rules)
-            moves: list[int] = []
+            state = game.new_state(board, rules)
+            moves: list[Move] = []
             for token in tokens:
                 try:
-                    move = parse_move(board, token)
-                    if move == SWAP:
+                    move = game.parse_move(board, token)
+                    if move.is_swap:
                         raise ConfigError("swap is not an opening move")
                     state.play(move)
                 except YTourneyError as err:
@@ -442,7 +482,8 @@ class _ConfigReader(FieldReader):
             raise self.error(path, f"{name} holds no opening lines", value=name, expected=expected)
         return tuple(lines)
 
-    def canonical(self, top: Mapping[str, Any], name: str, board: Board, rules: Rules, schedule: ScheduleSettings,
+    def canonical(self, top: Mapping[str, Any], name: str, game: Game, board: Board, rules: Any,
+                  schedule: ScheduleSettings,
                   handicap: HandicapSettings, time: TimeControl, seed: int, players: Sequence[PlayerConfig]) -> str:
         """JSON of everything that decides which games are played, as written (paths unresolved).
 
@@ -450,7 +491,7 @@ class _ConfigReader(FieldReader):
         """
         openings: dict[str, Any] | None = None
         if schedule.openings is not None:
-            lines = [" ".join(str(m) for m in line) for line in schedule.openings.lines]
+            lines = [" ".join(opening_key(m) for m in line) for line in schedule.openings.lines]
             openings = {
                 "random_plies": schedule.openings.random_plies,
                 "order": schedule.openings.order.value,
@@ -469,7 +510,7 @@ class _ConfigReader(FieldReader):
         key = {
             "name": name,
             "board": board.spec,
-            "rules": rules.to_dict(),
+            "rules": game.rules_dict(rules),
             "schedule": {
                 "format": schedule.format.value,
                 "games_per_pair": schedule.games_per_pair,
@@ -485,4 +526,11 @@ class _ConfigReader(FieldReader):
             "seed": seed,
             "players": raw_players,
         }
+        if game.name != DEFAULT_GAME:  # Y folders written before games existed keep their key
+            key["game"] = game.name
         return json.dumps(key, sort_keys=True, default=str)
+
+
+def opening_key(move: Move) -> str:
+    """A move as the opening digest spells it: its nodes joined by '-' (a cell index alone, as before games)."""
+    return "-".join(map(str, move.path)) if move.path else move.kind.value

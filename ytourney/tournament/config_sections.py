@@ -13,7 +13,7 @@ import shlex
 from collections.abc import Mapping
 from typing import Any
 
-from ytourney.game.board import Board
+from ytourney.boards.board import Board
 from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.settings import (
     FirstColor,
@@ -21,6 +21,7 @@ from ytourney.players.gtp.settings import (
     PiePolicy,
     RowOrder,
     SwapDialect,
+    SwapStyle,
     TimeCommand,
 )
 from ytourney.stats.elo_sprt import EloSprtSettings, SprtModel
@@ -34,7 +35,7 @@ SPRT_KEYS = ("p0", "p1", "alpha", "beta")
 ELO_SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
 MAX_SPRT_ELO = 1000.0
 """The largest Elo difference an SPRT hypothesis may name (scores beyond it are indistinguishable from 0 or 1)."""
-RATING_KEYS = ("mu", "sigma", "beta", "tau", "handicap")
+RATING_KEYS = ("mu", "sigma", "beta", "tau", "draw_probability", "handicap")
 HANDICAP_KEYS = ("mode", "level", "max_level", "target", "stop_width")
 TIME_KEYS = ("move_seconds", "grace_seconds", "game_seconds", "increment")
 MAX_HANDICAP_LEVEL = 50
@@ -42,16 +43,17 @@ MAX_HANDICAP_LEVEL = 50
 MAX_CHATTER_LINES = 100_000
 """The most lines an engine may be allowed to print before an answer (its bytes are capped by the client too)."""
 
-_GTP_CHOICES: dict[str, type[FirstColor | RowOrder | SwapDialect | PiePolicy | TimeCommand]] = {
+_GTP_CHOICES: dict[str, type[FirstColor | RowOrder | SwapDialect | SwapStyle | PiePolicy | TimeCommand]] = {
     "first_color": FirstColor,
     "rows": RowOrder,
     "swap": SwapDialect,
+    "swap_style": SwapStyle,
     "pie_policy": PiePolicy,
     "time_command": TimeCommand,
 }
 _GTP_SECONDS = ("startup_seconds", "command_seconds", "grace_seconds", "untimed_seconds")
 _RATING_BOUNDS: dict[str, dict[str, float]] = {"mu": {}, "sigma": {"above": 0}, "beta": {"above": 0},
-                                               "tau": {"at_least": 0}}
+                                               "tau": {"at_least": 0}, "draw_probability": {"above": 0, "below": 1}}
 
 
 def read_gtp(reader: FieldReader, value: Any, path: str) -> GtpSettings:
@@ -66,7 +68,7 @@ def read_gtp(reader: FieldReader, value: Any, path: str) -> GtpSettings:
             values[key] = reader.choice(section[key], f"{path}.{key}", choices)
     if "setup" in section:
         values["setup"] = reader.texts(section["setup"], f"{path}.setup", single=True)
-    for key in ("name", "kadon_boardsize"):
+    for key in ("name", "kadon_boardsize", "game"):
         if key in section:
             values[key] = reader.string(section[key], f"{path}.{key}")
     if section.get("cwd") is not None:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from ytourney.game.record import GameRecord, Termination
+from ytourney.games.record import GameRecord, Termination
 from ytourney.tournament.schedule import GameTask
 from ytourney.tournament.store import EncodedMoves
 from ytourney.tournament.worker import PlayedGame, TournamentContext, fault_record

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numbers
 import signal
 import threading
 import time
@@ -10,13 +9,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from ytourney.boards.board import Board
 from ytourney.errors import PlayerFault, YTourneyError
-from ytourney.game.board import Board, parse_board
-from ytourney.game.notation import SWAP, move_name
-from ytourney.game.record import GameRecord, GameSetup, Termination, utc_now
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import GameState
-from ytourney.players.base import Bot, Limit
+from ytourney.games.api import SWAP, Game, Move, Outcome, State
+from ytourney.games.bot import Bot, Limit
+from ytourney.games.record import GameRecord, GameSetup, Termination, utc_now
 from ytourney.players.clock import OWN_BUDGET, TimeControl
 
 T = TypeVar("T")
@@ -77,20 +74,21 @@ class _Fault(Exception):
 
 def play_game(
     seats: Sequence[Seat],
+    game: Game,
     board: Board | str,
-    rules: Rules | None = None,
+    rules: Any = None,
     handicap: int = 0,
     time_control: TimeControl | None = None,
     *,
     seed: int | None = None,
     tournament: str = "",
     round_number: int = 0,
-    opening: Sequence[int] = (),
+    opening: Sequence[Move] = (),
     game_id: int | None = None,
     extra: dict[str, Any] | None = None,
     watch: Watch | None = None,
 ) -> GameRecord:
-    """Referee one game: seat 0 is Black and moves first (the weaker player in handicap games).
+    """Referee one game of `game`: seat 0 moves first (the weaker player in handicap games).
 
     `game_id` and `extra` are copied into the record (a tournament passes the slot id and e.g. the opening used).
     Every call into a bot has a hard deadline (its allowed time plus ALARM_MARGIN, or UNTIMED_SECONDS): in the main
@@ -98,23 +96,22 @@ def play_game(
     """
     if len(seats) != 2:
         raise YTourneyError(f"a game needs exactly 2 seats, got {len(seats)}")
-    board = parse_board(board) if isinstance(board, str) else board
-    rules = rules or Rules()
+    board = game.parse_board(board) if isinstance(board, str) else board
+    rules = game.parse_rules(None) if rules is None else rules
     setup = GameSetup(board=board.spec, first=seats[0].name, second=seats[1].name, rules=rules, handicap=handicap,
                       tournament=tournament, round=round_number, seed=seed, id=game_id, opening_plies=len(opening),
-                      extra=dict(extra) if extra else {})
+                      extra=dict(extra) if extra else {}, game=game.name)
     started = utc_now()
     with _alarm_handler():
-        referee = _Referee(seats, GameState(board, rules, handicap), time_control or TimeControl(), watch)
+        referee = _Referee(seats, game, game.new_state(board, rules, handicap), time_control or TimeControl(), watch)
         fault = referee.run(opening)
     state = referee.state
-    if fault is None:
-        winner, termination, reason = state.winner, Termination.CONNECTION, ""
-    else:
-        winner, termination, reason = state.color_of_seat(1 - fault.seat), fault.termination, fault.reason
-    return setup.record(moves=tuple(move_name(board, m) for m in state.moves), move_seconds=tuple(referee.times),
-                        swapped=state.swapped, winner=winner, termination=termination, reason=reason,
-                        started=started)
+    outcome = state.outcome
+    if fault is not None:
+        outcome = Outcome(state.color_of_seat(1 - fault.seat), fault.termination, None, fault.reason)
+    return setup.record(moves=tuple(game.format_move(board, m) for m in state.history),
+                        move_seconds=tuple(referee.times), swapped=state.swapped, winner=outcome.winner,
+                        termination=outcome.termination, reason=outcome.reason, started=started, score=outcome.score)
 
 
 class _alarm_handler:  # noqa: N801 - a context manager used like a function
@@ -134,8 +131,10 @@ class _alarm_handler:  # noqa: N801 - a context manager used like a function
 class _Referee:
     """Drives one game: asks the seat to move for decisions, times them and validates every answer."""
 
-    def __init__(self, seats: Sequence[Seat], state: GameState, clock: TimeControl, watch: Watch | None) -> None:
+    def __init__(self, seats: Sequence[Seat], game: Game, state: State, clock: TimeControl,
+                 watch: Watch | None) -> None:
         self.seats = seats
+        self.game = game
         self.state = state
         self.clock = clock
         self.watch = watch
@@ -144,18 +143,19 @@ class _Referee:
         self.pending = [0.0, 0.0]  # think time of a declined swap, charged to that seat's next move
         self.times: list[float] = []
 
-    def run(self, opening: Sequence[int]) -> _Fault | None:
+    def run(self, opening: Sequence[Move]) -> _Fault | None:
         """Play the game to its end; return the fault that ended it, if any."""
         state = self.state
         try:
-            for seat_index, color in ((0, Color.BLACK), (1, Color.WHITE)):
+            for seat_index in (0, 1):
                 bot = self.seats[seat_index].bot
+                color = state.color_of_seat(seat_index)
                 self._guarded(seat_index, lambda b=bot, c=color: b.new_game(state.board, state.rules, c),
                               UNTIMED_SECONDS)
             for move in opening:
                 state.play(move)
                 self.times.append(0.0)
-            while not state.is_over:
+            while state.outcome is None:
                 seat_index = state.seat_to_move()
                 bot = self.seats[seat_index].bot
                 if state.can_swap():
@@ -220,15 +220,28 @@ class _Referee:
             return bool(wants)
         raise _Fault(seat_index, Termination.ILLEGAL, f"answered the pie offer with {wants!r}, which is not a bool")
 
-    def _checked(self, seat_index: int, move: object) -> int:
+    def _checked(self, seat_index: int, answer: object) -> Move:
+        """The answer as a legal Move of this game, or the seat's loss naming what was wrong with it."""
         state = self.state
-        if isinstance(move, bool) or not isinstance(move, numbers.Integral):
-            raise _Fault(seat_index, Termination.ILLEGAL, f"answered {move!r}, which is not a cell index")
-        cell = int(move)
-        if cell == SWAP or not 0 <= cell < state.board.num_cells:
-            raise _Fault(seat_index, Termination.ILLEGAL, f"answered cell index {cell} outside the board")
-        if state.cells[cell]:
-            raise _Fault(
-                seat_index, Termination.ILLEGAL, f"played occupied cell {move_name(state.board, cell)!r}"
-            )
-        return cell
+        try:
+            move = self.game.coerce_move(state.board, answer)
+        except YTourneyError as err:
+            raise _Fault(seat_index, Termination.ILLEGAL, str(err)) from err
+        if move.is_swap:
+            raise _Fault(seat_index, Termination.ILLEGAL, "answered swap to a move request (the pie answer is swap())")
+        if not state.is_legal(move):
+            raise _Fault(seat_index, Termination.ILLEGAL, self._illegal_reason(move))
+        return move
+
+    def _illegal_reason(self, move: Move) -> str:
+        """Why the rules refuse `move` here, from the game's own error."""
+        try:
+            name = repr(self.game.format_move(self.state.board, move))
+        except YTourneyError:
+            name = repr(move)
+        trial = self.state.copy()
+        try:
+            trial.play(move)
+        except YTourneyError as err:
+            return f"played {name}: {err}"
+        return f"played {name}, which is not legal here"

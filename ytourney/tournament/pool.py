@@ -23,7 +23,7 @@ import multiprocess
 import multiprocess.connection
 
 from ytourney.errors import RunnerError
-from ytourney.game.record import Termination
+from ytourney.games.record import Termination
 from ytourney.players.gtp.reaper import become_subreaper, reap_orphans
 from ytourney.tournament.executor import (
     ABANDON_SECONDS,

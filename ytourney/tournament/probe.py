@@ -9,11 +9,12 @@ with the end of its transcript and a hint at the dialect key that most likely ca
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import re
 from dataclasses import dataclass
 
-from ytourney.game.board import parse_board
-from ytourney.game.record import GameRecord, Termination
+from ytourney.games.record import GameRecord, Termination
+from ytourney.players.gtp.dialect import swap_style_hint
 from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.settings import GtpSettings
 from ytourney.players.gtp.transcript import Transcript
@@ -48,16 +49,20 @@ def probe_engine(config: TournamentConfig, player: PlayerConfig) -> Probe:
     """Play the engine against the random bot on the config's board and clock, once in each seat."""
     if player.spec.kind is not BotKind.GTP or player.spec.gtp is None:
         return Probe()
-    board = parse_board(config.board)
+    game = config.game_rules
+    board = game.parse_board(config.board)
     for seat in (0, 1):
         engine = create_bot(player.spec, config.seed)
         transcript = Transcript(player.name)
         if isinstance(engine, GtpBot):
             engine.transcript = transcript
-        opponent = create_bot(parse_bot_spec("random"), config.seed + seat)
+        # the opponent always swaps where the engine moves first: a swap dialect fault then shows in every probe
+        swaps = seat == 0 and bool(getattr(config.rules, "pie", False))
+        opponent = create_bot(parse_bot_spec("random:swap_rate=1" if swaps else "random", game.name),
+                              config.seed + seat)
         seats = [Seat(player.name, engine), Seat(PROBE_OPPONENT, opponent, trusted=True)]
         try:
-            record = play_game(seats if seat == 0 else seats[::-1], board, config.rules, 0, config.time,
+            record = play_game(seats if seat == 0 else seats[::-1], game, board, config.rules, 0, config.time,
                                seed=config.seed)
         finally:
             if isinstance(engine, GtpBot):
@@ -68,8 +73,18 @@ def probe_engine(config: TournamentConfig, player: PlayerConfig) -> Probe:
         if record.termination.is_fault and record.loser_name == player.name:
             shown = [line for line in transcript.tail() if not re.fullmatch(r"\d+ <.*?: ?", line)]
             return Probe(f"probe game as the {SEATS[seat]} mover: {record.reason}",
-                         dialect_hint(record, player.spec.gtp), tuple(shown[-TRANSCRIPT_LINES:]))
+                         probe_hint(record, player.spec.gtp), tuple(shown[-TRANSCRIPT_LINES:]))
     return Probe()
+
+
+def probe_hint(record: GameRecord, gtp: GtpSettings) -> str:
+    """The dialect key a probe's fault points at: a resignation right after a swap is the swap style; otherwise the
+    fault's own words decide (a refused colour, cell or swap), and the swap style is the last guess after a swap."""
+    swap_hint = swap_style_hint(record.moves, record.termination, record.reason, gtp)
+    if swap_hint and record.termination is Termination.FORFEIT:
+        return swap_hint
+    plain = dataclasses.replace(record, reason=record.reason.split(" right after a swap:")[0])
+    return dialect_hint(plain, gtp) or swap_hint
 
 
 def dialect_hint(record: GameRecord, gtp: GtpSettings) -> str:

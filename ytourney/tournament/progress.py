@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
 
 BAR_WIDTH = 24
 TERMINAL_REFRESH = 0.1

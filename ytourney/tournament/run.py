@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ytourney.errors import BackendError, RunInterrupted, RunnerError
-from ytourney.game.record import GameRecord
+from ytourney.games.record import GameRecord
 from ytourney.players.spec import BotKind
 from ytourney.stats.elo_sprt import EloSprtState
 from ytourney.stats.handicap import HandicapMode

@@ -24,15 +24,16 @@ import itertools
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ytourney.errors import YTourneyError
-from ytourney.game.board import parse_board
-from ytourney.game.record import GameRecord, GameSetup, Termination
-from ytourney.game.rules import Rules
-from ytourney.game.state import GameState
+from ytourney.games.record import GameRecord, GameSetup, Termination
+from ytourney.games.api import Move
+from ytourney.games.registry import get_game
+from ytourney.players.bots.random_bot import playable_moves
 from ytourney.stats.elo_sprt import EloSprt, EloSprtSettings, EloSprtState
 from ytourney.stats.handicap import HandicapMode, HandicapPlanner, round_level
-from ytourney.stats.sprt import Sprt, SprtState
+from ytourney.stats.sprt import Sprt, SprtState, game_result
 from ytourney.tournament.config import (
     OpeningOrder,
     ScheduleFormat,
@@ -68,7 +69,7 @@ def sprt_condition(config: TournamentConfig) -> tuple[StopCondition | None,
 
     def stop(record: GameRecord) -> bool:
         if {record.black, record.white} == {player, opponent}:
-            test.update(record.winner_name == player)
+            test.update(game_result(record, player))
         return test.state.finished
 
     return stop, lambda: test.state
@@ -95,7 +96,7 @@ class GameTask:
     seats: tuple[int, int]
     handicap: int
     seed: int
-    opening: tuple[int, ...] = ()
+    opening: tuple[Move, ...] = ()
     opening_index: int | None = None
 
 
@@ -186,7 +187,7 @@ def build_slots(config: TournamentConfig) -> SlotPlan:
     return SlotPlan(config)
 
 
-def opening_for(config: TournamentConfig, slot: GameSlot) -> tuple[tuple[int, ...], int | None]:
+def opening_for(config: TournamentConfig, slot: GameSlot) -> tuple[tuple[Move, ...], int | None]:
     """The opening moves of a slot (shared by the two games of a pair-round) and the line's index in the file."""
     settings = config.schedule.openings
     if settings is None:
@@ -198,17 +199,19 @@ def opening_for(config: TournamentConfig, slot: GameSlot) -> tuple[tuple[int, ..
         else:
             index = slot.opening_group % len(settings.lines)
         return settings.lines[index], index
-    return random_opening(config.board, config.rules, settings.random_plies, rng), None
+    return random_opening(config.game, config.board, config.rules, settings.random_plies, rng), None
 
 
-def random_opening(board_spec: str, rules: Rules, plies: int, rng: random.Random) -> tuple[int, ...]:
-    """`plies` random stones that do not end the game."""
-    board = parse_board(board_spec)
+def random_opening(game_name: str, board_spec: str, rules: Any, plies: int, rng: random.Random
+                   ) -> tuple[Move, ...]:
+    """`plies` random moves that do not end the game."""
+    game = get_game(game_name)
+    board = game.parse_board(board_spec)
     for _ in range(100):
-        state = GameState(board, rules)
+        state = game.new_state(board, rules)
         moves = []
         for _ in range(plies):
-            move = rng.choice(state.empty_cells())
+            move = rng.choice(playable_moves(state))
             state.play(move)
             moves.append(move)
             if state.is_over:
@@ -363,7 +366,8 @@ class Scheduler:
         else:
             loser, reason = b, sb.suspended
         setup = GameSetup(board=self.config.board, first=a, second=b, rules=self.config.rules,
-                          tournament=self.config.name, round=slot.round, seed=slot.seed, id=slot.id)
+                          tournament=self.config.name, round=slot.round, seed=slot.seed, id=slot.id,
+                          game=self.config.game)
         return setup.lost_by(0 if loser == a else 1, Termination.FORFEIT, f"{loser} {reason}")
 
     # --- results --------------------------------------------------------------------------------------
@@ -374,15 +378,17 @@ class Scheduler:
         self._skip_finished_pairs()
 
     def _learn(self, record: GameRecord, *, replaying: bool) -> None:
-        winner, loser = record.winner_name, record.loser_name
+        drawn = record.winner is None
+        winner, loser = (record.black, record.white) if drawn else (record.winner_name, record.loser_name)
         for name in (winner, loser):
             if name not in self._standing:
                 return  # a record of a player no longer in the config: ignore
         self._standing[winner].games += 1
-        self._standing[winner].wins += 1
         self._standing[loser].games += 1
-        key = (winner, loser)
-        self._head_to_head[key] = self._head_to_head.get(key, 0) + 1
+        if not drawn:
+            self._standing[winner].wins += 1
+            key = (winner, loser)
+            self._head_to_head[key] = self._head_to_head.get(key, 0) + 1
         if record.termination is not Termination.FORFEIT:
             self._count_fault(winner, None)
             self._count_fault(loser, record if record.termination.is_fault else None)

@@ -30,12 +30,15 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 from ytourney.errors import ConfigMismatchError, StoreError
-from ytourney.game.record import GameRecord, Termination, utc_now
-from ytourney.game.rules import Color, Rules
+from ytourney.games.api import Color
+from ytourney.games.record import GameRecord, Termination, utc_now
+from ytourney.games.registry import get_game
 from ytourney.tournament.folder import RunLock, refuse_links
 
 DB_NAME = "tournament.db"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: Y only (pie and misere columns, a winner always); 2: a game column, the game's rules as JSON, draws (a NULL
+winner) and scores. Version 1 stores read as Y games and become version 2 when a run resumes them."""
 BUSY_TIMEOUT_MS = 10_000
 
 _SCHEMA = """
@@ -60,16 +63,16 @@ CREATE TABLE IF NOT EXISTS games (
     id            INTEGER PRIMARY KEY,
     seq           INTEGER NOT NULL,
     round         INTEGER NOT NULL,
+    game          TEXT NOT NULL DEFAULT 'y',
     board         TEXT NOT NULL,
-    pie           INTEGER NOT NULL,
-    misere        INTEGER NOT NULL,
+    rules         TEXT NOT NULL,
     handicap      INTEGER NOT NULL,
     first         TEXT NOT NULL,
     second        TEXT NOT NULL,
     black         TEXT NOT NULL,
     white         TEXT NOT NULL,
-    winner        TEXT NOT NULL CHECK (winner IN ('black', 'white')),
-    winner_name   TEXT NOT NULL,
+    winner        TEXT CHECK (winner IN ('black', 'white')),
+    winner_name   TEXT,
     termination   TEXT NOT NULL,
     reason        TEXT NOT NULL DEFAULT '',
     seed          INTEGER,
@@ -77,7 +80,8 @@ CREATE TABLE IF NOT EXISTS games (
     finished      TEXT NOT NULL,
     opening_plies INTEGER NOT NULL DEFAULT 0,
     num_moves     INTEGER NOT NULL,
-    extra         TEXT NOT NULL DEFAULT '{}'
+    extra         TEXT NOT NULL DEFAULT '{}',
+    score         TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id  INTEGER PRIMARY KEY REFERENCES games(id),
@@ -89,12 +93,19 @@ CREATE VIEW IF NOT EXISTS move_rows (game_id, ply, move, seconds) AS
     FROM moves, json_each(moves.moves) AS played;
 """
 
+_GAMES_TABLE = "CREATE TABLE games (" + _SCHEMA.split("CREATE TABLE IF NOT EXISTS games (")[1].split(";")[0]
+
 _COLORS = {str(color): color for color in Color}
 
 _GAME_COLUMNS = (
-    "id", "seq", "round", "board", "pie", "misere", "handicap", "first", "second", "black", "white", "winner",
+    "id", "seq", "round", "game", "board", "rules", "handicap", "first", "second", "black", "white", "winner",
     "winner_name", "termination", "reason", "seed", "started", "finished", "opening_plies", "num_moves", "extra",
+    "score",
 )
+_V1_RULES = ("json_object('pie', json(CASE WHEN games.pie THEN 'true' ELSE 'false' END), "
+             "'misere', json(CASE WHEN games.misere THEN 'true' ELSE 'false' END))")
+_V1_AS_V2 = {"game": "'y'", "rules": _V1_RULES, "score": "NULL"}
+"""How a version 1 games table yields each version 2 column it lacks: every game is Y, rules from two flags."""
 
 
 @dataclass(frozen=True)
@@ -233,14 +244,15 @@ class _RowReader:
         self.times = times
         self.share_moves = share_moves
         self._strings: dict[str, str] = {}
+        self._parsed: dict[tuple[str, str], Any] = {}
 
     def _shared(self, text: str) -> str:
         return self._strings.setdefault(text, text)
 
     def record(self, row: Sequence[Any]) -> GameRecord:
         """The GameRecord of one `_SELECT_GAMES` row."""
-        (game_id, _, round_number, board, pie, misere, handicap, first, second, black, white, winner, _, termination,
-         reason, seed, started, finished, opening_plies, _, extra, moves_text, seconds_text) = row
+        (game_id, _, round_number, game, board, rules_text, handicap, first, second, black, white, winner, _,
+         termination, reason, seed, started, finished, opening_plies, _, extra, score, moves_text, seconds_text) = row
         shared = self._shared
         moves: tuple[str, ...] = ()
         seconds: tuple[float, ...] = ()
@@ -252,17 +264,18 @@ class _RowReader:
         return GameRecord(
             id=game_id,
             tournament=self.tournament,
+            game=shared(game),
             round=round_number,
             board=shared(board),
-            rules=Rules.from_dict({"pie": pie, "misere": misere}),
+            rules=self._rules(game, rules_text),
             handicap=handicap,
             first=shared(first),
             second=shared(second),
             black=shared(black),
             white=shared(white),
             moves=moves,
-            winner=_COLORS[winner],
-            termination=Termination(termination),
+            winner=None if winner is None else _COLORS[winner],
+            termination=Termination.parse(termination),
             move_seconds=seconds,
             seed=seed,
             started=started,
@@ -270,28 +283,66 @@ class _RowReader:
             reason=reason,
             opening_plies=opening_plies,
             extra=json.loads(extra) if extra and extra != "{}" else {},
+            score=None if score is None else tuple(json.loads(score)),
         )
+
+    def _rules(self, game: str, text: str) -> Any:
+        """The rules value of a stored JSON text, parsed once per distinct text."""
+        key = (game, text)
+        rules = self._parsed.get(key)
+        if rules is None:
+            rules = self._parsed[key] = get_game(game).parse_rules(json.loads(text))
+        return rules
 
 
 _INSERT_GAME = f"INSERT INTO games ({', '.join(_GAME_COLUMNS)}) VALUES ({', '.join('?' * len(_GAME_COLUMNS))})"
-_SELECT_GAMES = (
-    "SELECT " + ", ".join(f"games.{c}" for c in _GAME_COLUMNS) + ", moves.moves, moves.seconds"
-    " FROM games LEFT JOIN moves ON moves.game_id = games.id"
-)
-_SELECT_MOVES = (
-    "SELECT " + ", ".join(f"games.{c}" for c in _GAME_COLUMNS) + ", moves.moves, NULL"
-    " FROM games LEFT JOIN moves ON moves.game_id = games.id"
-)
-_SELECT_RESULTS = "SELECT " + ", ".join(f"games.{c}" for c in _GAME_COLUMNS) + ", NULL, NULL FROM games"
+
+
+def _game_columns(conn: sqlite3.Connection) -> str:
+    """The select list of a games row in version 2's order, from a version 2 or a version 1 table."""
+    present = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+    if "game" in present or "pie" not in present:  # version 2 (a damaged table fails loudly on its missing column)
+        return ", ".join(f"games.{c}" for c in _GAME_COLUMNS)
+    return ", ".join(f"{_V1_AS_V2[c]} AS {c}" if c in _V1_AS_V2 else f"games.{c}" for c in _GAME_COLUMNS)
 
 
 def _iter_records(conn: sqlite3.Connection, tournament: str, *, order: str = "id", moves: bool = True,
                   times: bool = True, share_moves: bool = True) -> Iterator[GameRecord]:
     """Stream every game in game-id order (or completion order with order='seq'); without moves it is cheap."""
     reader = _RowReader(tournament, moves=moves, times=times, share_moves=share_moves)
-    query = (_SELECT_GAMES if times else _SELECT_MOVES) if moves else _SELECT_RESULTS
+    columns = _game_columns(conn)
+    if moves:
+        query = (f"SELECT {columns}, moves.moves, {'moves.seconds' if times else 'NULL'}"
+                 " FROM games LEFT JOIN moves ON moves.game_id = games.id")
+    else:
+        query = f"SELECT {columns}, NULL, NULL FROM games"
     for row in conn.execute(f"{query} ORDER BY games.{order}"):
         yield reader.record(row)
+
+
+def _migrate_v1(conn: sqlite3.Connection) -> None:
+    """Rebuild a version 1 games table as version 2 in one transaction: every game becomes a Y game with its rules
+    as JSON, and draws become possible. SQLite cannot alter a CHECK in place, so the table is copied, the old one
+    dropped and the copy renamed, with foreign keys off meanwhile (SQLite's own recipe for such changes)."""
+    present = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+    if not present or "game" in present:
+        return
+    values = ", ".join(_V1_AS_V2[c] if c in _V1_AS_V2 else f"games.{c}" for c in _GAME_COLUMNS)
+    conn.execute("PRAGMA foreign_keys=OFF")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute(_GAMES_TABLE.replace("CREATE TABLE games (", "CREATE TABLE games_v2 (", 1))
+            conn.execute(f"INSERT INTO games_v2 ({', '.join(_GAME_COLUMNS)}) SELECT {values} FROM games")
+            conn.execute("DROP TABLE games")
+            conn.execute("ALTER TABLE games_v2 RENAME TO games")
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            _rollback(conn)
+            raise
+    finally:
+        conn.execute("PRAGMA foreign_keys=ON")
 
 
 @contextlib.contextmanager
@@ -376,14 +427,16 @@ def stream_records(directory: str | os.PathLike[str], *, moves: bool = True, tim
                                  moves=moves, times=times, share_moves=False)
 
 
-def stored_variants(directory: str | os.PathLike[str]) -> list[tuple[str, bool]]:
-    """The boards and misère flags of a results folder's games, in the order they first appear (one query, no
+def stored_variants(directory: str | os.PathLike[str]) -> list[tuple[str, str, dict[str, Any]]]:
+    """The (game, board, rules) sets of a results folder's games, in the order they first appear (one query, no
     game read)."""
     with _reader(directory) as conn:
         if not _has_table(conn, "games"):
             return []
-        rows = conn.execute("SELECT board, misere FROM games GROUP BY board, misere ORDER BY MIN(id)")
-        return [(board, bool(misere)) for board, misere in rows]
+        columns = _game_columns(conn)
+        rows = conn.execute(f"SELECT game, board, rules FROM (SELECT {columns} FROM games) "
+                            "GROUP BY game, board, rules ORDER BY MIN(id)")
+        return [(game, board, json.loads(rules)) for game, board, rules in rows]
 
 
 def load_info(directory: str | os.PathLike[str]) -> TournamentInfo:
@@ -490,6 +543,7 @@ class ResultStore:
                  config_key: dict[str, Any], planned_games: int, players: Sequence[StoredPlayer],
                  config_path: str, grows: Callable[[TournamentInfo], bool] | None = None) -> TournamentInfo:
         _check_version(conn, folder)
+        _migrate_v1(conn)
         conn.execute("BEGIN IMMEDIATE")
         try:
             for statement in filter(None, (s.strip() for s in _SCHEMA.split(";"))):
@@ -511,12 +565,9 @@ class ResultStore:
             elif info.config_hash != config_hash and (grows is None or not grows(info)):
                 raise _mismatch(folder, info, config_key)
             elif info.config_hash != config_hash:  # more games per pair: the stored ones keep their slots
-                conn.execute(
-                    "UPDATE tournaments SET config_text = ?, config_hash = ?, config_key = ?, config_path = ?,"
-                    " planned_games = ?, updated = ? WHERE id = 1",
-                    (config_text, config_hash, json.dumps(config_key, sort_keys=True), config_path, planned_games,
-                     now),
-                )
+                conn.execute("UPDATE tournaments SET config_text = ?, config_hash = ?, config_key = ?, config_path = ?,"
+                             " planned_games = ?, updated = ? WHERE id = 1", (config_text, config_hash, json.dumps(
+                                 config_key, sort_keys=True), config_path, planned_games, now))
             else:
                 conn.execute(
                     "UPDATE tournaments SET config_text = ?, config_path = ?, updated = ? WHERE id = 1",
@@ -554,12 +605,14 @@ class ResultStore:
             raise StoreError("a game record needs its slot id before it is stored")
         encoded = moves if moves is not None else encode_moves(record)
         game_id = record.id
-        rules = record.rules
+        rules = json.dumps(get_game(record.game).rules_dict(record.rules), sort_keys=True)
         row = (
-            game_id, self._next_seq, record.round, record.board, int(rules.pie), int(rules.misere), record.handicap, record.first, record.second,
-            record.black, record.white, str(record.winner), record.winner_name, record.termination.value,
-            record.reason, record.seed, record.started, record.finished, record.opening_plies, encoded.count,
+            game_id, self._next_seq, record.round, record.game, record.board, rules, record.handicap, record.first,
+            record.second, record.black, record.white, None if record.winner is None else str(record.winner),
+            record.winner_name, record.termination.value, record.reason, record.seed, record.started,
+            record.finished, record.opening_plies, encoded.count,
             json.dumps(record.extra, sort_keys=True) if record.extra else "{}",
+            None if record.score is None else json.dumps(list(record.score)),
         )
         conn = self._conn
         try:

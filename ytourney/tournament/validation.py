@@ -15,8 +15,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ytourney.errors import BackendError, RunnerError, YTourneyError
-from ytourney.game.board import parse_board
-from ytourney.game.rules import Color
 from ytourney.players.plugin import check_plugin_source
 from ytourney.players.spec import BotKind, create_bot
 from ytourney.stats.handicap import HandicapMode
@@ -44,7 +42,7 @@ def check_player(config: TournamentConfig, player: PlayerConfig) -> str:
         check_engine(spec.gtp)
     bot = create_bot(spec, 0)
     try:
-        bot.new_game(parse_board(config.board), config.rules, Color.BLACK)
+        bot.new_game(config.game_rules.parse_board(config.board), config.rules, config.game_rules.first_color)
         if spec.kind is BotKind.GTP:
             engine = " ".join(filter(None, (getattr(bot, "engine_name", ""), getattr(bot, "engine_version", ""))))
             note = f"ok, engine started ({engine})" if engine else "ok, engine started"
@@ -209,12 +207,12 @@ class Validation:
     def lines(self) -> list[str]:
         """The summary `ytourney validate` prints (its verdict aside)."""
         config = self.config
-        board, rules, schedule, handicap = parse_board(config.board), config.rules, config.schedule, config.handicap
+        board, rules, schedule, handicap = (config.game_rules.parse_board(config.board), config.rules, config.schedule,
+                                             config.handicap)
         fmt = schedule.format.value + (f" (challenger {schedule.challenger})" if schedule.challenger else "")
         lines = [
             f"{self.source}: tournament {config.name!r}",
-            f"  board      {board.spec} ({board.num_cells} cells), pie {'on' if rules.pie else 'off'}, "
-            f"misère {'on' if rules.misere else 'off'}",
+            f"  board      {board.spec} ({board.num_cells} cells), {config.game_rules.rules_text(rules)}",
             f"  schedule   {fmt}: {self.pairs} pair{'s' * (self.pairs != 1)} x {schedule.games_per_pair} games = "
             f"{self.games} games",
         ]

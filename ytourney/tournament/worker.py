@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from ytourney.errors import PlayerFault, YTourneyError
-from ytourney.game.board import Board, parse_board
-from ytourney.game.record import GameRecord, GameSetup, Termination
-from ytourney.game.rules import Color, Rules
-from ytourney.players.base import Bot, Limit
+from ytourney.boards.board import Board
+from ytourney.games.api import Color, Game
+from ytourney.games.record import GameRecord, GameSetup, Termination
+from ytourney.games.registry import get_game
+from ytourney.games.bot import Bot, Limit
 from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.transcript import Transcript
@@ -54,16 +55,23 @@ class TournamentContext:
 
     name: str
     board: Board
-    rules: Rules
+    rules: Any
     time_control: TimeControl | None
     players: tuple[PlayerEntry, ...]
+    game_name: str = "y"
+
+    @property
+    def game(self) -> Game:
+        """The game every match of the tournament plays."""
+        return get_game(self.game_name)
 
     @classmethod
     def from_config(cls, config: TournamentConfig, gtp_logs: Mapping[str, str] | None = None) -> TournamentContext:
         """The context of a validated config; `gtp_logs` maps engine players to the folder of their transcripts."""
         logs = gtp_logs or {}
         players = tuple(PlayerEntry(p.name, p.spec, p.own_budget, logs.get(p.name, "")) for p in config.players)
-        return cls(config.name, parse_board(config.board), config.rules, config.time, players)
+        game = config.game_rules
+        return cls(config.name, game.parse_board(config.board), config.rules, config.time, players, game.name)
 
 
 def seat_seed(game_seed: int, seat: int) -> int:
@@ -76,7 +84,8 @@ def fault_record(context: TournamentContext, task: GameTask, seat: int, terminat
     """The record of a game lost by `seat` before or outside the referee's control."""
     first, second = (context.players[i].name for i in task.seats)
     setup = GameSetup(board=context.board.spec, first=first, second=second, rules=context.rules,
-                      handicap=task.handicap, tournament=context.name, round=task.round, seed=task.seed, id=task.slot)
+                      handicap=task.handicap, tournament=context.name, round=task.round, seed=task.seed, id=task.slot,
+                      game=context.game_name)
     return setup.lost_by(seat, termination, reason)
 
 
@@ -176,7 +185,7 @@ class _WatchedBot:
         finally:
             self._tracker.set(0)  # the referee turns whatever it raised into this seat's loss
 
-    def new_game(self, board: Board, rules: Rules, color: Color) -> None:
+    def new_game(self, board: Board, rules: Any, color: Color) -> None:
         """Forwarded."""
         self._call(self.bot.new_game, board, rules, color)
 
@@ -242,7 +251,7 @@ class GamePlayer:
                 transcripts.append(_transcribe(bot, entry, task.slot, seat_index))
             try:
                 extra = {"opening": task.opening_index} if task.opening_index is not None else None
-                record = play_game(seats, context.board, context.rules, task.handicap, context.time_control,
+                record = play_game(seats, context.game, context.board, context.rules, task.handicap, context.time_control,
                                    seed=task.seed, tournament=context.name, round_number=task.round,
                                    opening=task.opening, game_id=task.slot, extra=extra, watch=self.tracker.watch)
             except (Exception, SystemExit) as err:  # a bot escaping the referee (sys.exit) loses the game

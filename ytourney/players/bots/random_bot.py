@@ -1,21 +1,31 @@
-"""The `random` bot: a uniformly random empty cell, and a coin-flip pie decision."""
+"""The `random` bot: a uniformly random legal move in any game, and a coin-flip pie decision."""
 
 from __future__ import annotations
 
 import random
 from typing import ClassVar
 
-from ytourney.game.state import GameState
-from ytourney.players.base import BaseBot, Limit
-from ytourney.players.spec import BotOption
+from ytourney.games.api import Move, State
+from ytourney.games.bot import BaseBot, BotOption, Limit
+
+
+def playable_moves(state: State) -> list[Move]:
+    """The legal moves a player chooses among: the pie answer left to `swap()`, a pass only when nothing else is
+    legal (games with passes end when both pass; passing at random would end them at once)."""
+    moves = state.legal_moves()
+    if moves and moves[-1].is_swap:
+        moves.pop()  # the pie answer comes last in every game's list
+    if any(move.is_pass for move in moves) and len(moves) > 1:
+        moves = [move for move in moves if not move.is_pass]
+    return moves
 
 
 class RandomBot(BaseBot):
-    """Plays a uniformly random empty cell; swaps with probability `swap_rate`."""
+    """Plays a uniformly random legal move; swaps with probability `swap_rate`."""
 
     name = "random"
     OPTIONS: ClassVar[dict[str, BotOption]] = {
-        "swap_rate": BotOption(float, 0.5, "probability of answering the first stone with swap", 0, 1),
+        "swap_rate": BotOption(float, 0.5, "probability of answering the first move with swap", 0, 1),
     }
 
     def __init__(self, seed: int | None = None, swap_rate: float = 0.5) -> None:
@@ -28,10 +38,10 @@ class RandomBot(BaseBot):
         self.seed = seed
         self._rng.seed(seed)
 
-    def move(self, state: GameState, limit: Limit) -> int:
-        """A random empty cell."""
-        return self._rng.choice(state.empty_cells())
+    def move(self, state: State, limit: Limit) -> Move:
+        """A random legal move (in Y: a random empty cell, drawn exactly as before the game API)."""
+        return self._rng.choice(playable_moves(state))
 
-    def swap(self, state: GameState, limit: Limit) -> bool:
+    def swap(self, state: State, limit: Limit) -> bool:
         """Swap with probability `swap_rate`."""
         return self._rng.random() < self.swap_rate

@@ -1,9 +1,11 @@
-"""GtpBot: a player backed by an external GTP engine, kept in sync move by move and restarted after a fault."""
+"""GtpBot: a player backed by an external GTP engine of any game, kept in sync move by move and restarted after a
+fault. Moves travel in the game's notation (`play b E5-E7`, `genmove b` answered `F8-H6-H4-F2`, `play w pass`)."""
 
 from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 from ytourney.errors import (
     ConfigError,
@@ -16,22 +18,24 @@ from ytourney.errors import (
     PlayerFault,
     YTourneyError,
 )
-from ytourney.game.board import Board, BoardKind
-from ytourney.game.notation import SWAP, SWAP_TOKEN
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import GameState
-from ytourney.players.base import Limit
+from ytourney.boards.board import Board, BoardKind
+from ytourney.games.api import PASS_TOKEN, SWAP, SWAP_TOKEN, Color, Move, MoveKind, State
+from ytourney.games.bot import Limit
+from ytourney.games.registry import get_game
 from ytourney.players.gtp.client import GtpClient, clip
 from ytourney.players.gtp.dialect import (
-    VERTEX,
+    MOVE_TOKEN,
     decide_pie,
-    from_engine_cell,
-    to_engine_cell,
+    engine_colors_flipped,
+    from_engine_move,
+    places_cells,
     to_engine_color,
+    to_engine_move,
 )
 from ytourney.players.gtp.settings import (
     GtpSettings,
     SwapDialect,
+    SwapStyle,
     TimeCommand,
     check_board,
 )
@@ -40,9 +44,10 @@ from ytourney.players.gtp.transport import ProcessTransport, TransportFactory
 
 # --- the player ----------------------------------------------------------------------------------------------------
 
-# Optional extension, sent before the first move of a game when the engine knows it:
-# `ytourney-rules pie=on|off misere=on|off genmove_swap=on|off` (pie is off in handicap games; genmove_swap is on only
-# for `swap: genmove`, as otherwise the pie policy decides). `ytourney gtp` knows it, so served bots learn the rules.
+# Optional extension, sent before the first move of a game when the engine knows it: the game's rules as KEY=VALUE
+# (booleans on|off), then genmove_swap=on|off; for Y `ytourney-rules pie=on|off misere=on|off genmove_swap=on|off` (pie
+# is off in handicap games; genmove_swap is on only for `swap: genmove`, as otherwise the pie policy decides).
+# `ytourney gtp` knows it, so served bots learn the rules.
 RULES_COMMAND = "ytourney-rules"
 _OPTIONAL_COMMANDS = ("time_settings", "time_left", "kgs-time_settings", "y_param", RULES_COMMAND)
 _RESTART_FAULTS = (EngineCrashError, EngineTimeoutError, EngineProtocolError)
@@ -64,6 +69,7 @@ class GtpBot:
         if not isinstance(settings, GtpSettings):
             raise ConfigError(f"GtpBot needs GtpSettings, got {type(settings).__name__} {settings!r}")
         self.settings = settings
+        self.game = get_game(settings.game)
         self.name = settings.display_name
         self.engine_name = ""
         self.engine_version = ""
@@ -74,8 +80,8 @@ class GtpBot:
         self._client: GtpClient | None = None
         self._known: frozenset[str] = frozenset()
         self._healthy = False
-        self._seen: GameState | None = None  # the game exactly as the engine knows it
-        self._answer: tuple[int, int] | None = None  # (ply, cell): a genmove answer obtained while deciding the pie
+        self._seen: State | None = None  # the game exactly as the engine knows it
+        self._answer: tuple[int, Move] | None = None  # (ply, move): a genmove answer obtained deciding the pie
         self._clock_sent = False
         self._move_time_sent = ""  # the last per-move time given by `y_param max_time` or `time -m`
         self._wire: TranscribedTransport | None = None
@@ -94,7 +100,7 @@ class GtpBot:
 
     # --- Bot protocol ---------------------------------------------------------------------------------------------
 
-    def new_game(self, board: Board, rules: Rules, color: Color) -> None:
+    def new_game(self, board: Board, rules: Any, color: Color) -> None:
         """Start (or restart after a fault) the engine, then set the board up empty."""
         check_board(self.settings, board)
         with self._fault_guard():
@@ -109,25 +115,33 @@ class GtpBot:
         self._clock_sent = False
         self._move_time_sent = ""
 
-    def move(self, state: GameState, limit: Limit) -> int:
+    def move(self, state: State, limit: Limit) -> Move:
         """Sync the engine with `state`, then `genmove` for the colour to move."""
+        self._check_game(state)
         if self._answer is not None:
-            ply, cell = self._answer
+            ply, answer = self._answer
             self._answer = None
-            if ply == len(state.moves):
-                return cell
-        with self._fault_guard():
-            return self._genmove(self._sync(state), state, limit, allow_swap=False)
+            if ply == len(state.history):
+                return answer
+        try:
+            with self._fault_guard():
+                return self._genmove(self._sync(state), state, limit, allow_swap=False)
+        except (EngineProtocolError, EngineResignedError, IllegalAnswerError) as err:
+            note = self._swap_note(state)
+            if not note:
+                raise
+            raise type(err)(f"{err}{note}") from err
 
-    def swap(self, state: GameState, limit: Limit) -> bool:
+    def swap(self, state: State, limit: Limit) -> bool:
         """Ask the engine (`swap: genmove`) or apply the pie policy (engines that cannot decide the pie)."""
+        self._check_game(state)
         if self.settings.swap != SwapDialect.GENMOVE.value:
             return decide_pie(self.settings.pie_policy, state, self._rng)
         with self._fault_guard():
             action = self._genmove(self._sync(state), state, limit, allow_swap=True)
-        if action == SWAP:
+        if action.is_swap:
             return True
-        self._answer = (len(state.moves), action)
+        self._answer = (len(state.history), action)
         return False
 
     def close(self) -> None:
@@ -187,35 +201,66 @@ class GtpBot:
 
     # --- playing --------------------------------------------------------------------------------------------------
 
-    def _sync(self, state: GameState) -> GameState:
+    def _check_game(self, state: State) -> None:
+        game = getattr(state, "game", None)
+        if game is not None and game.name != self.game.name:
+            raise ConfigError(f"engine {self.name!r} plays {self.game.name!r} (gtp.game) but was seated in a game of "
+                              f"{game.name!r}; set gtp.game: {game.name}")
+
+    def _swap_note(self, state: State) -> str:
+        """What to add to a fault in the engine's first moves after a swap it heard of: the swap_style key."""
+        if not state.swapped or len(state.history) > 3 or self.settings.swap == SwapDialect.NONE.value:
+            return ""
+        style = SwapStyle(self.settings.swap_style)
+        other = SwapStyle.EXCHANGE if style is SwapStyle.RECOLOR else SwapStyle.RECOLOR
+        what = ("the engine changes the first stone's colour on swap and Black moves next" if other is SwapStyle.RECOLOR
+                else "the engine exchanges the players' colours on swap")
+        return f" right after a swap: check gtp.swap_style (now {style.value!r}; {other.value!r} when {what})"
+
+    def _color(self, state: State, color: Color) -> str:
+        """The engine's colour word for our `color` in `state` (its first_color and swap_style dialects)."""
+        heard = self.settings.swap != SwapDialect.NONE.value  # an engine never told of the swap never recolours
+        flipped = heard and engine_colors_flipped(self.settings.swap_style, state.swapped)
+        return to_engine_color(color, self.settings.first_color, flipped)
+
+    def _rules_command(self, seen: State) -> str:
+        """`ytourney-rules` with the game's rules (the pie off in handicap games) and who decides the pie."""
+        values = dict(self.game.rules_dict(seen.rules))
+        if "pie" in values and seen.handicap:
+            values["pie"] = False
+        values["genmove_swap"] = self.settings.swap == SwapDialect.GENMOVE.value
+        words = [f"{key}={_on_off(value) if isinstance(value, bool) else value}" for key, value in values.items()
+                 if isinstance(value, (bool, int, float, str)) and " " not in str(value)]
+        return " ".join([RULES_COMMAND, *words])
+
+    def _sync(self, state: State) -> State:
         """Send the moves of `state` the engine has not seen; start over with clear_board if the histories differ."""
         client = self._require_client()
         timeout = self.settings.command_seconds
         seen = self._seen
-        moves = state.moves
-        if seen is None or seen.handicap != state.handicap or seen.moves != moves[: len(seen.moves)]:
-            if seen is not None and seen.moves:
+        moves = state.history
+        done = seen.history if seen is not None else ()
+        if seen is None or seen.handicap != state.handicap or done != moves[: len(done)]:
+            if done:
                 client.expect("clear_board", timeout)
-            seen = self._seen = GameState(state.board, state.rules, state.handicap)
+            seen = self._seen = self.game.new_state(state.board, state.rules, state.handicap)
+            done = ()
             if RULES_COMMAND in self._known:
-                pie = _on_off(seen.pie_active)
-                misere = _on_off(seen.rules.misere)
-                decides = _on_off(self.settings.swap == SwapDialect.GENMOVE.value)
-                client.expect(f"{RULES_COMMAND} pie={pie} misere={misere} genmove_swap={decides}", timeout)
-        for move in moves[len(seen.moves):]:
-            if move == SWAP:
+                client.expect(self._rules_command(seen), timeout)
+        for move in moves[len(done):]:
+            color = self._color(seen, seen.to_move)
+            if move.is_swap:
                 if self.settings.swap != SwapDialect.NONE.value:
-                    color = to_engine_color(seen.to_move, self.settings.first_color)
                     client.expect(f"play {color} {SWAP_TOKEN}", timeout)
             else:
-                color = to_engine_color(seen.to_move, self.settings.first_color)
-                client.expect(f"play {color} {to_engine_cell(state.board, move, self.settings.rows)}", timeout)
+                text = to_engine_move(self.game, state.board, move, self.settings.rows)
+                client.expect(f"play {color} {text}", timeout)
             seen.play(move)
         return seen
 
-    def _genmove(self, seen: GameState, state: GameState, limit: Limit, allow_swap: bool) -> int:
+    def _genmove(self, seen: State, state: State, limit: Limit, allow_swap: bool) -> Move:
         client = self._require_client()
-        color = to_engine_color(state.to_move, self.settings.first_color)
+        color = self._color(state, state.to_move)
         self._send_clock(limit, color)
         budget = limit.remaining if limit.remaining is not None else limit.seconds
         timeout = budget + self.settings.grace_seconds if budget is not None else self.settings.untimed_seconds
@@ -225,9 +270,10 @@ class GtpBot:
             raise EngineProtocolError(f"{client.name} refused {command!r}: ? {clip(response.text)}")
         return self._answer_to_action(response.text, seen, command, allow_swap)
 
-    def _answer_to_action(self, text: str, seen: GameState, command: str, allow_swap: bool) -> int:
+    def _answer_to_action(self, text: str, seen: State, command: str, allow_swap: bool) -> Move:
         name = f"engine {self.name!r}"
         token = text.strip().lower()
+        board = seen.board
         if token == "resign":
             raise EngineResignedError(f"{name} resigned")
         if token == SWAP_TOKEN:
@@ -235,19 +281,34 @@ class GtpBot:
                 raise IllegalAnswerError(f"{name} answered 'swap' to {command!r} where the rules allow no swap")
             seen.play(SWAP)
             return SWAP
-        if token == "pass":
-            raise IllegalAnswerError(f"{name} answered 'pass' to {command!r}; Y has no passing")
-        if not VERTEX.fullmatch(token):
-            raise EngineProtocolError(f"{name} answered {command!r} with {clip(text)!r}, which is not a cell")
-        try:
-            cell = from_engine_cell(seen.board, token, self.settings.rows)
-        except NotationError as err:
-            raise IllegalAnswerError(f"{name} answered {token!r} to {command!r}: {err}") from err
-        if seen.cells[cell]:
-            shown = to_engine_cell(seen.board, cell, self.settings.rows)
-            raise IllegalAnswerError(f"{name} answered {shown!r} to {command!r}, a cell that is already occupied")
-        seen.play(cell)
-        return cell
+        if token == PASS_TOKEN:
+            try:
+                move = self.game.parse_move(board, token)
+            except NotationError:
+                raise IllegalAnswerError(
+                    f"{name} answered 'pass' to {command!r}; {self.game.title} has no passing") from None
+        else:
+            if not MOVE_TOKEN.fullmatch(token):
+                noun = "cell" if places_cells(self.game, board) else "move"
+                raise EngineProtocolError(f"{name} answered {command!r} with {clip(text)!r}, which is not a {noun}")
+            try:
+                move = from_engine_move(self.game, board, token, self.settings.rows)
+            except NotationError as err:
+                raise IllegalAnswerError(f"{name} answered {token!r} to {command!r}: {err}") from err
+        if move.is_swap:
+            raise IllegalAnswerError(f"{name} answered {token!r} to {command!r}, which names the pie answer")
+        if not seen.is_legal(move):
+            shown = to_engine_move(self.game, board, move, self.settings.rows) if move.path else token
+            if move.kind is MoveKind.PLACE and seen.cells[move.cell]:
+                raise IllegalAnswerError(f"{name} answered {shown!r} to {command!r}, a cell that is already occupied")
+            trial = seen.copy()
+            try:
+                trial.play(move)
+            except YTourneyError as err:
+                raise IllegalAnswerError(f"{name} answered {shown!r} to {command!r}: {err}") from err
+            raise IllegalAnswerError(f"{name} answered {shown!r} to {command!r}, which is not legal here")
+        seen.play(move)
+        return move
 
     def _send_clock(self, limit: Limit, color: str) -> None:
         """Tell the engine its time for the next genmove in the command its `time_command` dialect names."""

@@ -1,29 +1,32 @@
-"""Serve any ytourney bot over GTP on a line stream, so our bots play inside other tools (`ytourney gtp BOT`)."""
+"""Serve any ytourney bot over GTP on a line stream, so our bots play inside other tools (`ytourney gtp BOT`).
+
+Any game: moves travel in the game's notation (`play b E5-E7`, `genmove b` answered `F8-H6-H4-F2`, `play w pass`,
+`play w swap`); the game comes from the registry (`serve_gtp(bot, game, ...)`)."""
 
 from __future__ import annotations
 
 import re
-from typing import TextIO
+from collections.abc import Sequence
+from typing import Any, TextIO
 
 from ytourney import __version__
-from ytourney.errors import IllegalMoveError, NotationError, YTourneyError
-from ytourney.game.board import Board, BoardKind, parse_board
-from ytourney.game.diagram import board_text
-from ytourney.game.notation import SWAP, SWAP_TOKEN, move_name
-from ytourney.game.rules import Color, Rules
-from ytourney.game.state import GameState
-from ytourney.players.base import Bot, Limit
+from ytourney.boards.board import Board, BoardKind
+from ytourney.errors import ConfigError, IllegalMoveError, NotationError, YTourneyError
+from ytourney.games.api import SWAP, SWAP_TOKEN, Color, Game, Move, State
+from ytourney.games.bot import Bot, Limit
+from ytourney.games.registry import get_game
 from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.dialect import (
-    from_engine_cell,
+    engine_colors_flipped,
     from_engine_color,
-    to_engine_cell,
+    from_engine_move,
     to_engine_color,
+    to_engine_move,
 )
-from ytourney.players.gtp.settings import FirstColor, RowOrder
+from ytourney.players.gtp.settings import FirstColor, RowOrder, SwapStyle
 
-# `ytourney-rules pie=on|off misere=on|off genmove_swap=on|off` (an extension GtpBot sends when it is known): the
-# game's rules, and whether genmove may answer `swap` (off when the controller decides the pie for the engine).
+# `ytourney-rules KEY=VALUE ... genmove_swap=on|off` (an extension GtpBot sends when it is known): the game's rules
+# (for Y `pie=on|off misere=on|off`), and whether genmove may answer `swap` (off when the controller decides the pie).
 
 # Share of a byo-yomi period (seconds per move) a bot is told to spend, leaving room for the controller's overhead.
 PERIOD_SHARE = 0.8
@@ -75,7 +78,7 @@ def _kadon_row_names(board: Board, lines: list[str]) -> list[str]:
     named = []
     for line in lines[:-1]:
         cells = sorted(ordered[int(line.split()[0]) - 1], key=lambda cell: board.coords[cell][0])
-        named.append(f"{line:<{width}}   {move_name(board, cells[0])}-{move_name(board, cells[-1])}")
+        named.append(f"{line:<{width}}   {board.names[cells[0]].upper()}-{board.names[cells[-1]].upper()}")
     return named
 
 
@@ -83,19 +86,25 @@ class GtpServer:
     """A GTP engine around one Bot: keeps the game, asks the bot for moves and the pie, validates every input.
 
     It speaks the dialect it is given, as an engine of that family would: `rows` names the cells (flipped: row 1 is
-    the top corner), `first_color` names the player who places the first stone (black or white).
+    the top corner), `first_color` names the player who places the first stone (black or white), `swap_style` says
+    what `swap` does to the colours (exchange: the players exchange them; recolor: the first stone changes colour).
     """
 
-    def __init__(self, bot: Bot, board: Board | str = "tri:11", rules: Rules | None = None,
-                 rows: str = RowOrder.NORMAL.value, first_color: str = FirstColor.BLACK.value) -> None:
+    def __init__(self, bot: Bot, board: Board | str | None = None, rules: Any = None,
+                 rows: str = RowOrder.NORMAL.value, first_color: str = FirstColor.BLACK.value, *,
+                 game: Game | str | None = None, swap_style: str = SwapStyle.EXCHANGE.value) -> None:
         self.bot = bot
+        self.game = game if isinstance(game, Game) else get_game(game)
         self.rows = RowOrder(rows).value
         self.first_color = FirstColor(first_color).value
-        self.board = parse_board(board) if isinstance(board, str) else board
-        self.rules = rules or Rules()
+        self.swap_style = SwapStyle(swap_style).value
+        if board is None:
+            board = self.game.default_board
+        self.board = self.game.parse_board(board) if isinstance(board, str) else board
+        self.rules = self.game.parse_rules(None) if rules is None else rules
         self.finished = False
         self.genmove_swap = True  # genmove may answer `swap`; a controller that decides the pie itself turns it off
-        self.state = GameState(self.board, self.rules)
+        self.state = self._new_state(self.rules, 0)
         self._bot_ready = False
         self._main_time: float | None = None
         self._period: float = 0.0
@@ -173,15 +182,26 @@ class GtpServer:
 
     def _cmd_boardsize(self, args: list[str]) -> str:
         _arity(args, 1, "boardsize N (or boardsize kadon)")
-        spec = "kadon" if args[0].lower() == "kadon" else f"tri:{args[0]}"
-        try:
-            self.board = parse_board(spec)
-        except YTourneyError:
-            raise GtpCommandError("unacceptable size") from None
+        self.board = self._board_of_size(args[0])
         return self._cmd_clear_board([])
 
+    def _board_of_size(self, word: str) -> Board:
+        """The game's board for a boardsize argument: N (the family of the game's default board), kadon, or a spec."""
+        word = word.lower()
+        if ":" in word or not word.isdigit():
+            specs = [word]
+        else:
+            family = self.game.default_board.partition(":")[0] if ":" in self.game.default_board else "tri"
+            specs = [f"{family}:{word}"]
+        for spec in specs:
+            try:
+                return self.game.parse_board(spec)
+            except YTourneyError:
+                continue
+        raise GtpCommandError("unacceptable size")
+
     def _cmd_clear_board(self, args: list[str]) -> str:
-        self.state = GameState(self.board, self.rules)
+        self.state = self._new_state(self.rules, 0)
         self._bot_ready = False
         self._time_left.clear()
         return ""
@@ -192,23 +212,32 @@ class GtpServer:
         return ""  # Y has no komi; accepted so Go-minded controllers can set up a game
 
     def _cmd_ytourney_rules(self, args: list[str]) -> str:
-        values = {"pie": self.rules.pie, "misere": self.rules.misere, "genmove_swap": self.genmove_swap}
+        options = {key: option.type for key, option in self.game.rule_options.items()}
+        options["genmove_swap"] = bool
+        values: dict[str, Any] = dict(self.game.rules_dict(self.rules))
+        values["genmove_swap"] = self.genmove_swap
         for arg in args:
             key, eq, raw = arg.lower().partition("=")
-            if not eq or key not in values or raw not in ("on", "off", "1", "0", "true", "false"):
-                raise GtpCommandError(f"bad rule {arg!r}; expected pie=on|off, misere=on|off, genmove_swap=on|off")
-            values[key] = raw in ("on", "1", "true")
-        rules = Rules(pie=values["pie"], misere=values["misere"])
-        self.state = self._replayed(rules, self.state.handicap, self.state.moves)
+            value = _rule_value(options[key], raw) if eq and key in options else None
+            if value is None:
+                expected = ", ".join(f"{name}={_rule_syntax(self.game, name, kind)}" for name, kind in options.items())
+                raise GtpCommandError(f"bad rule {arg!r}; expected {expected}")
+            values[key] = value
+        genmove_swap = values.pop("genmove_swap")
+        try:
+            rules = self.game.parse_rules(values)
+        except YTourneyError as err:
+            raise GtpCommandError(f"bad rules: {err}") from None
+        self.state = self._replayed(rules, self.state.handicap, self.state.history)
         self.rules = rules
-        self.genmove_swap = values["genmove_swap"]
+        self.genmove_swap = genmove_swap
         return ""
 
     def _cmd_play(self, args: list[str]) -> str:
         _arity(args, 2, "play COLOR VERTEX")
         color = self._color(args[0])
         move = self._vertex(args[1])
-        state = self._turn_state(color, extend_handicap=move != SWAP)
+        state = self._turn_state(color, extend_handicap=not move.is_swap)
         try:
             state.play(move)
         except IllegalMoveError as err:
@@ -229,19 +258,23 @@ class GtpServer:
                 state.play(SWAP)
                 self.state = state
                 return SWAP_TOKEN
-            move = self.bot.move(state.copy(), limit)
+            answer = self.bot.move(state.copy(), limit)
         except YTourneyError as err:
             raise GtpCommandError(f"bot failed: {err}") from None
         except Exception as err:  # noqa: BLE001 - a failing bot is reported on the wire, the server stays up
             raise GtpCommandError(f"bot failed: {type(err).__name__}: {err}") from None
-        if isinstance(move, bool) or not isinstance(move, int) or not state.is_legal(move) or move == SWAP:
-            raise GtpCommandError(f"bot answered illegal move {move!r}")
+        try:
+            move = None if isinstance(answer, bool) else self.game.coerce_move(self.board, answer)
+        except YTourneyError:
+            move = None
+        if move is None or move.is_swap or not state.is_legal(move):
+            raise GtpCommandError(f"bot answered illegal move {answer!r}")
         state.play(move)
         self.state = state
-        return to_engine_cell(self.board, move, self.rows)
+        return to_engine_move(self.game, self.board, move, self.rows)
 
     def _cmd_undo(self, args: list[str]) -> str:
-        moves = self.state.moves
+        moves = self.state.history
         if not moves:
             raise GtpCommandError("cannot undo: no moves")
         kept = moves[:-1]
@@ -252,23 +285,36 @@ class GtpServer:
         return ""
 
     def _cmd_winner(self, args: list[str]) -> str:
-        return self._word(self._winner())
+        winner = self._winner()
+        return "draw" if winner is None else self._word(winner)
 
     def _cmd_final_score(self, args: list[str]) -> str:
-        return f"{self._word(self._winner())[0].upper()}+"
+        outcome = self.state.outcome
+        winner = self._winner()
+        if winner is None:
+            return "0"
+        score = ""
+        if outcome is not None and outcome.score is not None:
+            score = f"{abs(outcome.score[0] - outcome.score[1]):g}"
+        return f"{self._word(winner)[0].upper()}+{score}"
 
     def _cmd_showboard(self, args: list[str]) -> str:
         state = self.state
-        lines = board_text(state).split("\n")
+        lines = self.game.board_text(state).split("\n")
         if self.rows == RowOrder.FLIPPED.value and self.board.kind is BoardKind.TRI:
             width = len(str(self.board.size))
             lines[:-1] = [f"{index + 1:>{width}}{line[width:]}" for index, line in enumerate(lines[:-1])]
         if self.board.kind is BoardKind.KADON:
             lines = _kadon_row_names(self.board, lines)
-        mover = state.winner if state.is_over else state.to_move
-        status = f"{self._word(mover)} has won" if state.is_over else f"{self._word(mover)} to move"
+        outcome = state.outcome
+        if outcome is None:
+            status = f"{self._word(state.to_move)} to move"
+        elif outcome.winner is None:
+            status = "drawn"
+        else:
+            status = f"{self._word(outcome.winner)} has won"
         legend = f"X {self._word(Color.BLACK)}, O {self._word(Color.WHITE)}"
-        count = len(state.moves)
+        count = len(state.history)
         moves = f"{count} move{'' if count == 1 else 's'}"
         return "\n" + "\n".join(lines) + f"\n{self.board.spec}, {moves}, {status} ({legend})"
 
@@ -323,47 +369,64 @@ class GtpServer:
 
     # --- helpers ------------------------------------------------------------------------------------------------
 
-    def _vertex(self, token: str) -> int:
+    def _vertex(self, token: str) -> Move:
         if token.lower() == SWAP_TOKEN:
             return SWAP
         try:
-            return from_engine_cell(self.board, token, self.rows)
+            return from_engine_move(self.game, self.board, token, self.rows)
         except NotationError:
             raise GtpCommandError(f"invalid vertex {token!r} on {self.board.spec}") from None
+
+    def _recolored(self) -> bool:
+        return engine_colors_flipped(self.swap_style, self.state.swapped)
 
     def _color(self, word: str) -> Color:
         """Our colour for a colour word in this server's dialect."""
         try:
-            return from_engine_color(word, self.first_color)
+            return from_engine_color(word, self.first_color, self._recolored())
         except YTourneyError:
             raise GtpCommandError(f"invalid color {word!r}; expected b, w, black or white") from None
 
     def _word(self, color: Color) -> str:
         """The name of our `color` in this server's dialect."""
-        return "black" if to_engine_color(color, self.first_color) == "b" else "white"
+        return "black" if to_engine_color(color, self.first_color, self._recolored()) == "b" else "white"
 
-    def _winner(self) -> Color:
-        if self.state.winner is None:
-            raise GtpCommandError("game is not over: no player has completed a Y")
-        return self.state.winner
+    def _winner(self) -> Color | None:
+        """The winning colour (None for a draw) of a finished game."""
+        outcome = self.state.outcome
+        if outcome is None:
+            raise GtpCommandError("game is not over: no player has won yet")
+        return outcome.winner
 
-    def _turn_state(self, color: Color, extend_handicap: bool) -> GameState:
-        """A copy of the game with `color` to move: a second Black stone before any White one is a handicap turn."""
+    def _turn_state(self, color: Color, extend_handicap: bool) -> State:
+        """A copy of the game with `color` to move: in a game with handicaps, a second stone of the first mover
+        before any of the other's is a handicap turn."""
         state = self.state
-        if state.is_over:
-            raise GtpCommandError(f"game is over: {self._word(state.winner)} has won")
+        outcome = state.outcome
+        if outcome is not None:
+            ended = "drawn" if outcome.winner is None else f"{self._word(outcome.winner)} has won"
+            raise GtpCommandError(f"game is over: {ended}")
         if color is state.to_move:
             return state.copy()
-        black_only = bool(state.moves) and SWAP not in state.moves and color is Color.BLACK
-        if extend_handicap and black_only and all(cell == Color.BLACK for cell in state.cells if cell):
+        history = state.history
+        first = self.game.first_color
+        first_only = (self.game.has_handicap and bool(history) and not any(move.is_swap for move in history)
+                      and color is first and all(cell == first for cell in state.cells if cell))
+        if extend_handicap and first_only:
             try:
-                return self._replayed(state.rules, len(state.moves) + 1, state.moves)
-            except YTourneyError as err:
+                return self._replayed(state.rules, len(history) + 1, history)
+            except GtpCommandError as err:
                 raise GtpCommandError(f"cannot place another handicap stone: {err}") from None
         raise GtpCommandError(f"{self._word(color)} is not to move; {self._word(state.to_move)} is")
 
-    def _replayed(self, rules: Rules, handicap: int, moves: tuple[int, ...]) -> GameState:
-        state = GameState(self.board, rules, handicap)
+    def _new_state(self, rules: Any, handicap: int) -> State:
+        try:
+            return self.game.new_state(self.board, rules, handicap)
+        except YTourneyError as err:
+            raise GtpCommandError(str(err)) from None
+
+    def _replayed(self, rules: Any, handicap: int, moves: Sequence[Move]) -> State:
+        state = self._new_state(rules, handicap)
         try:
             for move in moves:
                 state.play(move)
@@ -392,6 +455,51 @@ class GtpServer:
         if self._period_stones:
             return Limit(seconds=max(0.01, self._period / self._period_stones * PERIOD_SHARE))
         return Limit()
+
+
+def serve_gtp(bot: Bot, game: Game | str | None = None, board: str | None = None, *, pie: bool = True,
+              rows: str = RowOrder.NORMAL.value, first_color: str = FirstColor.BLACK.value,
+              swap_style: str = SwapStyle.EXCHANGE.value, source: TextIO, sink: TextIO) -> None:
+    """`ytourney gtp BOT --game G`: serve `bot` playing `game` (a name; None is Y) on `board` (None: the game's
+    default) until `quit`; ConfigError, before anything is served, when a dialect option does not fit the game."""
+    server = gtp_server(bot, game, board, pie=pie, rows=rows, first_color=first_color, swap_style=swap_style)
+    server.serve(source, sink)
+
+
+def gtp_server(bot: Bot, game: Game | str | None = None, board: str | None = None, *, pie: bool = True,
+               rows: str = RowOrder.NORMAL.value, first_color: str = FirstColor.BLACK.value,
+               swap_style: str = SwapStyle.EXCHANGE.value) -> GtpServer:
+    """The server `serve_gtp` runs, its options checked against the game (pie on/off where the game has the pie)."""
+    played = game if isinstance(game, Game) else get_game(game)
+    spec = played.default_board if board is None else board
+    parsed = played.parse_board(spec)
+    if rows == RowOrder.FLIPPED.value and parsed.kind is not BoardKind.TRI:
+        raise ConfigError(f"--rows flipped applies to tri boards only, not to {parsed.spec!r}")
+    if first_color == FirstColor.WHITE.value and played.first_color is not Color.BLACK:
+        raise ConfigError(f"--first-color white renames the first mover of a game Black starts; in {played.name!r} "
+                          f"{played.first_color} moves first")
+    rules = played.parse_rules({"pie": pie} if "pie" in played.rule_options else None)
+    return GtpServer(bot, parsed, rules, rows, first_color, game=played, swap_style=swap_style)
+
+
+def _rule_value(kind: type, raw: str) -> object:
+    """A `ytourney-rules` value of the given type, None when the text is not one."""
+    if kind is bool:
+        return {"on": True, "1": True, "true": True, "off": False, "0": False, "false": False}.get(raw)
+    try:
+        return kind(raw)
+    except (TypeError, ValueError):
+        return None
+
+
+def _rule_syntax(game: Game, name: str, kind: type) -> str:
+    """How one `ytourney-rules` key's value is written, for the error message."""
+    option = game.rule_options.get(name)
+    if kind is bool:
+        return "on|off"
+    if option is not None and option.choices:
+        return "|".join(option.choices)
+    return "N" if kind in (int, float) else "VALUE"
 
 
 def _arity(args: list[str], count: int, syntax: str) -> None:

@@ -8,8 +8,10 @@ import re
 import shutil
 from dataclasses import dataclass
 
-from ytourney.errors import ConfigError
-from ytourney.game.board import Board, BoardKind
+from ytourney.boards.board import Board, BoardKind
+from ytourney.errors import ConfigError, YTourneyError
+from ytourney.games.api import Color
+from ytourney.games.registry import DEFAULT_GAME, get_game
 
 
 class FirstColor(str, enum.Enum):
@@ -32,6 +34,13 @@ class SwapDialect(str, enum.Enum):
     NONE = "none"  # neither decides nor hears of swaps; the pie policy decides for it
     GENMOVE = "genmove"  # may answer `swap` to genmove and accepts `play C swap`
     PLAY = "play"  # accepts `play C swap` but never answers it; the pie policy decides for it
+
+
+class SwapStyle(str, enum.Enum):
+    """What a swap does on the engine's board (see `dialect.engine_colors_flipped`)."""
+
+    EXCHANGE = "exchange"  # the players exchange colours and the first stone keeps its own (DESIGN §1, the rulebooks)
+    RECOLOR = "recolor"  # the first stone changes colour in place and the players keep theirs (HexGUI's convention)
 
 
 class PiePolicy(str, enum.Enum):
@@ -79,6 +88,8 @@ class GtpSettings:
     time_command: TimeCommand = TimeCommand.GTP
     chatter_lines: int = 0  # lines (statistics, logs) an engine may print on stdout before an answer
     log: bool = False  # write its GTP transcript, per game, under the results folder (gtp-logs/)
+    game: str = DEFAULT_GAME  # the game the engine plays, by its registry name; moves travel in that game's notation
+    swap_style: SwapStyle = SwapStyle.EXCHANGE
 
     @property
     def display_name(self) -> str:
@@ -134,13 +145,40 @@ def check_engine(settings: GtpSettings, board: Board | None = None) -> None:
 
 def check_board(settings: GtpSettings, board: Board) -> None:
     """Raise ConfigError when the engine's settings cannot play on `board` (kadon needs `kadon_boardsize`)."""
+    check_game(settings)
+    game = get_game(settings.game)
+    where = f"engine {settings.display_name!r}"
+    try:
+        game.parse_board(board.spec)
+    except YTourneyError as err:
+        raise ConfigError(f"{where} plays {game.name!r} (gtp.game), which cannot be played on {board.spec!r}: "
+                          f"{err}") from err
     if board.kind is BoardKind.KADON:
         if not settings.kadon_boardsize:
             raise ConfigError(
                 f"engine {settings.display_name!r} cannot play board 'kadon': GTP has no standard kadon board; "
                 "set gtp.kadon_boardsize to the argument its boardsize command takes for it (e.g. 'kadon')"
             )
-        if settings.rows == RowOrder.FLIPPED:
-            raise ConfigError(
-                f"engine {settings.display_name!r}: rows 'flipped' applies to tri boards only, not to 'kadon'"
-            )
+    if settings.rows == RowOrder.FLIPPED and board.kind is not BoardKind.TRI:
+        raise ConfigError(
+            f"engine {settings.display_name!r}: rows 'flipped' applies to tri boards only, not to {board.spec!r}"
+        )
+
+
+def check_game(settings: GtpSettings) -> None:
+    """Raise ConfigError when `game` is unknown or a dialect key does not fit that game."""
+    where = f"engine {settings.display_name!r}"
+    try:
+        game = get_game(settings.game)
+    except YTourneyError as err:
+        raise ConfigError(f"{where}: gtp.game: {err}") from err
+    if settings.first_color == FirstColor.WHITE and game.first_color is not Color.BLACK:
+        raise ConfigError(
+            f"{where}: gtp.first_color 'white' renames the first mover of a game Black starts, but in "
+            f"{game.name!r} {game.first_color} moves first; leave gtp.first_color out for this game"
+        )
+    if settings.swap_style == SwapStyle.RECOLOR and not game.has_pie:
+        raise ConfigError(f"{where}: gtp.swap_style 'recolor' needs a game with the pie rule; {game.name!r} has none")
+    if settings.swap_style == SwapStyle.RECOLOR and settings.swap == SwapDialect.NONE:
+        raise ConfigError(f"{where}: gtp.swap_style 'recolor' describes what `play C swap` does on the engine's board; "
+                          "with gtp.swap 'none' it never hears of a swap: set gtp.swap to 'play' or 'genmove'")

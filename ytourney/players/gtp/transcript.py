@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ytourney.errors import ConfigError
-from ytourney.game.record import utc_now
+from ytourney.games.record import utc_now
 from ytourney.players.gtp.transport import Transport
 
 TRANSCRIPT_BYTES = 1 << 20

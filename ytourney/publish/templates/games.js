@@ -11,7 +11,7 @@
     chunk.r.forEach(function (r) {
       var g = {n: r[0], stem: r[1], tournament: s[r[2]], id: r[3], round: r[4], board: s[r[5]], handicap: r[6],
                black: s[r[7]], white: s[r[8]], first: s[r[9]], won: r[10], termination: s[r[11]], moves: r[12]};
-      g.winner = g.won === 0 ? g.black : g.white;
+      g.winner = g.won === 0 ? g.black : g.won === 1 ? g.white : "";  // won 2: a draw
       g.pair = g.black < g.white ? g.black + " vs " + g.white : g.white + " vs " + g.black;
       games.push(g);
     });
@@ -57,9 +57,10 @@
       case "black": return g.won === 0;
       case "white": return g.won === 1;
       case "first": return g.winner === g.first;
-      case "second": return g.winner !== g.first;
+      case "second": return g.won !== 2 && g.winner !== g.first;
+      case "draw": return g.won === 2;
       case "player-won": return !f.player || g.winner === f.player;
-      case "player-lost": return !f.player || g.winner !== f.player;
+      case "player-lost": return !f.player || (g.won !== 2 && g.winner !== f.player);
       default: return true;
     }
   }
@@ -104,7 +105,7 @@
       var row = fresh.insertRow(-1);
       cell(row, g.n, true, "games/" + g.stem + ".html");
       cell(row, g.tournament); cell(row, g.id, true); cell(row, g.round, true); cell(row, g.board);
-      cell(row, g.handicap, true); cell(row, g.black); cell(row, g.white); cell(row, g.winner);
+      cell(row, g.handicap, true); cell(row, g.black); cell(row, g.white); cell(row, g.won === 2 ? "draw" : g.winner);
       cell(row, g.termination, false, null, faults[g.termination]); cell(row, g.moves, true);
     });
     table.replaceChild(fresh, table.tBodies[0]);

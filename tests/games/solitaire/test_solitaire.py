@@ -1,0 +1,116 @@
+"""The Supply Line solitaires: puzzles, replayed solutions, proved minima, both kernels, bounds and the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from ytourney.boards.board import parse_board
+from ytourney.cli import main
+from ytourney.errors import IllegalMoveError
+from ytourney.games.solitaire.geometry import class_pagoda, distance_pagoda, geometry, is_pagoda, mask
+from ytourney.games.solitaire.kernel import INFINITE, PyKernel
+from ytourney.games.solitaire.puzzle import PuzzleError, make_puzzle, parse_move, play, replay
+from ytourney.games.solitaire.solver import solve, tables
+
+KADON = parse_board("kadon")
+
+try:
+    from ytourney.games.solitaire import _solvecore  # noqa: F401
+
+    HAVE_C = True
+except ImportError:
+    HAVE_C = False
+
+
+def moves(text: str) -> list:
+    return [parse_move(KADON, token) for token in text.split()]
+
+
+def test_book_solution_shape_replays() -> None:
+    puzzle = make_puzzle("supply-line", goal="side-middles")
+    line = "F5-D6 E7-C5 H5-F5-D5-B5 G7-E7 E8-G8-F7-D6 I5-G7-G5-E7-C5-A5"
+    assert replay(KADON, puzzle.start, moves(line)) == {KADON.index_of("A5")}
+
+
+def test_bad_jumps_are_refused() -> None:
+    start = make_puzzle("supply-line").start
+    with pytest.raises(IllegalMoveError, match="not a jump"):
+        play(KADON, start, parse_move(KADON, "F5-F6"))
+    with pytest.raises(IllegalMoveError, match="no stone"):
+        play(KADON, start, parse_move(KADON, "A1-C1"))
+
+
+def test_pagodas_are_pagodas() -> None:
+    geo = geometry(KADON)
+    assert len(geo.classes) == 2 and sorted(c.bit_count() for c in geo.classes) == [27, 66]
+    assert all(is_pagoda(geo, class_pagoda(geo, c)) for c in geo.classes)
+    assert all(is_pagoda(geo, distance_pagoda(geo, c)) for c in range(93))
+    assert [KADON.names[c] for c in range(93) if geo.unjumpable >> c & 1] == ["A1", "I1", "A9"]
+
+
+@pytest.mark.parametrize("node", ["E1", "A5", "M5", "B2", "I2", "B9"])
+def test_supply_line_minimum_is_six_for_every_goal_node(node: str) -> None:
+    puzzle = make_puzzle("supply-line", goal=node)
+    result = solve(puzzle, puzzle.goals[0])
+    assert result.minimum == 6
+    assert set(result.exhausted) == {1, 2, 3, 4, 5}
+    assert replay(KADON, puzzle.start, result.solution) == {KADON.index_of(node)}
+
+
+@pytest.mark.skipif(not HAVE_C, reason="the C kernel is not built")
+def test_c_and_python_kernels_agree() -> None:
+    puzzle = make_puzzle("supply-line", goal="B2")
+    results = [solve(puzzle, puzzle.goals[0], max_moves=4, kernel=k) for k in ("c", "python")]
+    assert results[0].exhausted == results[1].exhausted
+    assert results[0].lower_bound == results[1].lower_bound == 5
+    custom = make_puzzle("custom", goal="A5", start="B5 I5 F6 G6 H6 E7 E8 F8 E9")
+    pair = [solve(custom, custom.goals[0], kernel=k) for k in ("c", "python")]
+    assert pair[0].minimum == pair[1].minimum == 2
+    assert [m.path for m in pair[0].solution] == [m.path for m in pair[1].solution]
+
+
+def test_impossible_goal_is_refused_quickly_with_a_reason() -> None:
+    puzzle = make_puzzle("custom", start="F6 G6", goal="A1")
+    result = solve(puzzle, puzzle.goals[0])
+    assert result.minimum is None and result.impossible
+    assert "A1" in result.impossible
+
+
+def test_bounds_are_admissible_along_a_solution() -> None:
+    puzzle = make_puzzle("supply-line", goal="A5")
+    t = tables(puzzle, puzzle.goals[0])
+    kernel = PyKernel(t)
+    line = moves("F5-D6 E7-C5 H5-F5-D5-B5 G7-E7 E8-G8-F7-D6 I5-G7-G5-E7-C5-A5")
+    stones = puzzle.start
+    for left in range(len(line), 0, -1):
+        assert kernel.bound(mask(stones)) <= left < INFINITE
+        stones = play(KADON, stones, line[len(line) - left])
+    assert kernel.bound(mask(stones)) == 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (["supply-line", "--goal", "Z9"], "unknown node 'Z9'"),
+    (["supply-line", "--goal", "F6"], "overlaps the goal"),
+    (["supply-line", "--max-moves", "0"], "must be at least 1"),
+    (["tic-tac-toe"], "unknown puzzle 'tic-tac-toe'"),
+    (["custom", "--goal", "A1"], "needs both --start and --goal"),
+])
+def test_bad_input_gets_one_clear_line(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(main, ["solve", *args])
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_cli_json_and_svg(tmp_path) -> None:
+    svg = tmp_path / "s.svg"
+    result = CliRunner().invoke(main, ["solve", "custom", "--start", "B5 I5 F6 G6 H6 E7 E8 F8 E9", "--goal", "A5", "--json",
+                                       "--svg", str(svg)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    goal = data["goals"][0]
+    assert goal["minimum"] is not None and len(goal["solution"]) == goal["minimum"]
+    assert svg.read_text().startswith("<svg")

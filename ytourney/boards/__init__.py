@@ -1,0 +1,1 @@
+"""Board graphs: cell names, neighbours, sides, lines with their forks, regions and drawing layout."""

@@ -1,0 +1,51 @@
+"""`ytourney solve`: the Supply Line solitaires and custom ones, solved for their fewest moves."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ytourney.cli.group import FiniteFloat, main
+
+
+SOLITAIRE_REPORT = "ytourney.games.solitaire.report"
+"""The library module that solves a puzzle and words the result (the solitaire is not a registered game)."""
+
+
+@main.command()
+@click.argument("puzzle")
+@click.option("--goal", default=None,
+              help="NODES (e.g. 'A1,I1,A9': exactly those left), corners, one-corner, side-middles or "
+                   "next-to-corners [default: the puzzle's own goals].")
+@click.option("--start", default=None, help="Start nodes instead of the puzzle's own (e.g. 'E5,F5,E6').")
+@click.option("--max-moves", type=int, default=30, show_default=True, help="Search no deeper than this.")
+@click.option("--seconds", type=FiniteFloat(min=0, min_open=True), default=None,
+              help="Stop proving after this long per goal and report the best bound and solution found.")
+@click.option("--kernel", type=click.Choice(["auto", "c", "python"]), default="auto", show_default=True,
+              help="The compiled search kernel or the pure-Python one (same answers).")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the start and the end of the first solution as an SVG file.")
+def solve(puzzle: str, goal: str | None, start: str | None, max_moves: int, seconds: float | None, kernel: str,
+          as_json: bool, svg_path: Path | None) -> None:
+    """Solve a peg solitaire on the kadon board for its fewest moves, and say what was proved.
+
+    \b
+    PUZZLE: supply-line, grand-supply-line, or custom (with --start and --goal).
+    A move is one stone's whole chain of jumps along lines; jumped stones are removed.
+    Examples:
+      ytourney solve supply-line
+      ytourney solve grand-supply-line --goal one-corner --seconds 600
+    """
+    # Reached by name like the games registry's targets: nothing above games/ imports a concrete game package.
+    report_module = importlib.import_module(SOLITAIRE_REPORT)
+    progress_line, run = report_module.progress_line, report_module.run
+    if max_moves < 1:
+        raise click.BadParameter(f"must be at least 1, got {max_moves!r}", param_hint="'--max-moves'")
+    progress = None if as_json or not sys.stderr.isatty() else progress_line
+    report = run(puzzle, goal, start, max_moves, seconds, kernel, progress, svg_path)
+    click.echo(json.dumps(report.data, indent=2) if as_json else report.text)

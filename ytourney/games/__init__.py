@@ -1,0 +1,1 @@
+"""Games on the one Game/State API: the API, the registry, the generic pie rule and one package per game."""

@@ -1,0 +1,381 @@
+"""The one Game/State API every layer above games/ uses: colours, moves, terminations, outcomes, games, states.
+
+Modelled on OpenSpiel's Game/State split and python-chess's value types: a `Game` knows its boards, rules,
+notation and views; a `State` is one position with its history, legal moves and outcome. Above `ytourney.games`
+code reaches a concrete game only through `ytourney.games.registry`.
+"""
+
+from __future__ import annotations
+
+import abc
+import enum
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+from ytourney.boards.board import Board
+from ytourney.choices import parse_choice
+from ytourney.errors import IllegalMoveError, NotationError, RecordError, YTourneyError
+
+EMPTY = 0
+
+_COLOR_NAMES = {"b": "black", "w": "white"}
+
+
+class Color(enum.IntEnum):
+    """The two sides of every two-player game here; which one moves first is the game's (`Game.first_color`)."""
+
+    BLACK = 1
+    WHITE = 2
+
+    @property
+    def other(self) -> Color:
+        """The opposing colour."""
+        return Color.WHITE if self is Color.BLACK else Color.BLACK
+
+    @classmethod
+    def parse(cls, text: str) -> Color:
+        """Colour from 'black'/'b'/'white'/'w' in any case."""
+        return parse_choice(cls, text, "colour", aliases=_COLOR_NAMES)
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+class MoveKind(enum.Enum):
+    """What a move does: place a stone, move one along a line (step or slide), leap (a jump chain), pass, swap."""
+
+    PLACE = "place"
+    STEP = "step"
+    JUMP = "jump"
+    PASS = "pass"
+    SWAP = "swap"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One action: `path` holds the nodes (the placed node; from and to; every landing of a jump chain) and
+    `capture` a node the mover chooses to capture (Singularity's `F8-F6xG6`)."""
+
+    kind: MoveKind
+    path: tuple[int, ...] = ()
+    capture: int | None = None
+
+    @classmethod
+    def place(cls, node: int) -> Move:
+        """A stone placed on `node`."""
+        return cls(MoveKind.PLACE, (node,))
+
+    @classmethod
+    def step(cls, source: int, target: int, capture: int | None = None) -> Move:
+        """A stone moved from `source` to `target` along one line."""
+        return cls(MoveKind.STEP, (source, target), capture)
+
+    @classmethod
+    def jump(cls, path: Sequence[int], capture: int | None = None) -> Move:
+        """A stone leaping from path[0] through every landing in order."""
+        return cls(MoveKind.JUMP, tuple(path), capture)
+
+    @property
+    def cell(self) -> int:
+        """The node a placement fills (the landing of any other move with a path)."""
+        return self.path[-1]
+
+    @property
+    def source(self) -> int:
+        """The node a moving stone leaves (the placed node for a placement)."""
+        return self.path[0]
+
+    @property
+    def target(self) -> int:
+        """The node a moving stone ends on."""
+        return self.path[-1]
+
+    @property
+    def is_swap(self) -> bool:
+        """True for the pie answer."""
+        return self.kind is MoveKind.SWAP
+
+    @property
+    def is_pass(self) -> bool:
+        """True for a pass."""
+        return self.kind is MoveKind.PASS
+
+
+SWAP = Move(MoveKind.SWAP)
+PASS = Move(MoveKind.PASS)
+SWAP_TOKEN = "swap"
+PASS_TOKEN = "pass"
+
+
+class Termination:
+    """Why a game ended: a rule's own ending (`connection`, `loop`, `figure`, ...) or one of the tool's.
+
+    A value type with one instance per name, so games add their endings without touching this module; tool endings
+    are class attributes. `Termination("time")` returns the interned instance, as an enum lookup would.
+    """
+
+    __slots__ = ("is_fault", "value")
+    _known: ClassVar[dict[str, Termination]] = {}
+    _NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+
+    TIME: ClassVar[Termination]
+    ILLEGAL: ClassVar[Termination]
+    CRASH: ClassVar[Termination]
+    PROTOCOL: ClassVar[Termination]
+    FORFEIT: ClassVar[Termination]
+    MOVE_LIMIT: ClassVar[Termination]
+    NO_MOVES: ClassVar[Termination]
+
+    value: str
+    is_fault: bool
+
+    def __new__(cls, value: str) -> Termination:
+        known = cls._known.get(value) if isinstance(value, str) else None
+        if known is None:
+            raise ValueError(f"{value!r} is not a termination ytourney or a registered game knows")
+        return known
+
+    @classmethod
+    def define(cls, value: str, *, fault: bool = False) -> Termination:
+        """The termination named `value`, created on first use; a game defines its endings this way."""
+        known = cls._known.get(value)
+        if known is not None:
+            return known
+        if not cls._NAME.fullmatch(value):
+            raise YTourneyError(f"termination name {value!r} must be lowercase words joined by '-'")
+        made = object.__new__(cls)
+        object.__setattr__(made, "value", value)
+        object.__setattr__(made, "is_fault", fault)
+        cls._known[value] = made
+        return made
+
+    @classmethod
+    def parse(cls, value: str) -> Termination:
+        """The termination of a stored or exported record (its game loaded first, which defines its endings)."""
+        known = cls._known.get(value) if isinstance(value, str) else None
+        if known is None:
+            raise RecordError(f"unknown termination {value!r}; expected one of {', '.join(sorted(cls._known))}")
+        return known
+
+    @property
+    def is_rule(self) -> bool:
+        """True when the game's rules ended the game (no fault, no move limit)."""
+        return not self.is_fault and self is not Termination.MOVE_LIMIT
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Termination values are immutable")
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Termination.parse, (self.value,))
+
+    def __repr__(self) -> str:
+        return f"Termination({self.value!r})"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+Termination.TIME = Termination.define("time", fault=True)
+Termination.ILLEGAL = Termination.define("illegal", fault=True)
+Termination.CRASH = Termination.define("crash", fault=True)
+Termination.PROTOCOL = Termination.define("protocol", fault=True)
+Termination.FORFEIT = Termination.define("forfeit", fault=True)
+Termination.MOVE_LIMIT = Termination.define("move-limit")
+Termination.NO_MOVES = Termination.define("no-moves")
+TOOL_TERMINATIONS = (Termination.TIME, Termination.ILLEGAL, Termination.CRASH, Termination.PROTOCOL,
+                     Termination.FORFEIT, Termination.MOVE_LIMIT)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the winning colour or None for a draw, the termination, a score where the game keeps
+    one (Black's, White's), and a reason in words."""
+
+    winner: Color | None
+    termination: Termination
+    score: tuple[float, float] | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """One `rules:` key of a game: its type, default and a line of help; ints and floats may carry a range."""
+
+    type: type
+    default: Any
+    help: str = ""
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+
+
+class State(Protocol):
+    """One position of a game with its history; every layer above games/ plays through these methods."""
+
+    game: Game
+    board: Board
+    rules: Any
+    handicap: int
+
+    @property
+    def to_move(self) -> Color:
+        """Colour of the side whose move is next."""
+
+    @property
+    def swapped(self) -> bool:
+        """True once the pie rule exchanged the players' colours."""
+
+    @property
+    def history(self) -> tuple[Move, ...]:
+        """Every action so far in order, swaps and passes included."""
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The game's end, or None while it goes on."""
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+
+    @property
+    def cells(self) -> Sequence[int]:
+        """Contents of every node: EMPTY or a Color value."""
+
+    def seat_to_move(self) -> int:
+        """Seat (0 the first mover, 1 the other) whose turn it is."""
+
+    def color_of_seat(self, seat: int) -> Color:
+        """Colour played now by seat 0 or seat 1."""
+
+    def can_swap(self) -> bool:
+        """True when the next action may be the pie answer."""
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal action (the pie answer included when offered); empty once over."""
+
+    def is_legal(self, move: Move) -> bool:
+        """True when `play(move)` would succeed."""
+
+    def play(self, move: Move) -> object:
+        """Apply one action, raising a specific IllegalMoveError when the rules do not allow it."""
+
+    def copy(self) -> State:
+        """An independent copy."""
+
+
+class Game(abc.ABC):
+    """A game ytourney can referee: its boards, rules, notation, start, end and views, and its own bots."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    first_color: ClassVar[Color] = Color.BLACK
+    boards_help: ClassVar[str]
+    default_board: ClassVar[str]
+    notation_example: ClassVar[str]
+    has_handicap: ClassVar[bool] = False
+    has_pie: ClassVar[bool] = True
+    has_draws: ClassVar[bool] = False
+    rule_options: ClassVar[Mapping[str, RuleOption]] = {}
+    own_bots: ClassVar[Mapping[str, str]] = {}
+    """Bots of this game only, name -> 'module:Class'; a name here replaces a generic bot of that name."""
+    sgf_name: ClassVar[str | None] = None
+    """The SGF `GM[...]` value when a standard one exists, else ytourney's `ytourney-<name>`."""
+
+    @property
+    def docs(self) -> str:
+        """The game's rules page in the repository."""
+        return f"docs/games/{self.name}.md"
+
+    @property
+    def sgf_game(self) -> str:
+        """The SGF `GM[...]` value of this game."""
+        return self.sgf_name or f"ytourney-{self.name}"
+
+    # --- boards and rules ---------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def parse_board(self, spec: str) -> Board:
+        """The board of `spec` when this game is played on it, else a BoardSpecError naming the accepted ones."""
+
+    @abc.abstractmethod
+    def parse_rules(self, data: Mapping[str, Any] | None) -> Any:
+        """The game's rules value from its `rules:` mapping (checked against `rule_options`)."""
+
+    def rules_dict(self, rules: Any) -> dict[str, Any]:
+        """The JSON form of a rules value, as records and stores keep it."""
+        return rules.to_dict()
+
+    def rules_text(self, rules: Any) -> str:
+        """The rules in words for summaries: each option with its value."""
+        words = {True: "on", False: "off"}
+        return ", ".join(f"{key} {words.get(value, value) if isinstance(value, bool) else value}"
+                         for key, value in self.rules_dict(rules).items())
+
+    def rules_label(self, rules: Any) -> str:
+        """What a league heading adds to the board for a rules set ('' for the default rules)."""
+        default = self.rules_dict(self.parse_rules(None))
+        changed = {k: v for k, v in self.rules_dict(rules).items() if default.get(k) != v and k != "pie"}
+        return ", ".join(f"{k}={v}" for k, v in sorted(changed.items()))
+
+    @abc.abstractmethod
+    def new_state(self, board: Board, rules: Any, handicap: int = 0) -> State:
+        """The start position."""
+
+    # --- notation -----------------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def parse_move(self, board: Board, text: str) -> Move:
+        """A move from its notation (case-insensitive), or a NotationError naming what was expected."""
+
+    @abc.abstractmethod
+    def format_move(self, board: Board, move: Move) -> str:
+        """The notation of a move."""
+
+    def parse_moves(self, board: Board, moves: str | Sequence[str]) -> list[Move]:
+        """Moves from a whitespace/comma separated string or a sequence of tokens."""
+        tokens = moves.replace(",", " ").split() if isinstance(moves, str) else list(moves)
+        parsed = []
+        for number, token in enumerate(tokens, start=1):
+            try:
+                parsed.append(self.parse_move(board, token))
+            except NotationError as err:
+                raise NotationError(f"move {number}: {err}") from err
+        return parsed
+
+    def coerce_move(self, board: Board, answer: object) -> Move:
+        """A bot's answer as a Move: a Move, its notation, or (placement games) a node index."""
+        if isinstance(answer, Move):
+            return answer
+        if isinstance(answer, str):
+            return self.parse_move(board, answer)
+        raise IllegalMoveError(f"answered {answer!r}, which is not a move (a Move or its notation)")
+
+    # --- views ----------------------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def board_text(self, state: State, last: Move | None = None) -> str:
+        """The position as text for the terminal."""
+
+    def highlight(self, state: State) -> frozenset[int]:
+        """Nodes a diagram draws in gold (a winning group, a loop), empty by default."""
+        return frozenset()
+
+    def result_text(self, winner: str | None, loser: str | None, outcome: Outcome) -> str:
+        """The result as a sentence, from the players' names."""
+        termination = outcome.termination
+        if winner is None:
+            text = "draw by move limit" if termination is Termination.MOVE_LIMIT else f"draw ({termination.value})"
+        else:
+            text = f"{winner} beat {loser} ({termination.value})"
+        if outcome.score is not None:
+            text += f", score {outcome.score[0]:g}-{outcome.score[1]:g}"
+        return text
+
+    highlight_text: ClassVar[str] = "the highlighted stones are ringed and joined in gold"
+    """How a diagram's caption names `highlight` (Y: the winning Y)."""
+
+    def win_text(self, termination: Termination, rules: Any) -> str:
+        """How a game was won, the words after 'wins' in a result sentence ('by connection')."""
+        return f"by {termination.value}"

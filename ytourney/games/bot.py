@@ -1,0 +1,82 @@
+"""The bot protocol every player implements, its time limit and options, and a small base class for bots."""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from ytourney.boards.board import Board
+from ytourney.games.api import Color, Move, State
+
+
+@dataclass(frozen=True)
+class Limit:
+    """What a bot may spend on one decision: a soft time budget and, for built-ins, a playout budget."""
+
+    seconds: float | None = None
+    playouts: int | None = None
+    remaining: float | None = None
+    increment: float = 0.0
+
+
+@dataclass(frozen=True)
+class BotOption:
+    """One option of a built-in bot: its type, default, a line of help and, for numbers, the range it must lie in."""
+
+    type: type
+    default: Any
+    help: str = ""
+    low: float | None = None
+    high: float | None = None
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player: told of each new game, asked for moves and for the pie decision, closed at the end."""
+
+    name: str
+
+    def new_game(self, board: Board, rules: Any, color: Color) -> None:
+        """Start a game on `board` seated as `color` (the colour may change later through a swap)."""
+
+    def move(self, state: State, limit: Limit) -> Move | str | int:
+        """Return a move for `state.to_move`: a Move, its notation, or a node index in placement games."""
+
+    def swap(self, state: State, limit: Limit) -> bool:
+        """Return True to take the opponent's first move with the pie rule."""
+
+    def close(self) -> None:
+        """Release whatever the bot holds (processes, files)."""
+
+
+PROTOCOL_METHODS = ("new_game", "move", "swap", "close")
+
+
+class BaseBot(abc.ABC):
+    """Convenience base: remembers the game's board, rules and colour; never swaps; closes nothing."""
+
+    name = "bot"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.board: Board | None = None
+        self.rules: Any = None
+        self.color = Color.BLACK
+
+    def new_game(self, board: Board, rules: Any, color: Color) -> None:
+        """Remember the game's settings."""
+        self.board = board
+        self.rules = rules
+        self.color = color
+
+    @abc.abstractmethod
+    def move(self, state: State, limit: Limit) -> Move | str | int:
+        """Subclasses choose a move."""
+
+    def swap(self, state: State, limit: Limit) -> bool:
+        """Never swap by default."""
+        return False
+
+    def close(self) -> None:
+        """Nothing to release by default."""

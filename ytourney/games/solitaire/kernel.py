@@ -1,0 +1,145 @@
+"""The search kernel in pure Python: chain moves, admissible bounds and depth-first search with a table.
+
+The C kernel (_solvecore.c) is the same algorithm step for step: same move order, same bounds, same table
+policy, so both return the same solutions and, while the table has room, the same node counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+INFINITE = 1 << 30
+PROGRESS_EVERY = 1 << 14
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Everything a kernel needs, as plain numbers (cells are bits of an int mask)."""
+
+    cells: int
+    jumps: tuple[tuple[tuple[int, int], ...], ...]
+    unjumpable: int
+    pagodas: tuple[tuple[int, ...], ...]
+    targets: tuple[int, ...]
+    needs: tuple[tuple[int, ...], ...]
+    """needs[t][p]: the value of pagoda p on target t; a position below it on any p cannot reach t."""
+    symmetries: tuple[tuple[int, ...], ...]
+    """The board symmetries that map the goal's set of targets onto itself (identity first)."""
+
+
+Move = tuple[int, int, tuple[int, ...]]
+"""A generated move: the position after it, the node the stone ends on, and its path of landings."""
+
+
+class PyKernel:
+    """Iterative-deepening search over moves in pure Python."""
+
+    name = "python"
+
+    def __init__(self, tables: Tables, progress: Callable[[int, int], None] | None = None) -> None:
+        self.t = tables
+        self.progress = progress
+        self.nodes = 0
+        self.table: dict[tuple[int, int], int] = {}
+        self._bytes = [[[_byte_image(perm, k, v) for v in range(256)] for k in range((tables.cells + 7) // 8)]
+                       for perm in tables.symmetries]
+
+    def moves(self, pos: int, last: int) -> list[Move]:
+        """Every distinct move (one stone's chain of one or more jumps) not made by the stone on `last`."""
+        found: list[Move] = []
+        seen: set[tuple[int, int]] = set()
+        jumps = self.t.jumps
+        bits = pos
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            start = low.bit_length() - 1
+            if start == last:
+                continue
+            stack = [(start, pos ^ low, (start,))]
+            while stack:
+                at, rest, path = stack.pop()
+                for over, to in reversed(jumps[at]):
+                    if rest >> over & 1 and not (rest >> to & 1):
+                        after = rest ^ (1 << over)
+                        result = after | (1 << to)
+                        route = path + (to,)
+                        if (result, to) not in seen:
+                            seen.add((result, to))
+                            found.append((result, to, route))
+                        stack.append((to, after, route))
+        # longest chains first (they remove the most stones); ties keep the order of discovery
+        order = sorted(range(len(found)), key=lambda i: (-len(found[i][2]), i))
+        return [found[i] for i in order]
+
+    def values(self, pos: int) -> list[int]:
+        """The value of every pagoda on a position."""
+        out = []
+        for weights in self.t.pagodas:
+            total, bits = 0, pos
+            while bits:
+                low = bits & -bits
+                total += weights[low.bit_length() - 1]
+                bits ^= low
+            out.append(total)
+        return out
+
+    def bound(self, pos: int) -> int:
+        """An admissible lower bound on the moves left: 0 on a target, INFINITE when every target is cut off.
+
+        A target t is cut off when some pagoda is below its value on t. Otherwise at least one move is needed, and
+        at least one per stone on an unjumpable node outside t: such a stone can only leave by moving, and a move
+        moves one stone.
+        """
+        if pos in self.t.targets:
+            return 0
+        values = self.values(pos)
+        best = INFINITE
+        for target, needs in zip(self.t.targets, self.t.needs):
+            if all(v >= n for v, n in zip(values, needs)):
+                best = min(best, max(1, (pos & self.t.unjumpable & ~target).bit_count()))
+        return best
+
+    def key(self, pos: int, last: int) -> tuple[int, int]:
+        """The table key: the least image of (position, last node) under the goal's symmetries."""
+        best = None
+        for perm, tables in zip(self.t.symmetries, self._bytes):
+            image, k, bits = 0, 0, pos
+            while bits:
+                image |= tables[k][bits & 255]
+                bits >>= 8
+                k += 1
+            candidate = (image, perm[last] if last >= 0 else -1)
+            if best is None or candidate < best:
+                best = candidate
+        assert best is not None
+        return best
+
+    def search(self, pos: int, last: int, budget: int) -> list[tuple[int, ...]] | None:
+        """A solution of at most `budget` moves from `pos` (its paths), or None when there is none."""
+        self.nodes += 1
+        if self.progress is not None and self.nodes % PROGRESS_EVERY == 0:
+            self.progress(self.nodes, len(self.table))
+        if pos in self.t.targets:
+            return []
+        if budget == 0 or self.bound(pos) > budget:
+            return None
+        key = self.key(pos, last)
+        if self.table.get(key, -1) >= budget:
+            return None
+        for after, end, path in self.moves(pos, last):
+            rest = self.search(after, end, budget - 1)
+            if rest is not None:
+                return [path, *rest]
+        self.table[key] = budget
+        return None
+
+
+def _byte_image(perm: tuple[int, ...], k: int, value: int) -> int:
+    out = 0
+    for bit in range(8):
+        cell = 8 * k + bit
+        if value >> bit & 1 and cell < len(perm):
+            out |= 1 << perm[cell]
+    return out

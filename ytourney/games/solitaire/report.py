@@ -1,0 +1,86 @@
+"""Run a puzzle's goals through the solver and word what was proved, for people and as JSON."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ytourney.games.solitaire.puzzle import format_move, make_puzzle, replay
+from ytourney.games.solitaire.render import diagram, svg
+from ytourney.games.solitaire.solver import Result, solve
+
+
+@dataclass
+class Report:
+    """The results of every goal, as text and as a JSON-ready dict."""
+
+    text: str
+    data: dict[str, Any]
+    results: list[Result]
+
+
+def progress_line(depth: int, nodes: int, entries: int, seconds: float) -> None:
+    """A one-line progress display on stderr: depth, positions, rate and table size."""
+    rate = nodes / seconds if seconds > 0 else 0.0
+    sys.stderr.write(f"\r  depth {depth}: {nodes:,} positions, {rate:,.0f}/s, table {entries:,}, {seconds:.0f}s ")
+    sys.stderr.flush()
+
+
+def proved(result: Result) -> str:
+    """What the search proved, in one sentence."""
+    if result.impossible is not None:
+        return f"impossible: {result.impossible}"
+    if result.minimum is not None:
+        below = result.minimum - 1
+        if below < 1 or below not in result.exhausted:
+            return f"minimum {result.minimum} (fewer moves are ruled out by the bounds alone)"
+        return (f"minimum {result.minimum} (no solution in {below}: exhaustive, "
+                f"{result.exhausted[below]:,} positions)")
+    best = f"best found {len(result.solution)}" if result.solution else "no solution found"
+    return f"{best}; lower bound {result.lower_bound} (no solution in {result.lower_bound - 1} moves)"
+
+
+def run(name: str, goal: str | None, start: str | None, max_moves: int, seconds: float | None, kernel: str,
+        progress: Callable[[int, int, int, float], None] | None = None, svg_path: Path | None = None) -> Report:
+    """Solve every goal of the puzzle and describe the outcome."""
+    puzzle = make_puzzle(name, goal, start)
+    board = puzzle.board
+    lines = [f"{puzzle.name}: {len(puzzle.start)} stones", diagram(board, puzzle.start)]
+    data: dict[str, Any] = {"puzzle": puzzle.name, "start": [board.names[c] for c in sorted(puzzle.start)],
+                            "goals": []}
+    results = []
+    for g in puzzle.goals:
+        result = solve(puzzle, g, max_moves=max_moves, seconds=seconds, kernel=kernel, progress=progress)
+        if progress is not None:
+            sys.stderr.write("\n")
+        results.append(result)
+        moves = [format_move(board, m) for m in result.solution]
+        lines.append(f"\ngoal {g.name}: {proved(result)}")
+        if moves:
+            end = replay(board, puzzle.start, result.solution)
+            lines.append(f"  solution ({len(moves)} moves, replayed): {' '.join(moves)}")
+            lines.append(diagram(board, end, marks=end))
+        lines.append(f"  {result.nodes:,} positions, table {result.table:,}, {result.seconds:.1f}s, "
+                     f"{result.kernel} kernel")
+        data["goals"].append({
+            "goal": g.name,
+            "targets": [[board.names[c] for c in sorted(t)] for t in g.targets],
+            "minimum": result.minimum,
+            "lower_bound": result.lower_bound,
+            "impossible": result.impossible,
+            "solution": moves,
+            "proved": proved(result),
+            "exhausted": {str(k): v for k, v in result.exhausted.items()},
+            "positions": result.nodes,
+            "seconds": round(result.seconds, 3),
+            "kernel": result.kernel,
+        })
+    first = next((r for r in results if r.solution), None)
+    if svg_path is not None:
+        goal_cells = {c for g in puzzle.goals for t in g.targets for c in t}
+        end = replay(board, puzzle.start, first.solution) if first else puzzle.start
+        svg_path.write_text(svg(board, [("start", puzzle.start), ("end", end)], goal_cells), encoding="utf-8")
+    return Report("\n".join(lines), data, results)

@@ -1,0 +1,192 @@
+"""Solve a puzzle for its fewest moves: iterative deepening on moves, proved minimal, with honest bounds."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ytourney.games.api import Move
+from ytourney.games.solitaire.geometry import class_pagoda, distance_pagoda, geometry, mask, permute
+from ytourney.games.solitaire.kernel import INFINITE, PyKernel, Tables
+from ytourney.games.solitaire.puzzle import Goal, Puzzle, PuzzleError, format_move, replay
+
+Progress = Callable[[int, int, int, float], None]
+"""Called now and then with (depth, nodes, table entries, seconds so far)."""
+
+
+class Stopped(Exception):
+    """Raised inside a search to stop it when its time is up."""
+
+
+@dataclass
+class Result:
+    """What a search proved about one goal."""
+
+    goal: str
+    minimum: int | None = None
+    """The proved fewest moves, or None when the search stopped first."""
+    lower_bound: int = 0
+    """No solution has fewer moves (every shallower depth was searched exhaustively, or cut by a bound)."""
+    solution: list[Move] = field(default_factory=list)
+    """The best solution found (minimal when `minimum` is set); empty if none was found."""
+    impossible: str | None = None
+    """Why no sequence of moves can reach the goal, when that was shown."""
+    nodes: int = 0
+    table: int = 0
+    seconds: float = 0.0
+    kernel: str = "python"
+    exhausted: dict[int, int] = field(default_factory=dict)
+    """Depth -> positions searched to prove there is no solution of that many moves."""
+
+
+def tables(puzzle: Puzzle, goal: Goal) -> Tables:
+    """The kernel tables for one goal: jumps, the goal's pagodas and the symmetries that keep the goal."""
+    geo = geometry(puzzle.board)
+    targets = tuple(mask(t) for t in goal.targets)
+    pagodas = [class_pagoda(geo, c) for c in geo.classes]
+    centres = sorted({c for t in goal.targets for c in t})
+    pagodas += [distance_pagoda(geo, c) for c in centres]
+    needs = tuple(tuple(sum(p[c] for c in t) for p in pagodas) for t in goal.targets)
+    target_set = set(targets)
+    keep = tuple(perm for perm in geo.symmetries
+                 if {permute(perm, t) for t in targets} == target_set)
+    return Tables(
+        cells=puzzle.board.num_cells,
+        jumps=geo.jumps,
+        unjumpable=geo.unjumpable,
+        pagodas=tuple(pagodas),
+        targets=targets,
+        needs=needs,
+        symmetries=keep,
+    )
+
+
+def make_kernel(t: Tables, kernel: str, progress: Callable[[int, int], None] | None) -> PyKernel:
+    """The compiled kernel when it is built and wanted, else the pure-Python one."""
+    if kernel in ("auto", "c"):
+        try:
+            from ytourney.games.solitaire.ckernel import CKernel
+        except ImportError:
+            if kernel == "c":
+                raise PuzzleError("the compiled solver kernel is not built; use --kernel python") from None
+        else:
+            return CKernel(t, progress)  # type: ignore[return-value]
+    return PyKernel(t, progress)
+
+
+def impossible_reason(puzzle: Puzzle, goal: Goal, t: Tables, kernel: PyKernel) -> str | None:
+    """Why the start can never reach any target of the goal, or None if the bounds do not rule it out."""
+    start = mask(puzzle.start)
+    if kernel.bound(start) < INFINITE:
+        return None
+    geo_classes = len(geometry(puzzle.board).classes)
+    values = kernel.values(start)
+    reasons = []
+    for target, needs in zip(goal.targets, t.needs):
+        for i, (value, need) in enumerate(zip(values, needs)):
+            if value < need:
+                names = " ".join(puzzle.board.names[c] for c in sorted(target))
+                if i < geo_classes:
+                    reasons.append(f"{names}: its jump class holds {value} stones at the start and needs {need}")
+                else:
+                    reasons.append(f"{names}: pagoda function {i - geo_classes + 1} is {value} at the start, below "
+                                   f"its {need} on the goal, and no jump raises it")
+                break
+    return "; ".join(reasons)
+
+
+def solve(puzzle: Puzzle, goal: Goal, max_moves: int = 30, seconds: float | None = None, kernel: str = "auto",
+          progress: Progress | None = None, beam_width: int = 400) -> Result:
+    """Prove the fewest moves from the puzzle's start to the goal, or the best bound reached in `seconds`.
+
+    When time runs out first, a beam search (`beam_width` positions a move) looks for a good solution.
+    """
+    if max_moves < 1:
+        raise PuzzleError(f"max moves must be at least 1, got {max_moves!r}")
+    began = time.monotonic()
+    state = {"depth": 0}
+
+    def tick(nodes: int, entries: int) -> None:
+        elapsed = time.monotonic() - began
+        if progress is not None:
+            progress(state["depth"], nodes, entries, elapsed)
+        if seconds is not None and elapsed > seconds:
+            raise Stopped
+
+    t = tables(puzzle, goal)
+    engine = make_kernel(t, kernel, tick)
+    result = Result(goal=goal.name, kernel=engine.name)
+    reason = impossible_reason(puzzle, goal, t, engine)
+    start = mask(puzzle.start)
+    if reason is not None:
+        result.impossible = reason
+        return result
+    depth = max(1, engine.bound(start))
+    result.lower_bound = depth
+    try:
+        while depth <= max_moves:
+            state["depth"] = depth
+            before = engine.nodes
+            paths = engine.search(start, -1, depth)
+            if paths is not None:
+                result.minimum = depth
+                result.solution = [Move.jump(p) for p in paths]
+                break
+            result.exhausted[depth] = engine.nodes - before
+            depth += 1
+            result.lower_bound = depth
+    except Stopped:
+        pass
+    if result.minimum is None and beam_width:
+        found = beam(engine, start, t.targets, beam_width, max_moves)
+        if found is not None:
+            result.solution = [Move.jump(p) for p in found]
+    result.nodes, result.table = engine.nodes, engine.table_size() if hasattr(engine, "table_size") else len(
+        engine.table)
+    result.seconds = time.monotonic() - began
+    if result.solution:
+        check(puzzle, goal, result.solution)
+    return result
+
+
+def check(puzzle: Puzzle, goal: Goal, solution: list[Move]) -> None:
+    """Replay a solution from the start and insist it ends on a target of the goal."""
+    end = replay(puzzle.board, puzzle.start, solution)
+    if end not in goal.targets:
+        moves = " ".join(format_move(puzzle.board, m) for m in solution)
+        raise PuzzleError(f"solution {moves!r} does not reach goal {goal.name!r}")
+
+
+def _spread(engine: PyKernel, pos: int) -> int:
+    """How hard a position looks: its stones, plus three for each stone with no stone next to it."""
+    lonely, bits = 0, pos
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        cell = low.bit_length() - 1
+        if not any(pos >> over & 1 for over, _ in engine.t.jumps[cell]):
+            lonely += 1
+    return pos.bit_count() + 3 * lonely
+
+
+def beam(engine: PyKernel, start: int, targets: tuple[int, ...], width: int, max_moves: int
+         ) -> list[tuple[int, ...]] | None:
+    """A heuristic search for a short solution: keep the `width` positions with the fewest stones after each move."""
+    layer: list[tuple[int, int, list[tuple[int, ...]]]] = [(start, -1, [])]
+    seen: set[tuple[int, int]] = set()
+    for _ in range(max_moves):
+        children = []
+        for pos, last, paths in layer:
+            for after, end, path in engine.moves(pos, last):
+                if after in targets:
+                    return [*paths, path]
+                if (after, end) in seen or engine.bound(after) >= INFINITE:
+                    continue
+                seen.add((after, end))
+                children.append((after, end, [*paths, path]))
+        if not children:
+            return None
+        children.sort(key=lambda child: _spread(engine, child[0]))
+        layer = children[:width]
+    return None

@@ -1,0 +1,114 @@
+"""Y on the game API: its boards, rules, notation, views and own bots."""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ytourney.boards.board import ALL_SIDES, MAX_TRI_SIZE, MIN_TRI_SIZE, Board, parse_board
+from ytourney.boards.text import board_text
+from ytourney.errors import GameSpecError, IllegalMoveError
+from ytourney.games.api import EMPTY, SWAP, SWAP_TOKEN, Game, Move, MoveKind, RuleOption, State, Termination
+from ytourney.games.y import notation
+from ytourney.games.y.rules import Rules
+from ytourney.games.y.state import GameState, PyGameState, placements
+
+
+Y_BOARDS = f"'tri:N' with {MIN_TRI_SIZE} <= N <= {MAX_TRI_SIZE} (e.g. 'tri:11') or 'kadon'"
+
+
+class YGame(Game):
+    """The connection game Y: place a stone a turn; the first group touching all three sides wins."""
+
+    name = "y"
+    title = "Y"
+    boards_help = Y_BOARDS
+    default_board = "tri:11"
+    notation_example = "e5 swap c3 (tri); E5 (kadon)"
+    has_handicap = True
+    sgf_name = "y"
+    rule_options: ClassVar[Mapping[str, RuleOption]] = {
+        "pie": RuleOption(bool, True, "the second player may take the first stone (even games only)"),
+        "misere": RuleOption(bool, False, "completing a Y loses"),
+    }
+    own_bots: ClassVar[Mapping[str, str]] = {
+        "heuristic": "ytourney.games.y.bots.heuristic:HeuristicBot",
+        "mcts": "ytourney.games.y.bots.mcts:MctsBot",
+    }
+
+    def parse_board(self, spec: str) -> Board:
+        """Any tri:N board or kadon."""
+        board = parse_board(spec)
+        if board.kind.value not in ("tri", "kadon"):
+            raise GameSpecError(f"board {spec!r} is not a board of Y; expected {Y_BOARDS}")
+        return board
+
+    def parse_rules(self, data: Mapping[str, Any] | None) -> Rules:
+        """Y's rules from {pie, misere}; records written before games existed hold exactly these."""
+        return Rules.from_dict(data)
+
+    def rules_text(self, rules: Any) -> str:
+        """'pie on, misère off'."""
+        return f"pie {'on' if rules.pie else 'off'}, misère {'on' if rules.misere else 'off'}"
+
+    def rules_label(self, rules: Any) -> str:
+        """'misère' for misère leagues, '' otherwise."""
+        return "misère" if rules.misere else ""
+
+    def new_state(self, board: Board, rules: Any, handicap: int = 0) -> GameState:
+        """The empty board; handicap level k >= 2 gives Black k stones on its first turn."""
+        return GameState(board, rules, handicap)
+
+    def parse_move(self, board: Board, text: str) -> Move:
+        """A cell name or 'swap'."""
+        cell = notation.parse_move(board, text)
+        return SWAP if cell == notation.SWAP else placements(board)[cell]
+
+    def format_move(self, board: Board, move: Move) -> str:
+        """The cell's name, or 'swap'."""
+        if move.kind is MoveKind.SWAP:
+            return SWAP_TOKEN
+        return notation.cell_name(board, move.cell)
+
+    def coerce_move(self, board: Board, answer: object) -> Move:
+        """A Move, its notation, or a cell index (the bot protocol of plugins written before the game API)."""
+        if isinstance(answer, numbers.Integral) and not isinstance(answer, bool):
+            cell = int(answer)
+            if not 0 <= cell < board.num_cells:
+                raise IllegalMoveError(f"answered cell index {cell} outside the board")
+            return placements(board)[cell]
+        return super().coerce_move(board, answer)
+
+    def board_text(self, state: State, last: Move | None = None) -> str:
+        """The triangle (or the kadon rows) of stones, the last stone in lower case."""
+        return board_text(state.board, state.cells, last.path if last is not None else ())
+
+    def highlight(self, state: State) -> frozenset[int]:
+        """The completed Y: the group touching all three sides."""
+        board = state.board
+        stones = state.cells  # one read: on the C core every read builds a new list
+        for cell in range(board.num_cells):
+            if stones[cell] != EMPTY and state.group_sides(cell) == ALL_SIDES:
+                colour = stones[cell]
+                group, stack = {cell}, [cell]
+                while stack:
+                    for nb in board.neighbors[stack.pop()]:
+                        if nb not in group and stones[nb] == colour:
+                            group.add(nb)
+                            stack.append(nb)
+                return frozenset(group)
+        return frozenset()
+
+    highlight_text = "the winning Y is ringed and joined in gold"
+
+    def win_text(self, termination: Termination, rules: Any) -> str:
+        """'by completing a Y' (under misère: the opponent completed one), else 'by <termination>'."""
+        if termination.value != "connection":
+            return f"by {termination.value}"
+        return "(misère: the opponent completed a Y)" if rules.misere else "by completing a Y"
+
+
+GAME = YGame()
+for _state_class in {GameState, PyGameState}:
+    _state_class.game = GAME

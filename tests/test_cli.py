@@ -103,3 +103,23 @@ def test_backend_choices_are_the_executor_backends() -> None:
     from ytourney.tournament.executor import Backend
 
     assert BACKENDS == tuple(backend.value for backend in Backend)
+
+
+def test_play_seats_a_gtp_engine_as_match_does() -> None:
+    from pathlib import Path
+
+    fake = Path(__file__).resolve().parent / "fake_engines" / "fake_row_reversed.py"
+    engine = f"gtp:hy={sys.executable} {fake} --time-scale 0;rows=flipped;swap=genmove;time_command=y_param"
+    code, out = invoke("play", engine, "random", "--board", "tri:5", "--move-seconds", "0.5", "--seed", "2")
+    assert code == 0, out
+    assert "black: hy" in out or "white: hy" in out
+    assert "wins by connection" in out
+    code, out = invoke("play", "gtp:hy=/nonexistent/engine", "random", "--board", "tri:5")
+    assert code == 1 and "'/nonexistent/engine' does not exist" in out and "Traceback" not in out
+
+
+def test_play_of_a_handicap_game_says_pie_off_and_counts_the_stones_as_one_move() -> None:
+    code, out = invoke("play", "random", "random", "--handicap", "3", "--board", "tri:5", "--seed", "1")
+    assert code == 0, out
+    plies = len(out.split("moves: ")[1].splitlines()[0].split())
+    assert f"after {plies - 2} moves" in out and "pie=off" in out

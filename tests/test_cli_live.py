@@ -52,12 +52,16 @@ def test_games_are_appended_as_stored_and_a_rerun_continues_without_duplicates(t
     assert sorted(jsonl_ids(jsonl)) == list(range(1, 13)) and len(jsonl_ids(jsonl)) == 12
     assert sorted(int(i) for i in re.findall(r'\[GameId "(\d+)"\]', pgn.read_text())) == list(range(1, 13))
     # a changed config on the same folder is refused before the file is touched
-    bigger = run(str(config), "--out", str(out), "--set", "schedule.games_per_pair=6", "--jsonl-out", str(jsonl))
-    assert bigger.exit_code != 0 and "schedule.games_per_pair" in bigger.output  # another config: refused
+    other = run(str(config), "--out", str(out), "--set", "board=tri:6", "--jsonl-out", str(jsonl))
+    assert other.exit_code != 0 and "differs in: board" in other.output  # another config: refused
     assert sorted(jsonl_ids(jsonl)) == list(range(1, 13))
     fresh = tmp_path / "fresh.jsonl"
-    refused = run(str(config), "--out", str(out), "--set", "schedule.games_per_pair=6", "--jsonl-out", str(fresh))
+    refused = run(str(config), "--out", str(out), "--set", "board=tri:6", "--jsonl-out", str(fresh))
     assert refused.exit_code != 0 and not fresh.exists()
+    # more games per pair grow the run; a new file catches up with the stored games first
+    bigger = run(str(config), "--out", str(out), "--set", "schedule.games_per_pair=6", "--jsonl-out", str(fresh))
+    assert bigger.exit_code == 0, bigger.output
+    assert jsonl_ids(fresh)[:12] == list(range(1, 13)) and sorted(jsonl_ids(fresh)) == list(range(1, 19))
 
 
 def test_a_foreign_jsonl_file_is_refused_before_any_game(tmp_path: Path) -> None:
@@ -112,5 +116,5 @@ def test_the_leader_is_named_by_rating_not_by_raw_wins() -> None:
         running.add(record)
     text = _leader(running)()
     best = rate_records(records, config.ratings, detail=False).ranking()[0]
-    assert text.startswith(f"{best.name} (rating ") and best.name == "strong"
+    assert text.startswith(f"{best.name} (running rating ") and best.name == "strong"
     assert running.leader() == best  # arriving in game-id order, the running ratings are the final table's

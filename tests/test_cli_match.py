@@ -3,6 +3,7 @@ the YAML it writes read back by the one config reader."""
 
 from __future__ import annotations
 
+import collections
 import sys
 from pathlib import Path
 
@@ -61,7 +62,7 @@ def test_a_match_writes_its_config_resumes_and_runs_again_as_a_config(tmp_path: 
     assert run.exit_code == 0 and "0 played now" in run.stderr
     assert CliRunner().invoke(main, ["validate", str(out / "match.yaml"), "--no-start"]).exit_code == 0
     other = match("random", "mcts", "--out", str(out))
-    assert other.exit_code == 1 and "holds another match" in other.output
+    assert other.exit_code == 1 and "players[1].bot" in other.output and "rerun the command" in other.output
     assert yaml.safe_load((out / "match.yaml").read_text())["players"] == [{"bot": "random"}, {"bot": "heuristic"}]
 
 
@@ -74,7 +75,7 @@ def test_bad_match_options_are_one_clean_line(tmp_path: Path) -> None:
                           (["random", "heuristic", "--publish", "site", "--publish-every", "nan"],
                            "expected a finite number"),
                           (["random", "heuristic", "--board", "hex"], "board"),
-                          (["random", "heuristic", "--handicap", "lots"], "handicap.level"),
+                          (["random", "heuristic", "--handicap", "lots"], "--handicap: expected a number"),
                           (["random", "nobot"], "unknown bot 'nobot'"),
                           (["random", "heuristic", "--openings", "o.txt", "--random-plies", "2"], "not both"),
                           (["random"], "at least 2 players")):
@@ -109,3 +110,54 @@ def test_an_sprt_match_stops_and_every_report_shows_its_decision(tmp_path: Path)
     assert len(decision) == 1 and " accepted after " in decision[0]
     report = CliRunner().invoke(main, ["ratings", str(out)])
     assert [line for line in report.output.splitlines() if line.startswith("SPRT ")] == decision
+
+
+def test_a_finished_match_grows_with_more_games_per_pair(tmp_path: Path) -> None:
+    out = tmp_path / "m"
+    args = ["random", "heuristic", "--board", "tri:5", "--seed", "3", "--out", str(out), "--workers", "1"]
+    assert match(*args, "--games-per-pair", "4", "-q").exit_code == 0
+    first = {r.id: r.moves for r in load_records(out)}
+    grown = match(*args, "--games-per-pair", "8", "--jsonl-out", str(tmp_path / "games.jsonl"))
+    assert grown.exit_code == 0, grown.output
+    assert "schedule.games_per_pair grows from 4 to 8" in grown.stderr and "4 played now" in grown.stderr
+    records = load_records(out)
+    assert [r.id for r in records] == list(range(1, 9)) and all(first[i] == records[i - 1].moves for i in first)
+    assert sorted(collections.Counter(r.first for r in records).values()) == [4, 4]
+    assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 8  # the stored games too
+    assert yaml.safe_load((out / "match.yaml").read_text())["schedule"]["games_per_pair"] == 8
+    shrunk = match(*args, "--games-per-pair", "2")
+    assert shrunk.exit_code == 1 and "schedule.games_per_pair, 8 when stored and now 2" in shrunk.output
+    assert "Traceback" not in shrunk.output
+    run = CliRunner().invoke(main, ["run", str(out / "match.yaml"), "--out", str(out), "-q",
+                                    "--set", "schedule.games_per_pair=10"])
+    assert run.exit_code == 0, run.output
+    assert len(load_records(out)) == 10
+
+
+def test_a_match_whose_player_cannot_start_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "m"
+    result = match("random", f"gtp:dead={sys.executable} {FAKES / 'fake_gtp.py'} --fault die-at-start", "--out",
+                   str(out), "-q")
+    assert result.exit_code == 1 and "dead" in result.output and "Traceback" not in result.output
+    assert not out.exists()
+
+
+def test_match_errors_name_the_option_and_match_takes_the_run_options(tmp_path: Path) -> None:
+    out = tmp_path / "m"
+    high = match("random", "heuristic", "--handicap", "9", "--out", str(out))
+    assert high.exit_code == 1 and "Traceback" not in high.output
+    assert "--handicap: expected a number <= 6; found 9; give --max-level" in high.output
+    assert "match.yaml" not in high.output and "handicap.level" not in high.output and not out.exists()
+    bad = match("random", "mcts:playouts=-5", "--out", str(out))
+    assert bad.exit_code == 1 and "player 2 ('mcts:playouts=-5')" in bad.output and not out.exists()
+    nothing = match("random", "heuristic", "--resume", "--out", str(out))
+    assert nothing.exit_code == 2 and "nothing to resume" in nothing.output and not out.exists()
+    args = ["random", "heuristic", "--handicap", "8", "--max-level", "8", "--games-per-pair", "2", "--board", "tri:5",
+            "--out", str(out), "-q", "--set", "fault_limit=2", "--gtp-log", str(tmp_path / "logs"), "--backend",
+            "local"]
+    result = match(*args)
+    assert result.exit_code == 0, result.output
+    assert [r.handicap for r in load_records(out)] == [8, 8]
+    written = yaml.safe_load((out / "match.yaml").read_text())
+    assert written["fault_limit"] == 2 and written["handicap"] == {"mode": "fixed", "level": 8, "max_level": 8}
+    assert match(*args, "--resume").exit_code == 0

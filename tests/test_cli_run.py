@@ -171,7 +171,7 @@ def test_second_concurrent_run_is_refused(tmp_path: Path) -> None:
 def test_ctrl_c_exits_130_with_the_resume_hint_and_keeps_the_store(tmp_path: Path) -> None:
     config = write_config(tmp_path, games=2000, board="tri:11")
     out = tmp_path / "out"
-    process = start_run(config, out, "--workers", "2")
+    process = start_run(config, out, "--workers", "2", "--jsonl-out", "live games.jsonl")
     try:
         wait_for_games(out, process)
         process.send_signal(signal.SIGINT)
@@ -181,6 +181,8 @@ def test_ctrl_c_exits_130_with_the_resume_hint_and_keeps_the_store(tmp_path: Pat
             process.kill()
     assert process.returncode == 130, stderr
     assert "interrupted by SIGINT" in stderr and "to continue, run the same command again" in stderr
+    assert (f"to continue, run the same command again: ytourney run {config} --workers 2 --out {out} "
+            "--jsonl-out 'live games.jsonl' (or add --resume)") in stderr
     assert "Traceback" not in stderr
     stored = stored_count(out)
     assert 0 < stored < 6000
@@ -242,7 +244,23 @@ def test_validate_warns_when_the_results_folder_holds_another_config(tmp_path: P
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()
     assert runner.invoke(main, ["run", str(write_config(tmp_path, games=2)), "-q"]).exit_code == 0
-    result = runner.invoke(main, ["validate", str(write_config(tmp_path, games=4)), "--no-start"])
+    grown = runner.invoke(main, ["validate", str(write_config(tmp_path, games=4)), "--no-start"])
+    assert grown.exit_code == 0 and "different config" not in grown.stdout  # more games per pair grow the run
+    result = runner.invoke(main, ["validate", str(write_config(tmp_path, games=4, board="tri:6")), "--no-start"])
     assert result.exit_code == 0
     assert "(6 of 12 games already stored)" in result.stdout
-    assert "holds a run of a different config (differs in: schedule.games_per_pair)" in result.stdout
+    assert "holds a run of a different config (differs in: board, schedule.games_per_pair)" in result.stdout
+
+
+def test_the_resume_hint_repeats_every_option_given() -> None:
+    from ytourney.cli.command_line import command_line
+    from ytourney.cli.runs import match_command, run
+
+    ctx = run.make_context("run", ["cup.yaml", "--pgn-out", "g.pgn", "--set", "seed=3", "--set", "board=tri:5",
+                                   "--backend", "ray", "-q", "--elo", "--rating-interval", "5"])
+    assert command_line(ctx) == ("ytourney run cup.yaml --quiet --set seed=3 --set board=tri:5 --pgn-out g.pgn "
+                                 "--rating-interval 5 --elo --backend ray")
+    ctx = match_command.make_context("match", ["random", "gtp:e=/opt/y --x;rows=flipped", "--no-pie",
+                                               "--games-per-pair", "40", "--board", "tri:9"])
+    assert command_line(ctx) == ("ytourney match random 'gtp:e=/opt/y --x;rows=flipped' --games-per-pair 40 "
+                                 "--board tri:9 --no-pie")

@@ -11,6 +11,7 @@ Its conventions, as the real engine's:
     resigns, as the real engine does when its board disagrees. The default, exchange, keeps the stone's colour and
     White moves next (the players exchange colours, as ytourney does);
   - time: `y_param max_time S`, never less than 0.5 s (the sleep is `--time-scale` times that, 0 to skip it);
+    it knows a `time_left` of one argument and answers the standard three with `? command needs one argument`;
   - it answers at once with a winning cell once it sees one;
   - boardsize 1..15.
 The real engine does not enforce turns; this fake checks that the colours it is told alternate (Black first, a swap
@@ -30,7 +31,7 @@ from fake_board import Triangle, parse_colour, serve
 MAX_SIZE = 15
 MIN_SECONDS = 0.5
 COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands", "quit", "boardsize",
-            "clear_board", "play", "genmove", "y_param", "showboard")
+            "clear_board", "play", "genmove", "y_param", "showboard", "time_left")
 
 
 class Engine:
@@ -98,6 +99,8 @@ class Engine:
             return self.genmove(args)
         if command == "showboard":
             return True, self.showboard()
+        if command == "time_left":
+            return (True, "") if len(args) == 1 else (False, "command needs one argument")
         return False, "unknown command"
 
     def y_param(self, args: list[str]) -> tuple[bool, str]:

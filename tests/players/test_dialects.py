@@ -373,3 +373,23 @@ def test_snippets_name_no_machine_paths() -> None:
         text = path.read_text()
         assert not re.search(r"(/home|/usr|/opt|[A-Z]:\\\\)", text), path
         assert text.count("command: []") == 1
+
+
+def test_default_time_command_costs_one_refusal_then_falls_back_to_y_param(tmp_path: Path) -> None:
+    """Hayward's engine knows `time_left` of one argument only: under the default `time_command: gtp` the first
+    refusal drops it for the engine's life, and the move time reaches it as `y_param max_time` instead of it
+    searching its own default time."""
+    log = tmp_path / "log"
+    # real sleeps: its default 1 s overruns the 0.8 s allowed; told 0.3 s it searches its minimum, 0.5 s
+    bot = GtpBot(GtpSettings(command=(sys.executable, ROW_REVERSED, "--time-scale", "1", "--swap", "never", "--log", str(log)),
+                             rows="flipped", swap="genmove", command_seconds=2.0))  # type: ignore[arg-type]
+    try:
+        seats = [Seat("engine", bot), Seat("random", RandomBot(seed=1))]
+        records = [play_game(order, "tri:5", Rules(pie=False), time_control=FAST, seed=1)
+                   for order in (seats, seats[::-1])]
+    finally:
+        bot.close()
+    assert [r.termination for r in records] == [CONNECTION] * 2, [r.reason for r in records]
+    lines = log.read_text().splitlines()
+    assert [line for line in lines if line.startswith("time_left")] == ["time_left b 1 1"]  # refused once, dropped
+    assert lines.count("y_param max_time 0.3") == 2  # once per game, from the first move on

@@ -124,3 +124,34 @@ def test_an_answer_longer_than_the_cap_is_a_protocol_fault() -> None:
         assert f"more than {ANSWER_BYTES} bytes" in str(err)
     else:
         raise AssertionError("no protocol fault")
+
+
+def test_an_engine_timed_out_under_the_referees_alarm_is_ended_by_the_game_itself() -> None:
+    """A TERM-deaf engine that never answers: the referee's alarm rings while its close waits between TERM and KILL.
+    The KILL must still be sent, in the game (no `close` called after it), and the engine must be reaped."""
+    from ytourney.games.registry import get_game
+    from ytourney.players.bots.random_bot import RandomBot
+    from ytourney.players.clock import TimeControl
+    from ytourney.players.gtp.engine import GtpBot
+    from ytourney.players.gtp.settings import GtpSettings
+    from ytourney.players.gtp.transport import ProcessTransport
+    from ytourney.tournament.match import Seat, play_game
+
+    started: list[int] = []
+
+    def start(settings: GtpSettings) -> ProcessTransport:
+        transport = ProcessTransport.start(settings)
+        started.append(transport._process.pid)
+        return transport
+
+    settings = GtpSettings(command=(sys.executable, str(ENGINES / "fake_gtp.py"), "--fault", "hang-hard"),
+                           grace_seconds=0.2, command_seconds=1.0)
+    bot = GtpBot(settings, transport_factory=start)
+    record = play_game([Seat("engine", bot), Seat("random", RandomBot(seed=1))], get_game("y"), "tri:5",
+                       time_control=TimeControl(move_seconds=0.2, grace_seconds=0.2))
+    assert record.termination is Termination.TIME
+    assert len(started) == 1
+    assert not alive(started[0])  # killed before play_game returned, and not left a zombie either
+    with open(f"/proc/{os.getpid()}/task/{os.getpid()}/children") as children:
+        assert str(started[0]) not in children.read().split()
+    bot.close()

@@ -361,6 +361,17 @@ def test_no_argument_takes_the_server_down() -> None:
     assert answers[0].startswith("?") and answers[1] == "= ytourney-spy"
 
 
+def test_showboard_counts_one_move_and_names_every_kadon_row() -> None:
+    server = GtpServer(SpyBot(), "kadon")
+    board = ask(server, "play b E5", "showboard")[1]
+    assert "kadon, 1 move, white to move" in board
+    rows = board.split("\n")[1:-1]
+    assert [row.split()[-1] for row in rows] == ["A9-E9", "A8-J8", "A7-K7", "A6-L6", "A5-M5", "A4-L4", "A3-K3",
+                                                 "A2-J2", "A1-I1"]
+    assert rows[4].split()[1:6] == [".", ".", ".", ".", "X"]  # E5: the fifth cell of row 5
+    assert "tri:5, 0 moves" in ask(GtpServer(SpyBot(), "tri:5"), "showboard")[0]
+
+
 # --- any game: moves in the game's own notation ----------------------------------------------------------------------
 
 

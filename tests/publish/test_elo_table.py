@@ -56,3 +56,19 @@ def test_ratings_command_elo_options(tmp_path: Path, records: list[GameRecord]) 
     code, out = invoke("ratings", str(folder), "--anchor", "nobody")
     assert code == 1 and "elo anchor 'nobody'" in out and "Traceback" not in out
     assert EVIL in invoke("ratings", str(folder), "--elo")[1]
+
+
+def test_pools_that_never_met_are_said_and_only_perfect_scores_are_starred() -> None:
+    from ytourney.games.api import Termination
+    from ytourney.games.record import GameSetup
+
+    def won(winner: str, loser: str, count: int) -> list[GameRecord]:
+        setup = GameSetup(board="tri:5", first=winner, second=loser)
+        return [setup.lost_by(1, Termination.FORFEIT, "x") for _ in range(count)]
+
+    records = (won("a", "b", 2) + won("b", "a", 1) + won("c", "d", 1) + won("d", "c", 2) + won("e", "c", 1)
+               + won("e", "d", 1))
+    text = format_table(rating_table(records, elo_records=records))
+    assert "the even games split into 2 groups of players that never met (c, d, e | a, b)" in text
+    starred = [line.split()[1] for line in text.splitlines() if "*" in line and line[:1].isdigit()]
+    assert starred == ["e"] and "won or lost every game against the rest of its group" in text

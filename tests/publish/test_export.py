@@ -77,6 +77,13 @@ def test_pgn_tag_pairs_are_well_formed_and_read_back() -> None:
     assert parsed[2].moves == tuple(["a1", "b1"] * 30)
 
 
+def test_pgn_numbers_full_moves() -> None:
+    text = game_to_pgn(record(moves=("a5", "c5", "b3", "d1", "e1")))
+    movetext = text.split("\n\n")[1].split()
+    assert movetext[:8] == ["1.", "a5", "c5", "2.", "b3", "d1", "3.", "e1"]
+    assert parse_pgn(text)[0].moves == ("a5", "c5", "b3", "d1", "e1")
+
+
 def test_pgn_white_and_black_are_the_final_colour_owners() -> None:
     swapped = record(moves=("b2", "swap", "a1"), winner=Color.BLACK)
     text = game_to_pgn(swapped)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -58,7 +59,9 @@ def test_live_site_publishes_when_due_with_a_banner_and_forwards_calls(tmp_path:
     clock.now = 11.0
     sink.game(fake_record(), leader)
     sink.wait()
-    assert banners == [running_banner(2, 9)] and "2 of 9 games" in banners[0]
+    assert len(banners) == 1 and banners[0] is not None and "2 of 9 games" in banners[0]
+    written = banners[0].split("(as of ")[1].split(")")[0]
+    assert banners[0] == running_banner(2, 9, written) and re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", written)
     clock.now = 30.0
     sink.tick(leader)
     sink.wait()
@@ -126,3 +129,17 @@ def test_run_publish_refuses_a_foreign_site_before_playing(tmp_path: Path) -> No
 def test_publish_every_needs_publish(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["run", str(write_config(tmp_path)), "--publish-every", "5"])
     assert result.exit_code == 2 and "--publish-every needs --publish SITE" in result.output
+
+
+def test_a_later_publish_of_the_folder_replaces_a_stale_running_banner(tmp_path: Path) -> None:
+    from ytourney.publish.live import publish_results
+
+    results, site = tmp_path / "results", tmp_path / "site"
+    played = CliRunner().invoke(main, ["match", "random", "heuristic", "--games-per-pair", "2", "--board", "tri:5",
+                                       "--out", str(results), "-q"])
+    assert played.exit_code == 0, played.output
+    publish_results([results], site, status=running_banner(1, 2, "2026-01-01 00:00:00 UTC"))  # then kill -9
+    assert "as of 2026-01-01 00:00:00 UTC" in (site / "index.html").read_text()
+    again = CliRunner().invoke(main, ["publish", str(results), "--out", str(site)])
+    assert again.exit_code == 0, again.output
+    assert not [page for page in site.rglob("*.html") if "Running:" in page.read_text()]

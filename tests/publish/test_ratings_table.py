@@ -126,3 +126,18 @@ def test_ratings_command_shows_the_sprt_state_of_a_match(tmp_path: Path) -> None
     assert "H1 accepted after 15 games" in out
     code, out = invoke("ratings", str(folder), "--format", "json")
     assert json.loads(out)["meta"]["sprt"]["decision"] == "H1"
+
+
+def test_seat_rates_from_too_few_games_are_blank_and_the_notes_say_what_they_leave_out(
+        records: list[GameRecord]) -> None:
+    table = rating_table(records)
+    rows = {s.name: s.row() for s in table.standings}
+    bob = next(s for s in table.standings if s.name == "bob").results
+    assert bob.first_games == 3 and rows["bob"]["first_games"] == 3  # the count stays in the data
+    assert rows["bob"]["first_win_rate"] is None  # 2 of 3 is not shown as 66.7%
+    text = format_table(table)
+    assert ("1st-win, swap and swap-win count even games only (1 handicap games left out); a rate from fewer than "
+            "5 games is left blank.") in text
+    many = records * 5
+    rows = {s.name: s.row() for s in rating_table(many).standings}
+    assert rows["bob"]["first_win_rate"] == pytest.approx(2 / 3)

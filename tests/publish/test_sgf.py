@@ -123,3 +123,16 @@ def test_an_illegal_move_list_writes_nothing(tmp_path: Path) -> None:
     assert not out.exists()
     missing = CliRunner().invoke(main, ["import", str(tmp_path / "nope.sgf"), "--out", str(out)])
     assert missing.exit_code == 1 and "does not exist" in missing.stderr
+
+
+def test_a_handicap_game_is_written_without_the_pie_and_reads_back_the_same() -> None:
+    from ytourney.publish.game_facts import move_count, rules_in_play
+
+    record = game(3, handicap=3)  # the tournament's rules say pie on; a handicap game has none
+    assert record.rules.pie and rules_in_play(record)["pie"] is False
+    text = game_to_sgf(record)
+    assert "RU[Y]" in text and "RU[Y pie]" not in text
+    (back,) = read_sgf_games(text, "x.sgf")
+    assert same(record, back)
+    assert move_count(record) == len(record.moves) - 2  # its 3 stones are one move
+    assert "RU[Y pie]" in game_to_sgf(game(3))

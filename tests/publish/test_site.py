@@ -173,8 +173,17 @@ def test_publish_command_on_results_folders(tmp_path: Path, tri_games: list[Game
     one = make_results(tmp_path / "one", tri_games, "one")
     two = make_results(tmp_path / "two", kadon_games, "two")
     out = tmp_path / "site"
-    refused = CliRunner().invoke(main, ["publish", str(one), str(two), "--out", str(out), "--title", "Cup"])
-    assert refused.exit_code == 1 and "add --pool" in refused.output and not out.exists()
+    split = tmp_path / "split"
+    sections = CliRunner().invoke(main, ["publish", str(one), str(two), "--out", str(split), "--title", "Cup"])
+    assert sections.exit_code == 0, sections.output
+    top = (split / "index.html").read_text(encoding="utf-8")
+    assert "<h1>Cup</h1>" in top and 'href="tri-4/index.html"' in top and 'href="kadon/index.html"' in top
+    assert "2 boards or rules sets" in top
+    tri_index = (split / "tri-4" / "index.html").read_text(encoding="utf-8")
+    assert "Cup [tri:4]" in tri_index and (split / "kadon" / "games" / "two-1.html").is_file()
+    assert not (split / "tri-4" / "games" / "two-1.html").exists()  # each section holds its own games only
+    again = CliRunner().invoke(main, ["publish", str(one), str(two), "--out", str(split), "--title", "Cup"])
+    assert again.exit_code == 0, again.output  # publishing again updates the sections in place
     result = CliRunner().invoke(main, ["publish", str(one), str(two), "--out", str(out), "--title", "Cup", "--pool"])
     assert result.exit_code == 0, result.output
     assert "site written to" in result.output

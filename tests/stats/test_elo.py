@@ -196,13 +196,18 @@ def test_a_chain_of_perfect_results_keeps_its_order_and_stays_finite() -> None:
     assert all(r.bounded and math.isfinite(r.low) and math.isfinite(r.high) for r in fit.ratings)
 
 
-def test_groups_that_never_met_are_bounded_unless_one_is_the_largest() -> None:
+def test_groups_that_never_met_are_named_as_pools_and_nobody_is_starred_for_it() -> None:
     two = games("A", "B", 2) + games("B", "A", 1) + games("C", "D", 1) + games("D", "C", 2)
     fit = fit_elo(two)
-    assert all(r.bounded and math.isfinite(r.elo) for r in fit.ratings)
+    assert fit.pools == (("A", "B"), ("C", "D")) and fit.prior_games == 2.0
+    assert not any(r.bounded for r in fit.ratings) and all(math.isfinite(r.elo) for r in fit.ratings)
     three = two + games("B", "E", 1) + games("E", "A", 1)
-    fit = fit_elo(three)
-    assert {r.name for r in fit.ratings if not r.bounded} == {"A", "B", "E"}
+    assert fit_elo(three).pools == (("A", "B", "E"), ("C", "D"))
+    # inside a pool, a player who won every game it played is still starred, and only that one
+    lopsided = fit_elo(three + games("F", "C", 2) + games("F", "D", 1), anchor="A")
+    assert {r.name for r in lopsided.ratings if r.bounded} == {"F"}
+    assert lopsided.pools == (("A", "B", "E"), ("C", "D", "F"))
+    assert fit_elo(games("A", "B", 2) + games("B", "A", 1)).pools == ()  # one pool: nothing to say
 
 
 def test_an_unknown_anchor_and_bad_settings_are_named() -> None:

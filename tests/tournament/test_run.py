@@ -20,7 +20,7 @@ from ytourney.tournament.match import Seat, play_game
 from ytourney.tournament.pool import InProcessExecutor, ProcessExecutor
 from ytourney.tournament.run import Runner
 from ytourney.tournament.schedule import GameTask, build_slots, sprt_condition
-from ytourney.tournament.store import encode_moves, load_records
+from ytourney.tournament.store import encode_moves, load_info, load_records
 from ytourney.tournament.worker import (
     GamePlayer,
     PlayedGame,
@@ -145,10 +145,15 @@ def test_rerun_resumes_and_a_finished_run_plays_nothing(tmp_path: Path) -> None:
 
 
 def test_other_config_on_same_folder_is_refused(tmp_path: Path) -> None:
-    Runner(make(tmp_path, RANDOMS), tmp_path / "out", executor_factory=in_process).run()
-    with pytest.raises(ConfigMismatchError, match=r"differs in: schedule\.games_per_pair.*--out"):
-        Runner(make(tmp_path, RANDOMS, games=4), tmp_path / "out", executor_factory=in_process).run()
-    other_workers = make(tmp_path, RANDOMS, extra="workers: 7\nfault_limit: 2\n")
+    Runner(make(tmp_path, RANDOMS, games=4), tmp_path / "out", executor_factory=in_process).run()
+    with pytest.raises(ConfigMismatchError, match=r"differs in: schedule\.games_per_pair, 4 when stored and now 2: "
+                                                  r"games per pair may grow, never shrink.*--out"):
+        Runner(make(tmp_path, RANDOMS, games=2), tmp_path / "out", executor_factory=in_process).run()
+    with pytest.raises(ConfigMismatchError, match=r"differs in: players\[2\]\.bot, schedule\.games_per_pair\);.*--out"):
+        Runner(make(tmp_path, RANDOMS.replace("swap_rate=0", "swap_rate=1"), games=8), tmp_path / "out",
+               executor_factory=in_process).run()
+    assert len(load_records(tmp_path / "out")) == 12
+    other_workers = make(tmp_path, RANDOMS, games=4, extra="workers: 7\nfault_limit: 2\n")
     assert Runner(other_workers, tmp_path / "out", executor_factory=in_process).run().complete
 
 
@@ -328,3 +333,35 @@ def test_a_stopped_match_overshoots_by_at_most_two_games_per_worker(tmp_path: Pa
     summary = Runner(match, tmp_path / "m", workers=2, stop_condition=stop).run()
     assert state().finished and summary.stopped
     assert state().decided_after <= summary.stored <= state().decided_after + 2 * 2
+
+
+def test_more_games_per_pair_grow_the_stored_tournament_in_balanced_seats(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    Runner(make(tmp_path, RANDOMS, games=2), out, executor_factory=in_process).run()
+    before = {r.id: r for r in load_records(out)}
+    grown = Runner(make(tmp_path, RANDOMS, games=6), out, executor_factory=in_process).run()
+    assert (grown.planned, grown.stored_before, grown.played, grown.stored) == (18, 6, 12, 18)
+    records = load_records(out)
+    assert [r.id for r in records] == list(range(1, 19))
+    assert all(records[i - 1].moves == game.moves and records[i - 1].first == game.first
+               for i, game in before.items())  # stored games kept as they were
+    for pair in ({"a", "b"}, {"a", "c"}, {"b", "c"}):  # every pair: each player places the first stone 3 times
+        firsts = collections.Counter(r.first for r in records if {r.first, r.second} == pair)
+        assert sorted(firsts.values()) == [3, 3], (pair, firsts)
+    assert load_info(out).planned_games == 18
+    # the grown folder is the same as one planned with 6 games from the start
+    fresh = tmp_path / "fresh"
+    Runner(make(tmp_path, RANDOMS, games=6), fresh, executor_factory=in_process).run()
+    assert [(r.id, r.first, r.moves) for r in load_records(fresh)] == [(r.id, r.first, r.moves) for r in records]
+
+
+def test_an_odd_games_per_pair_grows_only_where_no_stored_game_moves(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    Runner(make(tmp_path, RANDOMS, games=3), out, executor_factory=in_process).run()
+    with pytest.raises(ConfigMismatchError, match=r"schedule\.games_per_pair, 3 when stored and now 4: the last "
+                                                  r"round of an odd count"):
+        Runner(make(tmp_path, RANDOMS, games=4), out, executor_factory=in_process).run()
+    two = "  - {name: a, bot: random}\n  - {name: b, bot: random}\n"
+    match = tmp_path / "match"
+    Runner(make(tmp_path, two, games=3), match, executor_factory=in_process).run()
+    assert Runner(make(tmp_path, two, games=4), match, executor_factory=in_process).run().stored == 4

@@ -38,23 +38,29 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
     \b
     BLACK makes the first move (in YvY, where White starts, BLACK names the first mover);
     with the pie rule WHITE may answer swap.
-    Bot specs: random, mcts, mcts:playouts=2000, path/to/file.py:ClassName.
+    Bot specs: random, mcts, mcts:playouts=2000, path/to/file.py:ClassName,
+    or a GTP engine 'gtp:NAME=COMMAND ARGS;KEY=VALUE;...' as `match` takes it.
     Example:
       ytourney play random mcts:playouts=500 --board kadon --seed 3
+      ytourney play 'gtp:hy=/opt/y/y;rows=flipped;swap=genmove;time_command=y_param' mcts --move-seconds 1
     """
     from ytourney.games.registry import get_game
     from ytourney.games.replay import replay
     from ytourney.players import BotKind, create_bot, parse_bot_spec
     from ytourney.players.clock import TimeControl
+    from ytourney.publish.game_facts import move_count, rules_in_play
     from ytourney.tournament.match import Seat, play_game
 
     game = get_game(game_name)
     board = game.parse_board(board_spec or game.default_board)
     rules = game.parse_rules(rules_mapping(game, pie, misere, rule_items))
-    specs = [parse_bot_spec(black, game.name), parse_bot_spec(white, game.name)]
+    names = [black, white] if black != white else [f"{black} (black)", f"{white} (white)"]
+    if any(text.startswith(GTP_PREFIX) for text in (black, white)):
+        names, specs = _seated_players([black, white], names, game.name, board)
+    else:
+        specs = [parse_bot_spec(black, game.name), parse_bot_spec(white, game.name)]
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     rng = random.Random(seed)
-    names = [black, white] if black != white else [f"{black} (black)", f"{white} (white)"]
     seeds = [rng.randrange(2**31) for _ in specs]
     bots: list[Any] = []
     try:
@@ -79,14 +85,40 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
     click.echo(f"black: {record.black}   white: {record.white}   first move: {record.first}")
     click.echo("moves: " + " ".join(f"{i}.{m}" for i, m in enumerate(record.moves, start=1)))
     shown = ", ".join(f"{k}={({True: 'on', False: 'off'}).get(v, v) if isinstance(v, bool) else v}"
-                      for k, v in game.rules_dict(record.rules).items())
+                      for k, v in rules_in_play(record).items())
     detail = f" ({record.reason})" if record.reason else ""
     score = f", score {record.score[0]:g}-{record.score[1]:g}" if record.score is not None else ""
     result = (f"draw by {record.termination.value}" if record.winner is None else
               f"{record.winner} ({record.winner_name}) wins by {record.termination.value}")
     where = f"{record.board}" if game.name == "y" else f"{game.name}, {record.board}"
-    click.echo(f"result: {result}{detail}{score} after {len(record.moves)} moves   "
+    click.echo(f"result: {result}{detail}{score} after {move_count(record)} moves   "
                f"[{where}, {shown}, handicap {record.handicap}, seed {seed}]")
+
+
+GTP_PREFIX = "gtp:"
+"""How a player on the command line names a GTP engine (ytourney.tournament.adhoc reads the rest)."""
+
+
+def _seated_players(texts: list[str], names: list[str], game_name: str, board: Any) -> tuple[list[str], list[Any]]:
+    """Names and specs of command-line players, GTP engines among them, read as `match` reads them: through the one
+    config reader, so an engine takes every key of a config's `gtp:` block."""
+    import yaml
+
+    from ytourney.players.gtp.settings import check_engine
+    from ytourney.tournament.adhoc import player_entry
+    from ytourney.tournament.config import parse_config
+
+    entries = [player_entry(text, index) for index, text in enumerate(texts)]
+    for entry, name in zip(entries, names):
+        entry.setdefault("name", name)
+    if entries[0]["name"] == entries[1]["name"]:
+        entries[0]["name"], entries[1]["name"] = f"{entries[0]['name']} (black)", f"{entries[1]['name']} (white)"
+    text = yaml.safe_dump({"name": "play", "game": game_name, "board": board.spec, "players": entries}, sort_keys=False)
+    config = parse_config(text, source="ytourney play", base_dir=".")
+    for player in config.players:
+        if player.spec.gtp is not None:  # a missing program is one line, exit 1, not a game lost by crash
+            check_engine(player.spec.gtp, board)
+    return list(config.player_names), [player.spec for player in config.players]
 
 
 PLAY_KILL_MARGIN = 5.0
@@ -132,13 +164,19 @@ def bots(game_name: str) -> None:
 
     game = get_game(game_name)
     click.echo(f"built-in bots for {game.title} (--game {game.name}):")
-    for name in sorted(bots_of(game.name)):
+    rows = {name: [(f"{key}={option.default!r}", f"({option.type.__name__})", option.help)
+                   for key, option in sorted(builtin_options(name, game.name).items())]
+            for name in sorted(bots_of(game.name))}
+    width = max((len(row[0]) for options in rows.values() for row in options), default=0)
+    kinds = max((len(row[1]) for options in rows.values() for row in options), default=0)
+    for name, options in rows.items():
         cls = builtin_class(name, game.name)
         summary = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
         click.echo(f"{name:<12} {summary}")
-        for key, option in sorted(builtin_options(name, game.name).items()):
-            click.echo(f"    {key}={option.default!r:<10} ({option.type.__name__}) {option.help}")
-    click.echo("\nAlso: a Python plugin 'path/to/file.py:ClassName', or (in configs) an external GTP engine.")
+        for setting, kind, text in options:  # one set of columns for every bot's options
+            click.echo(f"    {setting:<{width}}  {kind:<{kinds}}  {text}")
+    click.echo("\nAlso: a Python plugin 'path/to/file.py:ClassName', or an external GTP engine "
+               "'gtp:NAME=COMMAND ARGS;KEY=VALUE;...' (see `ytourney match --help`).")
 
 
 @main.command()

@@ -159,16 +159,17 @@ def publish_command(dirs: tuple[str, ...], out: str, title: str | None, pool: bo
     with the final position and the move list, every pair a page with its
     head-to-head results, rating differences and fair handicap; a Handicaps
     page charts the fair levels and level worths; the games list can be
-    filtered and sorted. Publishing again updates the site in place and
+    filtered and sorted. Folders holding games of several boards or rules
+    sets get an index with a section (a site of its own) per board and
+    rules set, unless --pool. Publishing again updates the site in place and
     removes only files an earlier publish wrote (listed in SITE/.ytourney-site).
     All links are relative: open SITE/index.html directly or serve the folder.
     Example:
       ytourney publish results/demo --out site/
     """
-    from ytourney.publish.live import publish_results
+    from ytourney.publish.league_site import publish_leagues
 
-    leagues(dirs, detail=False, pool=pool, single="publish")  # one board and rules set, or --pool
-    result = publish_results(dirs, out, title=title)
+    result = publish_leagues(dirs, out, title=title, pool=pool)  # a section per board and rules set, unless --pool
     click.echo(f"ytourney: site written to {result.index} ({result.pages} pages, {result.games} games)", err=True)
 
 

@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ytourney.cli.command_line import command_line
 from ytourney.cli.group import main
 from ytourney.cli.options import (
-    BACKENDS,
     LiveOutputs,
     backend_options,
     final_publish,
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, backend: Backend,
              address: str | None, quiet: bool, live: LiveOutputs, sort: str, show_elo: bool,
              anchor: str | None, gtp_log: str | None = None,
-             site: tuple[str | None, float | None] = (None, None)) -> None:
+             site: tuple[str | None, float | None] = (None, None), prepare: Any = None) -> None:
     """Run a planned tournament with its live outputs (files, tables, a site), then print the final rating table
     (`run` and `match`)."""
     import contextlib
@@ -45,6 +45,8 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
         raise click.UsageError(f"--anchor {anchor!r} is not a player; expected one of {', '.join(names)}")
     if plan.stored < plan.planned:
         check_players(plan.config)  # before the store is opened: a broken player writes nothing
+    if prepare is not None:
+        prepare()  # what the run writes before its store (a match's config), once its players have started
     if plan.note and not quiet:
         click.echo(f"ytourney: {plan.note}", err=True)
     if not plan.stored and not quiet:
@@ -60,7 +62,8 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
     stored = [0]
     with contextlib.ExitStack() as stack:
         outputs = ((live.pgn, ExportFormat.PGN), (live.jsonl, ExportFormat.JSONL))
-        feeds = [stack.enter_context(contextlib.closing(open_feed(path, fmt, plan.directory, plan.config.digest())))
+        stored_hash = plan.stored_hash or plan.config.digest()  # a grown tournament: its stored games still count
+        feeds = [stack.enter_context(contextlib.closing(open_feed(path, fmt, plan.directory, stored_hash)))
                  for path, fmt in outputs if path is not None]
 
         def on_game(record: Any) -> None:
@@ -140,21 +143,17 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
       ytourney run configs/handicap.yaml --publish site/ --publish-every 30
       ytourney run configs/quickstart.yaml --backend ray --address 10.0.0.1:6379
     """
+    from ytourney.tournament.growth import check_folder
     from ytourney.tournament.run import plan_run
-    from ytourney.tournament.store import check_stored_config
 
     if game_name is not None:
         overrides = (*overrides, f"game={game_name}")
     plan = plan_run(config, out_dir, overrides=overrides)
-    check_stored_config(plan.directory, plan.config.digest(), plan.config.key())  # the refusal, and nothing else
+    check_folder(plan.directory, plan.config)  # the refusal (more games per pair is no refusal), and nothing else
     if resume and not plan.started:
         raise click.UsageError(f"nothing to resume: {str(plan.directory)!r} holds no tournament "
                                "(run without --resume to start)")
-    hint = f"ytourney run {config}" + (f" --out {out_dir}" if out_dir else "")
-    hint += "".join(f" --set {override}" for override in overrides)
-    hint += f" --backend {backend.value}" if backend.value != BACKENDS[0] else ""
-    hint += f" --address {address}" if address else ""
-    hint += " (or add --resume)"
+    hint = command_line(ctx) + ("" if resume else " (or add --resume)")
     _execute(ctx, plan, hint, workers=workers, backend=backend, address=address, quiet=quiet,
              live=LiveOutputs(pgn_out, jsonl_out, rating_interval), sort=sort, show_elo=show_elo, anchor=anchor,
              gtp_log=gtp_log, site=(publish, publish_every))
@@ -176,6 +175,9 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
 @click.option("--increment", type=float, default=None, help="Seconds added to the game clock after each move.")
 @click.option("--handicap", default=None, metavar="auto|LEVEL",
               help="auto: learn each pair's fair handicap; LEVEL: the weaker player always gets it.")
+@click.option("--max-level", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Top of the handicap ladder (--handicap auto explores up to it; a LEVEL may not pass it) "
+                   "[default: 6].")
 @click.option("--openings", default=None, metavar="FILE", help="Opening lines, one per game pair.")
 @click.option("--random-plies", type=click.IntRange(min=1), default=None, metavar="N",
               help="Open each game pair with N random stones.")
@@ -188,14 +190,22 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
               help="Stop a 2-player match by an SPRT in Elo: elo0, elo1, alpha, beta, "
                    "model=pentanomial|trinomial|bernoulli (or p0, p1).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")
+@click.option("--resume", is_flag=True, help="Only continue: refuse to start if the folder holds no match yet.")
+@click.option("--set", "overrides", multiple=True, metavar="KEY.PATH=VALUE",
+              help="Override one key of the match's config (the value read as YAML), e.g. --set fault_limit=2 "
+                   "--set players[0].gtp.chatter_lines=50.")
+@click.option("--gtp-log", "gtp_log", type=click.Path(file_okay=False), default=None,
+              help="Write every GTP engine's exchange, per engine and game, with timestamps, into this folder.")
 @live_options
 @rating_options
+@backend_options
 @publish_options
 @click.pass_context
 def match_command(ctx: click.Context, players: tuple[str, ...], out_dir: str | None, workers: int | None,
                   quiet: bool, sort: str, show_elo: bool, anchor: str | None, pgn_out: str | None,
                   jsonl_out: str | None, rating_interval: int | None, board_spec: str | None,
-                  publish: str | None, publish_every: float | None, **options: Any) -> None:
+                  publish: str | None, publish_every: float | None, resume: bool, overrides: tuple[str, ...],
+                  gtp_log: str | None, backend: Backend, address: str | None, **options: Any) -> None:
     """A match, round-robin or gauntlet from the command line, no config needed.
 
     \b
@@ -213,17 +223,20 @@ def match_command(ctx: click.Context, players: tuple[str, ...], out_dir: str | N
       ytourney match 'gtp:moy=/opt/morat/moy;first_color=white;swap=none;pie_policy=center;time_command=morat;chatter_lines=100' mcts --move-seconds 1
       ytourney match new=mcts:playouts=2000 old=mcts:playouts=1000 --sprt elo0=0,elo1=20 --games-per-pair 2000
     """
-    from ytourney.tournament.adhoc import MatchOptions, prepare_match
-    from ytourney.tournament.executor import Backend
-    from ytourney.tournament.run import plan_run
+    from ytourney.tournament.adhoc import MatchOptions, plan_match
+    from ytourney.tournament.run import plan_config
 
     if len(players) < 2:
         raise click.UsageError("give at least 2 players")
-    path, folder = prepare_match(players, MatchOptions(board=board_spec, **options), out_dir)
-    plan = plan_run(path, folder)
-    _execute(ctx, plan, f"ytourney match ... (its config: {path})", workers=workers, backend=Backend.LOCAL,
-             address=None, quiet=quiet, live=LiveOutputs(pgn_out, jsonl_out, rating_interval), sort=sort,
-             show_elo=show_elo, anchor=anchor, site=(publish, publish_every))
+    match = plan_match(players, MatchOptions(board=board_spec, **options), out_dir, overrides)
+    plan = plan_config(match.config, match.folder)
+    if resume and not plan.started:
+        raise click.UsageError(f"nothing to resume: {str(plan.directory)!r} holds no match "
+                               "(run without --resume to start)")
+    _execute(ctx, plan, command_line(ctx) + ("" if resume else " (or add --resume)"), workers=workers,
+             backend=backend, address=address, quiet=quiet, live=LiveOutputs(pgn_out, jsonl_out, rating_interval),
+             sort=sort, show_elo=show_elo, anchor=anchor, gtp_log=gtp_log, site=(publish, publish_every),
+             prepare=match.write)
 
 
 @main.command()

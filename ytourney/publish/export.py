@@ -153,7 +153,8 @@ def pgn_tags(record: GameRecord, site: str = "ytourney") -> list[tuple[str, str]
 def game_to_pgn(record: GameRecord, site: str = "ytourney") -> str:
     """One game as PGN text (tag pairs, a blank line, movetext ending in the result, a blank line)."""
     lines = [f'[{name} "{_pgn_escape(value)}"]' for name, value in pgn_tags(record, site)]
-    tokens = [f"{number}. {move}" for number, move in enumerate(record.moves, start=1)]
+    # full moves, as PGN readers expect: the number before the first player's ply, the second player's after it
+    tokens = [f"{index // 2 + 1}. {move}" if index % 2 == 0 else move for index, move in enumerate(record.moves)]
     if record.termination.is_fault and record.winner is not None:
         detail = f": {record.reason}" if record.reason else ""
         comment = f"{record.loser_name} loses by {record.termination.value}{detail}"

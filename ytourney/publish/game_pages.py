@@ -14,6 +14,7 @@ from ytourney.boards.board import BoardKind
 from ytourney.games.api import Color, Outcome
 from ytourney.games.record import GameRecord
 from ytourney.games.registry import get_game
+from ytourney.publish.game_facts import move_count, rules_in_play
 from ytourney.publish.html import render_page, table_view
 from ytourney.publish.ratings_table import RATING_COLUMNS, Standing
 from ytourney.publish.sgf import fallback_colours
@@ -76,7 +77,7 @@ def mover_seat(ply: int, handicap: int) -> int:
 def result_sentence(record: GameRecord) -> str:
     """The game page's result in words, from the game's views: who won and how, or the draw, and its length."""
     game = get_game(record.game)
-    plies = len(record.moves)
+    plies = move_count(record)  # a handicap level's stones are one move
     if record.winner is None:
         text = game.result_text(None, None, Outcome(None, record.termination, record.score, record.reason))
         return f"{text[:1].upper()}{text[1:]} after {plies} moves"
@@ -123,7 +124,7 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
             spent[mover_seat(ply, record.handicap)] += t
         think = f"{record.first} {spent[0]:.2f}s, {record.second} {spent[1]:.2f}s"
     rules_text = ", ".join(f"{k} {('on' if v else 'off') if isinstance(v, bool) else v}"
-                           for k, v in sorted(rules_of.rules_dict(record.rules).items())) or "-"
+                           for k, v in sorted(rules_in_play(record).items())) or "-"
     index = number - 1
     hrefs = links.game_href
     return render_page(

@@ -29,9 +29,12 @@ def publish_results(dirs: Sequence[str | os.PathLike[str]], out: str | os.PathLi
     return publish_site(ratings, out, title=title, handicap_report=report, sprt=sprt, status=status)
 
 
-def running_banner(done: int, planned: int) -> str:
-    """The banner of a site published during a run."""
-    return f"Running: {done} of {planned} games played so far; this page is rewritten as the run goes on."
+def running_banner(done: int, planned: int, written: str | None = None) -> str:
+    """The banner of a site published during a run, saying when it was written (`written`, else now): a run killed
+    with -9 cannot take its banner down, so a reader can tell a stale one; any later publish replaces it."""
+    when = written if written is not None else time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+    return (f"Running: {done} of {planned} games played so far (as of {when}); this page is rewritten as the run "
+            "goes on. If that time is long past, the run stopped: rerun it, or publish the folder again.")
 
 
 class LiveSite:

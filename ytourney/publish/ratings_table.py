@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -70,9 +70,9 @@ class Standing:
             "conservative": self.conservative, "games": r.games, "wins": r.wins, "draws": r.draws,
             "losses": r.losses,
             "score": r.score, "opponent_mu": self.opponent_mu, "los_next": self.los_next,
-            "first_games": r.first_games, "first_win_rate": r.first_win_rate,
-            "swap_chances": r.swap_chances, "swaps": r.swaps, "swap_rate": r.swap_rate,
-            "swap_win_rate": r.swap_win_rate, "handicap_games": r.handicap_games,
+            "first_games": r.first_games, "first_win_rate": _sampled(r.first_win_rate, r.first_games),
+            "swap_chances": r.swap_chances, "swaps": r.swaps, "swap_rate": _sampled(r.swap_rate, r.swap_chances),
+            "swap_win_rate": _sampled(r.swap_win_rate, r.swaps), "handicap_games": r.handicap_games,
             "faults_text": _faults_text(faults),
         }
         for fault in FAULTS:
@@ -82,6 +82,29 @@ class Standing:
                     "elo_low": elo.low if elo else None, "elo_high": elo.high if elo else None,
                     "elo_bounded": elo.bounded if elo else None, "elo_text": _elo_text(elo)})
         return row
+
+
+MIN_SEAT_SAMPLE = 5
+"""Fewest games behind a per-seat rate (1st-win, swap, swap-win) for the table to show it: 100% from one game says
+nothing. The counts stay in the data columns (1st-games, swap-chances, swaps)."""
+
+
+def _sampled(rate: float | None, sample: int) -> float | None:
+    return rate if sample >= MIN_SEAT_SAMPLE else None
+
+
+def _seat_notes(standings: Sequence[Standing], handicap_games: int) -> list[str]:
+    """What the per-seat columns leave out: handicap games, and rates from fewer than MIN_SEAT_SAMPLE games."""
+    thin = any(0 < sample < MIN_SEAT_SAMPLE for s in standings
+               for sample in (s.results.first_games, s.results.swap_chances, s.results.swaps))
+    if not (handicap_games or thin):
+        return []
+    parts = ["1st-win, swap and swap-win count even games only"]
+    if handicap_games:
+        parts[0] += f" ({handicap_games} handicap games left out)"
+    if thin:
+        parts.append(f"a rate from fewer than {MIN_SEAT_SAMPLE} games is left blank")
+    return ["; ".join(parts) + "."]
 
 
 def _elo_text(elo: EloRating | None) -> str:
@@ -165,6 +188,7 @@ class RatingTable:
             else:
                 how = "with the handicap model"
             lines.append(f"{self.handicap_games} handicap games rated {how} (see column hcp).")
+        lines += _seat_notes(self.standings, self.handicap_games)
         if self.mpmath_games:
             lines.append(f"{self.mpmath_games} extreme upsets rated with the mpmath backend.")
         if self.skipped_games:
@@ -308,7 +332,14 @@ def _elo_notes(fit: EloFit, sort: RatingSort) -> list[str]:
              f"anchor {anchor}{ranked}."]
     if fit.handicap_games_left_out:
         lines.append(f"{fit.handicap_games_left_out} handicap games left out of Elo (TrueSkill rates them).")
+    if fit.pools:
+        shown = " | ".join(", ".join(pool) for pool in fit.pools[:6]) + (" | ..." if len(fit.pools) > 6 else "")
+        lines.append(f"Elo pools: the even games split into {len(fit.pools)} groups of players that never met "
+                     f"({shown}); Elo compares players within a group only, each group held to the centre by a "
+                     f"prior of {fit.prior_games:g} virtual games per player.")
     if any(rating.bounded for rating in fit.ratings):
-        lines.append(f"* bounded: won or lost every game against the rest; held finite by a prior of "
-                     f"{fit.prior_games:g} virtual games per player (as BayesElo does), not a measured difference.")
+        where = " of its group" if fit.pools else ""
+        lines.append(f"* bounded: it (or a group it is in) won or lost every game against the rest{where}; held "
+                     f"finite by a prior of {fit.prior_games:g} virtual games per player (as BayesElo does), not a "
+                     "measured difference.")
     return lines

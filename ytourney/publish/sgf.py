@@ -1,6 +1,6 @@
 """SGF both ways: our game records as SGF (FF[4]) for other tools, and SGF games played elsewhere read back.
 
-Export (DESIGN §3): `(;FF[4]GM[y]SZ[N]…;B[c3];W[d4]…)` for Y. GM[y] is lower case, as the public Y engines write
+Export: `(;FF[4]GM[y]SZ[N]…;B[c3];W[d4]…)` for Y. GM[y] is lower case, as the public Y engines write
 and check it; every other game is GM[ytourney-<game>] (the game's `sgf_game`), its moves in the game's own notation
 (`E5-E7`, `F8-H6-H4`). SZ[N] is the side of a `tri:N` board (no SZ on other boards); YB[spec] always names the
 board, YG[game] the game when it is not Y. Moves are B[move]/W[move] with the colour of the side that made them
@@ -29,6 +29,7 @@ from ytourney.games.api import SWAP_TOKEN, Color, Game, Move, MoveKind, Terminat
 from ytourney.games.record import GameRecord
 from ytourney.games.registry import game_names, get_game
 from ytourney.games.replay import ReplayError, replay, replay_record
+from ytourney.publish.game_facts import rules_in_play
 
 SGF_LINE_WIDTH = 79
 SGF_GAME_PREFIX = "ytourney-"
@@ -107,7 +108,8 @@ def game_to_sgf(record: GameRecord) -> str:
     root.append(("YB", record.board))
     if game.sgf_game != "y":
         root.append(("YG", game.name))
-    root += [("RU", rules_words(game, record.rules)), ("PB", record.black), ("PW", record.white),
+    played_rules = game.parse_rules(rules_in_play(record))  # a handicap game has no pie, whatever the tournament's
+    root += [("RU", rules_words(game, played_rules)), ("PB", record.black), ("PW", record.white),
              ("YF", record.first), ("HA", str(record.handicap)), ("RE", sgf_result(record)),
              ("YT", record.termination.value)]
     if record.started[:10]:
@@ -320,6 +322,8 @@ def game_from_sgf(nodes: Sequence[Node], source: str) -> GameRecord:
         raise RecordError(f"{source}: {err}") from err
     rules = _rules_of(game, _one(root, "RU"), source)
     handicap = _number(root, "HA", source) or 0
+    if handicap > 0 and game.rules_dict(rules).get("pie") is False:  # written without it (no pie in a handicap
+        rules = game.parse_rules({**game.rules_dict(rules), "pie": True})  # game): read as the tournament's default
     tokens: list[str] = []
     letters: list[str] = []
     for node in nodes[1:]:

@@ -23,9 +23,11 @@ BayesElo spreads over each player's opponents), every player gets `prior_games` 
 against a virtual opponent at the pool's centre, so that groups that never met stay finite too: a log-concave pull
 that keeps every estimate finite and the fit unique, and whose information also enters the intervals. It is
 added only when needed, so whenever the plain maximum-likelihood fit exists it is exactly what is returned (Ordo's
-answer). Under the prior, a player is marked `bounded` unless it belongs to the main group: the strongly connected
-component of the named anchor, or (pool average) the unique largest one, of at least two players. A bounded
-player's number says "far above (or below) the rest", not a measured difference.
+answer). Under the prior, a player is marked `bounded` unless it belongs to the main group of its pool: the strongly
+connected component of the named anchor, or the unique largest one of that pool, of at least two players. A
+bounded player's number says "far above (or below) the rest", not a measured difference. A pool is a connected
+part of the comparison graph (who played whom, whoever won): when the games split into several pools that never met,
+`pools` lists them, and the differences between pools are not measured at all (the prior holds each to the centre).
 
 Handicap games (level >= 1: the weaker player is Black, moves first and places the level's stones) are left out and
 counted in `handicap_games_left_out`, unless `level_elo` gives the Elo worth of the level: then the game counts
@@ -103,6 +105,8 @@ class EloFit:
     handicap_games_left_out: int = 0
     prior_games: float = 0.0
     """Virtual games each player got (0: the plain maximum-likelihood fit exists and is returned)."""
+    pools: tuple[tuple[str, ...], ...] = ()
+    """The groups of players that never met each other, largest first, when there are several (else empty)."""
 
     def rating(self, name: str) -> EloRating:
         """The rating of the named player."""
@@ -116,6 +120,7 @@ class EloFit:
         """JSON form."""
         return {"anchor": self.anchor, "games_used": self.games_used,
                 "handicap_games_left_out": self.handicap_games_left_out, "prior_games": self.prior_games,
+                "pools": [list(pool) for pool in self.pools],
                 "ratings": [rating.to_dict(with_draws=self.draws > 0) for rating in self.ratings]}
 
     @property
@@ -162,11 +167,19 @@ def fit_elo(records: Iterable[GameRecord], *, anchor: str | None = None,
     anchored = _anchor_map(len(names), None if anchor is None else names.index(anchor))
     elo = anchored @ theta * ELO_PER_NAT
     spread = np.sqrt(np.clip(np.diag(anchored @ covariance @ anchored.T), 0.0, None)) * ELO_PER_NAT
-    bounded = _bounded(reach, None if anchor is None else names.index(anchor)) if prior else [False] * len(names)
+    pools = _pools(tally)
+    bounded = [False] * len(names)
+    if prior:
+        for pool in pools:  # each pool's own main group: pools that never met are told apart by `pools` instead
+            inside = np.array(pool, dtype=np.intp)
+            home = None if anchor is None or names.index(anchor) not in pool else pool.index(names.index(anchor))
+            for i, flag in zip(pool, _bounded(reach[np.ix_(inside, inside)], home)):
+                bounded[i] = flag
     ratings = [EloRating(name, float(elo[i]), float(elo[i] - Z95 * spread[i]), float(elo[i] + Z95 * spread[i]),
                          tally.games[i], tally.wins[i], bounded[i], tally.draws[i]) for i, name in enumerate(names)]
     ratings.sort(key=lambda r: (-r.elo, r.name))
-    return EloFit(tuple(ratings), anchor, tally.used, tally.left_out, prior)
+    split = tuple(tuple(names[i] for i in pool) for pool in pools) if len(pools) > 1 else ()
+    return EloFit(tuple(ratings), anchor, tally.used, tally.left_out, prior, split)
 
 
 def _level_worths(level_elo: Mapping[int, float] | None) -> dict[int, float]:
@@ -241,6 +254,25 @@ def _reachability(tally: _Tally) -> np.ndarray:
         if (closed == reach).all():
             return reach
         reach = closed
+
+
+def _pools(tally: _Tally) -> list[list[int]]:
+    """Connected parts of the comparison graph (an edge for every matchup with a game), largest first, each sorted."""
+    n = len(tally.names)
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a, b in zip(tally.a.tolist(), tally.b.tolist()):
+        parent[root(a)] = root(b)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(i)
+    return sorted(groups.values(), key=lambda pool: (-len(pool), pool))
 
 
 def _bounded(reach: np.ndarray, anchor: int | None) -> list[bool]:

@@ -27,9 +27,9 @@ import yaml
 
 from ytourney.errors import ConfigError
 from ytourney.tournament.config import TournamentConfig, parse_config
-from ytourney.tournament.config_fields import load_yaml
 from ytourney.safe_files import write_file
-from ytourney.tournament.store import check_stored_config, db_path
+from ytourney.tournament.config_fields import apply_override, load_yaml
+from ytourney.tournament.growth import check_folder
 
 MATCH_FILE = "match.yaml"
 """The config a `ytourney match` writes into its results folder."""
@@ -57,6 +57,7 @@ class MatchOptions:
     seed: int | None = None
     name: str | None = None
     sprt: str | None = None
+    max_level: int | None = None
 
 
 def _yaml_value(text: str, what: str) -> Any:
@@ -156,6 +157,8 @@ def match_data(players: Sequence[str], options: MatchOptions) -> dict[str, Any]:
         word = options.handicap.strip().lower()
         data["handicap"] = ({"mode": word} if word in ("auto", "none")
                             else {"mode": "fixed", "level": _yaml_value(options.handicap, "--handicap")})
+    if options.max_level is not None:
+        data.setdefault("handicap", {})["max_level"] = options.max_level
     time = {key: value for key, value in (("move_seconds", options.move_seconds),
                                           ("game_seconds", options.game_seconds), ("increment", options.increment))
             if value is not None}
@@ -167,27 +170,74 @@ def match_data(players: Sequence[str], options: MatchOptions) -> dict[str, Any]:
     return data
 
 
-def prepare_match(players: Sequence[str], options: MatchOptions,
-                  out: str | os.PathLike[str] | None = None) -> tuple[Path, Path]:
-    """Check the match a command line stands for and write its config into its results folder (`out`, else
-    results/<name>/): (the config file, the folder). A folder holding another tournament is refused untouched."""
+@dataclass(frozen=True)
+class MatchPlan:
+    """The config a `ytourney match` command line stands for, checked against its results folder, not yet
+    written: `write` puts it in the folder once its players have started (a refused match writes nothing)."""
+
+    path: Path
+    folder: Path
+    text: str
+    config: TournamentConfig
+
+    def write(self) -> None:
+        """Write the config into the results folder as MATCH_FILE, never through a link planted there."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise _write_error(f"cannot create {str(self.folder)!r}: {err.strerror or err}") from err
+        write_file(self.path, self.text, root=self.folder, error=_write_error)
+
+
+def plan_match(players: Sequence[str], options: MatchOptions, out: str | os.PathLike[str] | None = None,
+               overrides: Sequence[str] = ()) -> MatchPlan:
+    """Check the match a command line stands for (with `--set` overrides) against its results folder (`out`, else
+    results/<name>/), writing nothing. A folder holding another tournament is refused naming the keys that differ;
+    more games per pair grow the stored match. Errors name the command-line option, not the config key."""
     data = match_data(players, options)
+    for override in overrides:
+        data = apply_override(data, override, f"{_SOURCE}: --set")
+    header = "".join(f"# --set {override}\n" for override in overrides)
     text = ("# written by `ytourney match`; rerun the same command (or `ytourney run` this file) to continue\n"
-            + yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+            + header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     folder = Path(out) if out else Path("results") / str(data["name"])
     path = folder / MATCH_FILE
-    config: TournamentConfig = parse_config(text, source=str(path), base_dir=folder.resolve())
-    if path.is_file() and db_path(folder).is_file():
-        try:
-            old = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            old = None
-        if old is not None and old != text:
-            raise ConfigError(f"{str(folder)!r} holds another match (see {str(path)!r}); rerun the command that "
-                              "started it, or use --out for a new folder", source=str(folder), value=config.name)
-    check_stored_config(folder, config.digest(), config.key())  # another tournament's folder: refused untouched
-    write_file(path, text, root=folder, error=_write_error)  # never through a link planted at match.yaml
-    return path, folder
+    try:
+        config: TournamentConfig = parse_config(text, source=str(path), base_dir=folder.resolve())
+    except ConfigError as err:
+        raise _in_flags(err, str(path), players, bool(overrides)) from err
+    check_folder(folder, config, advice="rerun the command that started it")
+    return MatchPlan(path, folder, text, config)
+
+
+_FLAGS = (("handicap.max_level", "--max-level"), ("handicap", "--handicap"), ("board", "--board"),
+          ("rules.pie", "--pie/--no-pie"), ("rules.misere", "--misere"), ("schedule.games_per_pair", "--games-per-pair"),
+          ("schedule.openings.file", "--openings"), ("schedule.openings.random_plies", "--random-plies"),
+          ("schedule.openings", "--openings"), ("schedule.sprt", "--sprt"), ("time.move_seconds", "--move-seconds"),
+          ("time.game_seconds", "--game-seconds"), ("time.increment", "--increment"), ("time", "--move-seconds"),
+          ("seed", "--seed"), ("name", "--name"))
+"""Config key paths (a prefix matches) and the `match` option that sets them, most specific first."""
+
+
+def _in_flags(err: ConfigError, source: str, players: Sequence[str], overridden: bool) -> ConfigError:
+    """A config error of the written match config, told in the terms of the command line: the option or the player
+    (`--handicap: expected a number <= 6; ... raise the ladder with --max-level`), not `match.yaml: handicap.level`."""
+    text, key = str(err), err.path
+    prefix = f"{source}: {key}"
+    if err.source != source or not key or not text.startswith(prefix) or overridden:
+        return err
+    rest = text[len(prefix):]
+    player = re.match(r"players\[(\d+)\]", key)
+    if player and int(player.group(1)) < len(players):
+        index = int(player.group(1))
+        where = f"player {index + 1} ({players[index]!r})" + key[player.end():].replace(".", " ", 1)
+    else:
+        where = next((flag for path, flag in _FLAGS if key == path or key.startswith(path + ".")), key)
+    message = f"{_SOURCE}: {where}{rest}"
+    if key == "handicap.level" and "<=" in rest:
+        message += "; give --max-level to play higher levels"
+    return ConfigError(message, source=_SOURCE, path=key, value=err.value, expected=err.expected)
+
 
 
 def _write_error(message: str) -> ConfigError:

@@ -119,7 +119,7 @@ class PlayerConfig:
 
 @dataclass(frozen=True)
 class TournamentConfig:
-    """A validated tournament config (DESIGN §3) plus its source text and canonical form."""
+    """A validated tournament config (README, Tournament configs) plus its source text and canonical form."""
 
     name: str
     board: str

@@ -39,6 +39,7 @@ from ytourney.tournament.executor import (
     ExecutorFactory,
     default_workers,
 )
+from ytourney.tournament.growth import check_folder, grows, growth_note
 from ytourney.tournament.match import HaltGame
 from ytourney.tournament.pool import ProcessExecutor
 from ytourney.tournament.ray import actor_factory, cluster_cpus
@@ -137,10 +138,11 @@ def open_store(config: TournamentConfig, directory: str | os.PathLike[str], plan
     """Open (or create) the results store of `config` in `directory`, checking it belongs to this config;
     `planned` is the number of planned games when the caller has built the slots already."""
     players = [StoredPlayer(p.name, p.spec_text, p.spec.kind.value) for p in config.players]
+    check_folder(directory, config)  # a refusal that says why more games per pair cannot grow this folder
     return ResultStore.open(
         directory, name=config.name, config_text=config.text, config_hash=config.digest(), config_key=config.key(),
         planned_games=len(build_slots(config)) if planned is None else planned, players=players,
-        config_path=config.path,
+        config_path=config.path, grows=lambda info: grows(info, config),
     )
 
 
@@ -348,7 +350,9 @@ def _leader(ratings: RunningRatings) -> Callable[[], str]:
         now = time.monotonic()
         if ratings.games != cache["games"] and now - cache["at"] >= LEADER_SECONDS:
             best = ratings.leader()
-            cache["text"] = f"{best.name} (rating {best.conservative:.1f})" if best else ""
+            # not the table's figure: games are rated here once, as they finish; the table replays them in game-id
+            # order (and learns the handicap levels' worth from all of them), so the word says which one this is
+            cache["text"] = f"{best.name} (running rating {best.conservative:.1f})" if best else ""
             cache["games"], cache["at"] = ratings.games, now
         return str(cache["text"])
 
@@ -367,12 +371,16 @@ class RunPlan:
     planned: int
     stored: int
     started: bool
+    growth: str = ""  # what growing the stored tournament does ('' when the config is the stored one)
+    stored_hash: str = ""  # the stored tournament's config digest ('' when the folder holds none)
 
     @property
     def note(self) -> str:
         """What the folder holds already ('' when the run starts afresh)."""
         if not self.stored:
-            return ""
+            return self.growth
+        if self.growth:
+            return f"{self.growth} ({self.stored} stored)"
         state = "is complete" if self.stored >= self.planned else "continues"
         return (f"{self.config.name!r} in {self.directory}/ {state}: {self.stored} of {self.planned} games "
                 "already stored")
@@ -405,6 +413,12 @@ def plan_run(path: str | os.PathLike[str], out: str | os.PathLike[str] | None = 
     """Read the config at `path` (with `--set` overrides) and look at its results folder (`out`, else
     results/<name>/)."""
     config = load_config(path, overrides)
-    directory = results_folder(config, out)
-    return RunPlan(config, directory, planned_games(config), stored_count(directory),
-                   stored_info(directory) is not None)
+    return plan_config(config, results_folder(config, out))
+
+
+def plan_config(config: TournamentConfig, directory: Path) -> RunPlan:
+    """The plan of a read config in its results folder (what it stores, whether the run grows it)."""
+    info = stored_info(directory)
+    planned = planned_games(config)
+    return RunPlan(config, directory, planned, stored_count(directory), info is not None,
+                   growth_note(info, config, planned), "" if info is None else info.config_hash)

@@ -22,7 +22,7 @@ import json
 import os
 import sqlite3
 import urllib.parse
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -506,11 +506,13 @@ class ResultStore:
         planned_games: int,
         players: Sequence[StoredPlayer] = (),
         config_path: str = "",
+        grows: Callable[[TournamentInfo], bool] | None = None,
     ) -> ResultStore:
         """Lock the folder, create or check the store; a store made by a different config is refused.
 
         `config_key` is the canonical form of the config compared on reopen (execution-only settings such as the
-        worker count left out); `config_hash` is its digest.
+        worker count left out); `config_hash` is its digest. A different config that `grows` accepts (it plans the
+        stored games in the same slots, and more) replaces the stored one instead of being refused.
         """
         folder = Path(directory)
         try:
@@ -524,7 +526,7 @@ class ResultStore:
             refuse_links(db_path(folder))
             conn = _connect(db_path(folder), read_only=False)
             info = cls._prepare(conn, folder, name, config_text, config_hash, dict(config_key), planned_games,
-                                players, config_path)
+                                players, config_path, grows)
             return cls(folder, conn, lock, info)
         except sqlite3.Error as err:
             if conn is not None:
@@ -540,7 +542,7 @@ class ResultStore:
     @staticmethod
     def _prepare(conn: sqlite3.Connection, folder: Path, name: str, config_text: str, config_hash: str,
                  config_key: dict[str, Any], planned_games: int, players: Sequence[StoredPlayer],
-                 config_path: str) -> TournamentInfo:
+                 config_path: str, grows: Callable[[TournamentInfo], bool] | None = None) -> TournamentInfo:
         _check_version(conn, folder)
         _migrate_v1(conn)
         conn.execute("BEGIN IMMEDIATE")
@@ -561,8 +563,12 @@ class ResultStore:
                     "INSERT INTO players (name, spec, kind) VALUES (?, ?, ?)",
                     [(p.name, p.spec, p.kind) for p in players],
                 )
-            elif info.config_hash != config_hash:
+            elif info.config_hash != config_hash and (grows is None or not grows(info)):
                 raise _mismatch(folder, info, config_key)
+            elif info.config_hash != config_hash:  # more games per pair: the stored ones keep their slots
+                conn.execute("UPDATE tournaments SET config_text = ?, config_hash = ?, config_key = ?, config_path = ?,"
+                             " planned_games = ?, updated = ? WHERE id = 1", (config_text, config_hash, json.dumps(
+                                 config_key, sort_keys=True), config_path, planned_games, now))
             else:
                 conn.execute(
                     "UPDATE tournaments SET config_text = ?, config_path = ?, updated = ? WHERE id = 1",

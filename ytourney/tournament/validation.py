@@ -20,6 +20,7 @@ from ytourney.players.spec import BotKind, create_bot
 from ytourney.stats.handicap import HandicapMode
 from ytourney.tournament.config import PlayerConfig, TournamentConfig, load_config
 from ytourney.tournament.executor import Backend
+from ytourney.tournament.growth import growth_problem
 from ytourney.tournament.probe import probe_engine
 from ytourney.tournament.ray import RayNode, on_every_node
 from ytourney.tournament.run import results_folder
@@ -267,7 +268,7 @@ def validate_config(path: str, *, start: bool = True, backend: Backend = Backend
     differing = None
     stored = stored_info(directory)
     if stored is not None:
-        if stored.config_hash != config.digest():
+        if stored.config_hash != config.digest() and growth_problem(stored.config_key, config) is not None:
             differing = tuple(config_differences(stored.config_key, config.key()))
     players = tuple(_check(config, player, start, probe and start) for player in config.players)
     nodes = None

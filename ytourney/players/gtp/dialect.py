@@ -17,7 +17,7 @@ from ytourney.players.gtp.settings import FirstColor, GtpSettings, PiePolicy, Ro
 
 # --- board dialect: cell names and colour names as the engine knows them ----------------------------------------
 #
-# Cells travel in the DESIGN notation (`a1`; kadon `E5`): row 1 is the long edge, row r holds N + 1 - r cells and
+# Cells travel in our notation (`a1`; kadon `E5`): row 1 is the long edge, row r holds N + 1 - r cells and
 # the top corner is `a<N>`. An engine with `rows: flipped` numbers the rows from the top corner instead, as the
 # Fuego-based Y engines do: its row r holds r cells `a<r> ... <r-th letter><r>`, its row 1 is the top cell and its
 # row N the long edge. Columns keep their letters, so its (column x, row r) is our (x, N + 1 - r): its `a1` is our
@@ -28,7 +28,7 @@ from ytourney.players.gtp.settings import FirstColor, GtpSettings, PiePolicy, Ro
 # move (`a1`, `b2-c3`) is renamed the same way, so the engine's text parses in the game's notation once renamed.
 #
 # Colours: with `first_color: white` the engine calls the player who places the first stone "white"; we swap the two
-# names on the wire in both directions. Under `swap_style: exchange` (DESIGN §1) stones keep their colour after a pie
+# names on the wire in both directions. Under `swap_style: exchange` (the rulebooks') stones keep their colour after a pie
 # swap and the players exchange theirs, so a `swap` never changes the names. Under `swap_style: recolor` (HexGUI's
 # convention) the first stone changes colour and the players keep theirs: the engine's board is ours with every
 # colour renamed, so from the swap on the names are exchanged once more.

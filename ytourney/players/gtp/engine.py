@@ -49,7 +49,7 @@ from ytourney.players.gtp.transport import ProcessTransport, TransportFactory
 # is off in handicap games; genmove_swap is on only for `swap: genmove`, as otherwise the pie policy decides).
 # `ytourney gtp` knows it, so served bots learn the rules.
 RULES_COMMAND = "ytourney-rules"
-_OPTIONAL_COMMANDS = ("time_settings", "time_left", "kgs-time_settings", RULES_COMMAND)
+_OPTIONAL_COMMANDS = ("time_settings", "time_left", "kgs-time_settings", "y_param", RULES_COMMAND)
 _RESTART_FAULTS = (EngineCrashError, EngineTimeoutError, EngineProtocolError)
 
 
@@ -155,7 +155,9 @@ class GtpBot:
             except PlayerFault:
                 pass  # it is being shut down either way
         self._healthy = False
+        self._client = client  # kept until it is closed: a close cut short is finished by the next close
         client.transport.close(wait=0.5)
+        self._client = None
 
     # --- engine lifecycle -----------------------------------------------------------------------------------------
 
@@ -193,9 +195,9 @@ class GtpBot:
     def _on_fault(self) -> None:
         """After a crash, timeout or protocol fault: stop the engine now (a hung one would eat the CPU)."""
         self._healthy = False
-        client, self._client = self._client, None
-        if client is not None:
-            client.transport.close(wait=0.0)
+        if self._client is not None:
+            self._client.transport.close(wait=0.0)  # if cut short, `close` finishes it: the client is kept till then
+        self._client = None
 
     # --- playing --------------------------------------------------------------------------------------------------
 
@@ -313,7 +315,11 @@ class GtpBot:
         dialect = self.settings.time_command
         if dialect == TimeCommand.GTP.value:
             self._send_gtp_clock(limit, color)
-            return
+            if "time_left" in self._known or "y_param" not in self._known:
+                return
+            # the default dialect, and the engine refused (or lacks) time_left but knows y_param (Hayward's engine):
+            # tell it the move time that way instead of letting it search for its own default time
+            dialect = TimeCommand.Y_PARAM.value
         if dialect == TimeCommand.NONE.value or limit.seconds is None:
             return
         seconds = f"{max(limit.seconds, 0.001):.3f}".rstrip("0").rstrip(".")
@@ -335,18 +341,25 @@ class GtpBot:
                 self._clock_sent = True
                 main = max(1, math.ceil(limit.remaining))
                 if limit.increment >= 1 and "kgs-time_settings" in self._known:
-                    client.command(f"kgs-time_settings fischer {main} {int(limit.increment)}", timeout)
+                    self._optional(client, f"kgs-time_settings fischer {main} {int(limit.increment)}", timeout)
                 elif "time_settings" in self._known:
-                    client.command(f"time_settings {main} 0 0", timeout)
+                    self._optional(client, f"time_settings {main} 0 0", timeout)
             if "time_left" in self._known:
-                client.command(f"time_left {color} {max(0, int(limit.remaining))} 0", timeout)
+                self._optional(client, f"time_left {color} {max(0, int(limit.remaining))} 0", timeout)
         elif limit.seconds is not None:
             seconds = max(1, math.ceil(limit.seconds))
             if not self._clock_sent and "time_settings" in self._known:
                 self._clock_sent = True
-                client.command(f"time_settings 0 {seconds} 1", timeout)
+                self._optional(client, f"time_settings 0 {seconds} 1", timeout)
             if "time_left" in self._known:
-                client.command(f"time_left {color} {seconds} 1", timeout)
+                self._optional(client, f"time_left {color} {seconds} 1", timeout)
+
+    def _optional(self, client: GtpClient, command: str, timeout: float) -> None:
+        """Send a command the engine said it knows but need not accept in our form (Hayward's engine answers
+        `time_left b 1 1` with `? command needs one argument`): the first refusal drops it for the rest of this
+        engine's life, so it costs one error line, not one a move."""
+        if not client.command(command, timeout).ok:
+            self._known = self._known - {command.split()[0]}
 
 
 class _FaultGuard:

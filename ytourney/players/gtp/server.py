@@ -67,6 +67,21 @@ class GtpCommandError(YTourneyError):
     """A GTP command the server cannot carry out; its message becomes the `?` answer."""
 
 
+def _kadon_row_names(board: Board, lines: list[str]) -> list[str]:
+    """Kadon's cells are named along each row (A1..I1, A5..M5): one column-letter line under the board would fit
+    row 1 only, so every row is followed by the names of its first and last cells instead."""
+    rows: dict[int, list[int]] = {}
+    for cell, (column, row) in enumerate(board.coords):
+        rows.setdefault(row, []).append(cell)
+    ordered = [rows[row] for row in sorted(rows)]  # row 1 first, as the diagram numbers them
+    width = max(len(line) for line in lines[:-1])
+    named = []
+    for line in lines[:-1]:
+        cells = sorted(ordered[int(line.split()[0]) - 1], key=lambda cell: board.coords[cell][0])
+        named.append(f"{line:<{width}}   {board.names[cells[0]].upper()}-{board.names[cells[-1]].upper()}")
+    return named
+
+
 class GtpServer:
     """A GTP engine around one Bot: keeps the game, asks the bot for moves and the pie, validates every input.
 
@@ -289,6 +304,8 @@ class GtpServer:
         if self.rows == RowOrder.FLIPPED.value and self.board.kind is BoardKind.TRI:
             width = len(str(self.board.size))
             lines[:-1] = [f"{index + 1:>{width}}{line[width:]}" for index, line in enumerate(lines[:-1])]
+        if self.board.kind is BoardKind.KADON:
+            lines = _kadon_row_names(self.board, lines)
         outcome = state.outcome
         if outcome is None:
             status = f"{self._word(state.to_move)} to move"
@@ -297,7 +314,9 @@ class GtpServer:
         else:
             status = f"{self._word(outcome.winner)} has won"
         legend = f"X {self._word(Color.BLACK)}, O {self._word(Color.WHITE)}"
-        return "\n" + "\n".join(lines) + f"\n{self.board.spec}, {len(state.history)} moves, {status} ({legend})"
+        count = len(state.history)
+        moves = f"{count} move{'' if count == 1 else 's'}"
+        return "\n" + "\n".join(lines) + f"\n{self.board.spec}, {moves}, {status} ({legend})"
 
     def _cmd_time_settings(self, args: list[str]) -> str:
         _arity(args, 3, "time_settings MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES")

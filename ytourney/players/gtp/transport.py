@@ -180,29 +180,41 @@ class ProcessTransport:
         return list(self._stderr)
 
     def close(self, wait: float) -> None:
-        """End of input, then TERM to the whole process group, KILL to whatever is left, then reap."""
+        """End of input, then TERM to the whole process group, KILL to whatever is left, then reap.
+
+        The KILL and the reaping run even when the polite part is interrupted (the referee's deadline alarm raises
+        into whatever code is running, and a TERM-deaf engine keeps the polite part busy for TERM_SECONDS): an
+        engine is never left running because its close was cut short."""
         if self._reaped is not None:
             return
-        process = self._process
         try:
-            if process.stdin is not None:
-                try:
-                    process.stdin.close()
-                except OSError:
-                    pass
-            self._wait_exit(wait)
-            # Until the leader is reaped its pid still names this process group, so signalling the group is safe.
-            self._signal_group(signal.SIGTERM)
-            deadline = time.monotonic() + TERM_SECONDS
-            if self._wait_exit(TERM_SECONDS):
-                self._reap(0.0)
-                while self._group_alive() and time.monotonic() < deadline:
-                    time.sleep(0.01)  # children of the engine still ending
-        finally:  # even when a deadline's alarm interrupts the polite part: a TERM-deaf engine never survives
-            if self._reaped is None or self._group_alive():
-                self._signal_group(signal.SIGKILL)
-            engine_ended(process.pid)  # reaps it with what it left (its session), before any later interruption
-            self._reap(5.0)
+            self._end_politely(wait)
+        finally:
+            self._end_forcibly()
+
+    def _end_politely(self, wait: float) -> None:
+        process = self._process
+        if process.stdin is not None:
+            try:
+                process.stdin.close()
+            except OSError:
+                pass
+        self._wait_exit(wait)
+        # Until the leader is reaped its pid still names this process group, so signalling the group is safe.
+        self._signal_group(signal.SIGTERM)
+        deadline = time.monotonic() + TERM_SECONDS
+        if self._wait_exit(TERM_SECONDS):
+            self._reap(0.0)
+            while self._group_alive() and time.monotonic() < deadline:
+                time.sleep(0.01)  # children of the engine still ending
+
+    def _end_forcibly(self) -> None:
+        """KILL what is left of the group first (one syscall, before anything can interrupt it), then reap."""
+        process = self._process
+        if self._reaped is None or self._group_alive():
+            self._signal_group(signal.SIGKILL)
+        engine_ended(process.pid)  # reaps it with what it left (its session), before any later interruption
+        self._reap(5.0)
         for thread in self._threads:
             thread.join(timeout=1.0)
         if not any(thread.is_alive() for thread in self._threads):

@@ -93,3 +93,14 @@ def test_resume_on_a_version_1_folder_plays_the_missing_games_exactly_as_before(
         new = after[game_id]
         assert (new.moves, new.winner, new.termination, new.black, new.white, new.game) == (
             old.moves, old.winner, old.termination, old.black, old.white, "y")
+
+
+def test_the_ratings_are_the_numbers_the_version_before_games_computed(tmp_path: Path) -> None:
+    # ratings-before.json is `ratings --elo --format json` of this folder by ytourney 73a601e; since then the
+    # per-seat rates from fewer than 5 games are left blank (issue 22) and the notes gained lines
+    before = json.loads((FIXTURE / "ratings-before.json").read_text())
+    result = CliRunner().invoke(main, ["ratings", str(copy_fixture(tmp_path)), "--elo", "--format", "json"])
+    now = json.loads(result.output)
+    blanked = {"first_win_rate", "swap_rate", "swap_win_rate"}
+    assert [{k: v for k, v in row.items() if k not in blanked} for row in now["rows"]] == [
+        {k: v for k, v in row.items() if k not in blanked} for row in before["rows"]]

@@ -8,6 +8,7 @@ override `start` (the start position), `no_moves_outcome` and `copy_extra`.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import re
@@ -211,17 +212,42 @@ def _replay(game_name: str, spec: str, rules: dict[str, Any], handicap: int, mov
     return state  # type: ignore[return-value]
 
 
-def slide_targets(rays: tuple[tuple[int, ...], ...], cells: list[int], limit: int | None = None) -> list[int]:
-    """The empty nodes a stone reaches sliding along its `rays` (`Board.rays[source]`) through empty nodes, at most
-    `limit` steps, each node once (branches of a fork share their first nodes)."""
+@functools.lru_cache(maxsize=16)
+def slide_table(board: Board) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
+    """For each node, its rays (`Board.rays`) as (ray, shared): a ray past a fork shares its first `shared` nodes
+    with an earlier ray, so a walk lists them once."""
+    table = []
+    for rays in board.rays:
+        entry = []
+        for i, ray in enumerate(rays):
+            shared = max((_common_prefix(ray, other) for other in rays[:i]), default=0)
+            entry.append((ray, shared))
+        table.append(tuple(entry))
+    return tuple(table)
+
+
+def _common_prefix(a: tuple[int, ...], b: tuple[int, ...]) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def slide_targets(rays: tuple[tuple[tuple[int, ...], int], ...], cells: list[int], limit: int | None = None) -> list[int]:
+    """The empty nodes a stone reaches sliding along its rays (`slide_table(board)[source]`) through empty nodes,
+    at most `limit` steps, each node once (by whichever line is open)."""
     found: list[int] = []
-    for ray in rays:
-        for node in ray if limit is None else ray[:limit]:
-            if cells[node] != EMPTY:
+    for ray, shared in rays:
+        walk = ray if limit is None else ray[:limit]
+        if shared:
+            if any(cells[node] for node in walk[:shared]):
+                continue
+            walk = walk[shared:]
+        for node in walk:
+            if cells[node]:
                 break
-            if node not in found:
-                found.append(node)
-    return found
+            found.append(node)
+    return list(dict.fromkeys(found))  # two lines from one node may cross again further on
 
 
 # --- notation shared by the stone games: E5, E5-E7, F8-H6-H4-F2, F8-F6xG6, pass, swap ------------------------
@@ -276,6 +302,13 @@ def format_path_move(board: Board, move: Move) -> str:
 # --- a UCT for stone games whose states play their own cheap playouts -------------------------------------
 
 
+def _unswapped(moves: list[Move]) -> list[Move]:
+    """The moves without the pie answer (a state lists it last; the bot's `swap` decides it)."""
+    if moves and moves[-1].is_swap:
+        moves.pop()
+    return moves
+
+
 class _Node:
     __slots__ = ("children", "move", "seat", "untried", "visits", "wins")
 
@@ -307,7 +340,7 @@ class RolloutUct(BaseBot):
 
     def move(self, state: Any, limit: Limit) -> Move:
         """An immediately winning move if there is one, else the most visited move of a search."""
-        moves = [m for m in state.legal_moves() if not m.is_swap]
+        moves = _unswapped(state.legal_moves())
         if len(moves) == 1:
             return moves[0]
         for move in moves:
@@ -325,7 +358,6 @@ class RolloutUct(BaseBot):
         import time  # noqa: PLC0415 - only searches with a clock need it
 
         root = _Node(None, None, list(moves))
-        self._rng.shuffle(root.untried)
         budget = limit.playouts or self.playouts
         deadline = None if limit.seconds is None or limit.playouts else time.perf_counter() + limit.seconds * 0.9
         for done in range(budget if deadline is None else 10**9):
@@ -343,12 +375,13 @@ class RolloutUct(BaseBot):
             state.play(node.move)
             path.append(node)
         if node.untried and state.outcome is None:
-            move = node.untried.pop()
+            untried = node.untried
+            pick = self._rng.randrange(len(untried))
+            untried[pick], untried[-1] = untried[-1], untried[pick]
+            move = untried.pop()
             seat = state.seat_to_move()
             state.play(move)
-            children = [m for m in state.legal_moves() if not m.is_swap] if state.outcome is None else []
-            self._rng.shuffle(children)
-            child = _Node(move, seat, children)
+            child = _Node(move, seat, _unswapped(state.legal_moves()) if state.outcome is None else [])
             node.children.append(child)
             node = child
             path.append(node)

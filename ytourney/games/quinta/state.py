@@ -9,9 +9,11 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ytourney.boards.board import Board
 from ytourney.games.api import EMPTY, Color, Move, MoveKind, Outcome, Termination
-from ytourney.games.stones import StoneState, slide_targets
+from ytourney.games.stones import StoneState, slide_table, slide_targets
 
 LINE = Termination.define("line")
 RUN = 5
@@ -71,7 +73,7 @@ class QuintaState(StoneState):
             for name in names:
                 self.cells[board.index_of(name)] = colour  # type: ignore[index]
         self._segs = segments_by_node(board)
-        self._rays = board.rays
+        self._rays = slide_table(board)
         self._moves = step_moves(board)
         self.winning_line: tuple[int, ...] = ()
 
@@ -84,6 +86,15 @@ class QuintaState(StoneState):
                 by_target = table[source]
                 moves.extend(by_target[t] for t in slide_targets(rays[source], cells))
         return moves
+
+    def is_legal(self, move: Move) -> bool:
+        """Checked on the board (the stone, then its slides), not by a search of the move list."""
+        if self._outcome is not None or not isinstance(move, Move) or move.kind is not MoveKind.STEP:
+            return super().is_legal(move)
+        if move.capture is not None or len(move.path) != 2 or not all(0 <= n < len(self.cells) for n in move.path):
+            return False
+        source, target = move.path
+        return self.cells[source] == self.to_move and target in slide_targets(self._rays[source], self.cells)
 
     def apply(self, move: Move) -> None:
         """Slide the stone."""
@@ -126,55 +137,49 @@ class QuintaState(StoneState):
                Color.WHITE: [n for n, c in enumerate(cells) if c == Color.WHITE]}
         for _ in range(plies):
             stones = own[mover]
-            order = rng.sample(range(len(stones)), len(stones))
-            for i in order:
-                source = stones[i]
-                targets = slide_targets(rays[source], cells)
-                if targets:
-                    target = rng.choice(targets)
-                    break
-            else:
-                return 0.0 if mover == Color.BLACK else 1.0
+            i = rng.randrange(len(stones))
+            targets = slide_targets(rays[stones[i]], cells)
+            if not targets:
+                movable = [j for j, n in enumerate(stones) if slide_targets(rays[n], cells)]
+                if not movable:
+                    return 0.0 if mover == Color.BLACK else 1.0
+                i = rng.choice(movable)
+                targets = slide_targets(rays[stones[i]], cells)
+            source = stones[i]
+            target = rng.choice(targets)
             stones[i] = target
             cells[source] = EMPTY
             cells[target] = mover
             if completed_run(cells, segs, target):
                 return 1.0 if mover == Color.BLACK else 0.0
             mover = 3 - mover
-        return evaluate(cells, segs, mover)
+        return evaluate(cells, segment_array(self.board), mover)
 
 
 def completed_run(cells: list[int], segs: tuple[tuple[tuple[int, ...], ...], ...], node: int) -> tuple[int, ...]:
     """A five-node run through `node` all of the colour on `node`, or ()."""
     colour = cells[node]
     for seg in segs[node]:
-        if all(cells[n] == colour for n in seg):
+        a, b, c, d, e = seg
+        if cells[a] == colour and cells[b] == colour and cells[c] == colour and cells[d] == colour and cells[e] == colour:
             return seg
     return ()
 
 
-WEIGHTS = (0.0, 0.0, 1.0, 5.0, 25.0, 125.0)
+WEIGHTS = np.array((0.0, 0.0, 1.0, 5.0, 25.0, 125.0))
 
 
-def evaluate(cells: list[int], segs: tuple[tuple[tuple[int, ...], ...], ...], to_move: int) -> float:
+@functools.lru_cache(maxsize=8)
+def segment_array(board: Board) -> np.ndarray:
+    """The five-node runs as an int array of shape (runs, 5)."""
+    return np.array(segments(board), dtype=np.intp)
+
+
+def evaluate(cells: list[int], runs: np.ndarray, to_move: int) -> float:
     """Black's prospects in [0, 1]: five-node runs each side holds alone, weighted by how full they are."""
-    score = 0.0
-    seen = set()
-    for node, colour in enumerate(cells):
-        if colour == EMPTY:
-            continue
-        for seg in segs[node]:
-            if seg in seen:
-                continue
-            seen.add(seg)
-            black = white = 0
-            for n in seg:
-                if cells[n] == Color.BLACK:
-                    black += 1
-                elif cells[n] == Color.WHITE:
-                    white += 1
-            if not white:
-                score += WEIGHTS[black] * (1.5 if to_move == Color.BLACK else 1.0)
-            elif not black:
-                score -= WEIGHTS[white] * (1.5 if to_move == Color.WHITE else 1.0)
-    return 1.0 / (1.0 + math.exp(-score / 40.0))
+    held = np.asarray(cells, dtype=np.int8)[runs]
+    black = (held == Color.BLACK).sum(axis=1)
+    white = (held == Color.WHITE).sum(axis=1)
+    ours = WEIGHTS[black][white == 0].sum() * (1.5 if to_move == Color.BLACK else 1.0)
+    theirs = WEIGHTS[white][black == 0].sum() * (1.5 if to_move == Color.WHITE else 1.0)
+    return 1.0 / (1.0 + math.exp(-(ours - theirs) / 40.0))

@@ -10,7 +10,7 @@ from typing import Any
 
 from ytourney.boards.board import Board
 from ytourney.games.api import EMPTY, Color, Move, MoveKind, Outcome, Termination
-from ytourney.games.stones import StoneState, slide_targets
+from ytourney.games.stones import StoneState, slide_table, slide_targets
 
 CHAIN = Termination.define("chain")
 SIX = 6
@@ -76,7 +76,7 @@ class SextaState(StoneState):
         for names, colour in zip(START_SETS[self.rules.start], (Color.BLACK, Color.WHITE), strict=True):
             for name in names:
                 self.cells[board.index_of(name)] = colour  # type: ignore[index]
-        self._rays = board.rays
+        self._rays = slide_table(board)
         self._moves = step_moves(board)
         self._nbrs = board.neighbors
         self.winning_chain: tuple[int, ...] = ()
@@ -90,6 +90,15 @@ class SextaState(StoneState):
                 by_target = table[source]
                 moves.extend(by_target[t] for t in slide_targets(rays[source], cells))
         return moves
+
+    def is_legal(self, move: Move) -> bool:
+        """Checked on the board (the stone, then its slides), not by a search of the move list."""
+        if self._outcome is not None or not isinstance(move, Move) or move.kind is not MoveKind.STEP:
+            return super().is_legal(move)
+        if move.capture is not None or len(move.path) != 2 or not all(0 <= n < len(self.cells) for n in move.path):
+            return False
+        source, target = move.path
+        return self.cells[source] == self.to_move and target in slide_targets(self._rays[source], self.cells)
 
     def apply(self, move: Move) -> None:
         """Slide the stone."""
@@ -132,14 +141,16 @@ class SextaState(StoneState):
                Color.WHITE: [n for n, c in enumerate(cells) if c == Color.WHITE]}
         for _ in range(plies):
             stones = own[mover]
-            for i in rng.sample(range(len(stones)), len(stones)):
-                source = stones[i]
-                targets = slide_targets(rays[source], cells)
-                if targets:
-                    target = rng.choice(targets)
-                    break
-            else:
-                return 0.0 if mover == Color.BLACK else 1.0
+            i = rng.randrange(len(stones))
+            targets = slide_targets(rays[stones[i]], cells)
+            if not targets:
+                movable = [j for j, n in enumerate(stones) if slide_targets(rays[n], cells)]
+                if not movable:
+                    return 0.0 if mover == Color.BLACK else 1.0
+                i = rng.choice(movable)
+                targets = slide_targets(rays[stones[i]], cells)
+            source = stones[i]
+            target = rng.choice(targets)
             stones[i] = target
             cells[source] = EMPTY
             cells[target] = mover

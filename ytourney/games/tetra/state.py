@@ -8,10 +8,12 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ytourney.boards.board import Board
 from ytourney.games.api import EMPTY, Color, Move, MoveKind, Outcome, Termination
 from ytourney.games.stones import StoneState
-from ytourney.games.tetra.figures import figures_by_node
+from ytourney.games.tetra.figures import figures, figures_by_node
 
 FIGURE = Termination.define("figure")
 STONES = 10
@@ -90,6 +92,21 @@ class TetraState(StoneState):
                     moves.append(step_moves[target])
         return moves
 
+    def is_legal(self, move: Move) -> bool:
+        """Checked on the board, not by a search of the move list."""
+        if self._outcome is not None or not isinstance(move, Move) or move.is_swap:
+            return super().is_legal(move)
+        cells, size = self.cells, len(self.cells)
+        if move.capture is not None or not all(0 <= n < size for n in move.path):
+            return False
+        if move.kind is MoveKind.PLACE:
+            return len(move.path) == 1 and self.placing and cells[move.target] == EMPTY
+        if move.kind is not MoveKind.STEP or len(move.path) != 2 or self.placing:
+            return False
+        source, target = move.path
+        return cells[source] == self.to_move and cells[target] == EMPTY and any(
+            t == target and (via < 0 or cells[via] == EMPTY) for t, via in self._steps[source])
+
     def apply(self, move: Move) -> None:
         """Place a stone from hand, or move one."""
         if move.kind is MoveKind.PLACE:
@@ -159,7 +176,7 @@ class TetraState(StoneState):
             if completed_figure(cells, figs, target):
                 return 1.0 if mover == Color.BLACK else 0.0
             mover = 3 - mover
-        return evaluate(cells, self._figs, mover)
+        return evaluate(cells, figure_array(self.board, self.rules.bridge_lines), mover)
 
 
 def completed_figure(cells: list[int], figs: tuple[tuple[tuple[int, ...], ...], ...], node: int) -> tuple[int, ...]:
@@ -171,28 +188,20 @@ def completed_figure(cells: list[int], figs: tuple[tuple[tuple[int, ...], ...], 
     return ()
 
 
-WEIGHTS = (0.0, 1.0, 4.0, 16.0, 64.0)
+WEIGHTS = np.array((0.0, 1.0, 4.0, 16.0, 64.0))
 
 
-def evaluate(cells: list[int], figs: tuple[tuple[tuple[int, ...], ...], ...], to_move: int) -> float:
+@functools.lru_cache(maxsize=8)
+def figure_array(board: Board, bridge_lines: bool) -> np.ndarray:
+    """The figures' nodes as an int array of shape (figures, 4)."""
+    return np.array([fig for _, fig in figures(board, bridge_lines)], dtype=np.intp)
+
+
+def evaluate(cells: list[int], figs: np.ndarray, to_move: int) -> float:
     """Black's prospects in [0, 1]: figures each side still holds alone, weighted by how full they are."""
-    score = 0.0
-    seen = set()
-    for node, colour in enumerate(cells):
-        if colour == EMPTY:
-            continue
-        for fig in figs[node]:
-            if fig in seen:
-                continue
-            seen.add(fig)
-            black = white = 0
-            for n in fig:
-                if cells[n] == Color.BLACK:
-                    black += 1
-                elif cells[n] == Color.WHITE:
-                    white += 1
-            if not white:
-                score += WEIGHTS[black] * (1.5 if to_move == Color.BLACK else 1.0)
-            elif not black:
-                score -= WEIGHTS[white] * (1.5 if to_move == Color.WHITE else 1.0)
-    return 1.0 / (1.0 + math.exp(-score / 24.0))
+    held = np.asarray(cells, dtype=np.int8)[figs]
+    black = (held == Color.BLACK).sum(axis=1)
+    white = (held == Color.WHITE).sum(axis=1)
+    ours = WEIGHTS[black][white == 0].sum() * (1.5 if to_move == Color.BLACK else 1.0)
+    theirs = WEIGHTS[white][black == 0].sum() * (1.5 if to_move == Color.WHITE else 1.0)
+    return 1.0 / (1.0 + math.exp(-(ours - theirs) / 24.0))

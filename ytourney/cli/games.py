@@ -21,7 +21,7 @@ from ytourney.cli.options import game_option, rule_options, rules_mapping
 @click.argument("white")
 @game_option
 @click.option("--board", "board_spec", default=None, help="Board [default: the game's own; tri:11 for Y].")
-@click.option("--pie/--no-pie", default=True, show_default=True, help="Offer the swap after the first move.")
+@click.option("--pie/--no-pie", default=None, help="Offer the swap after the first move [default: the game's own].")
 @click.option("--misere", is_flag=True, help="Y: the player who completes a Y loses.")
 @rule_options
 @click.option("--handicap", type=click.IntRange(min=0), default=0, show_default=True,
@@ -30,7 +30,7 @@ from ytourney.cli.options import game_option, rule_options, rules_mapping
               help="Time budget per move for each bot (default: the bots' own playout budgets).")
 @click.option("--seed", type=int, default=None, help="Seed for the bots and the record (default: random).")
 @click.option("--json", "as_json", is_flag=True, help="Print the game record as one JSON object.")
-def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bool, misere: bool,
+def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bool | None, misere: bool,
          rule_items: tuple[str, ...], handicap: int, move_seconds: float | None, seed: int | None,
          as_json: bool) -> None:
     """Play one game between two bot specs and show the board and moves.
@@ -221,13 +221,14 @@ def games(svg_dir: str | None) -> None:
               help="Cell names: normal (row 1 the long edge) or flipped (row 1 the top corner, row r holding r cells).")
 @click.option("--first-color", type=click.Choice(("black", "white")), default="black", show_default=True,
               help="The colour name of the player who places the first stone.")
-@click.option("--pie/--no-pie", default=True, show_default=True,
-              help="Offer the pie: genmove may answer `swap` on move 2 and `play COLOR swap` is accepted.")
+@click.option("--pie/--no-pie", default=None,
+              help="Offer the pie: genmove may answer `swap` on move 2 and `play COLOR swap` is accepted "
+                   "[default: the game's own; on for Y].")
 @click.option("--swap-style", type=click.Choice(("exchange", "recolor")), default="exchange", show_default=True,
               help="After a swap: exchange (the players trade colours) or recolor (the first stone changes colour "
                    "and Black moves next, HexGUI's convention).")
 def gtp(bot: str, game_name: str, board_spec: str | None, seed: int | None, rows: str, first_color: str,
-        pie: bool, swap_style: str) -> None:
+        pie: bool | None, swap_style: str) -> None:
     """Serve a built-in or plugin bot over GTP on stdin/stdout.
 
     \b

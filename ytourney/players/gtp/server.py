@@ -457,7 +457,7 @@ class GtpServer:
         return Limit()
 
 
-def serve_gtp(bot: Bot, game: Game | str | None = None, board: str | None = None, *, pie: bool = True,
+def serve_gtp(bot: Bot, game: Game | str | None = None, board: str | None = None, *, pie: bool | None = None,
               rows: str = RowOrder.NORMAL.value, first_color: str = FirstColor.BLACK.value,
               swap_style: str = SwapStyle.EXCHANGE.value, source: TextIO, sink: TextIO) -> None:
     """`ytourney gtp BOT --game G`: serve `bot` playing `game` (a name; None is Y) on `board` (None: the game's
@@ -466,7 +466,7 @@ def serve_gtp(bot: Bot, game: Game | str | None = None, board: str | None = None
     server.serve(source, sink)
 
 
-def gtp_server(bot: Bot, game: Game | str | None = None, board: str | None = None, *, pie: bool = True,
+def gtp_server(bot: Bot, game: Game | str | None = None, board: str | None = None, *, pie: bool | None = None,
                rows: str = RowOrder.NORMAL.value, first_color: str = FirstColor.BLACK.value,
                swap_style: str = SwapStyle.EXCHANGE.value) -> GtpServer:
     """The server `serve_gtp` runs, its options checked against the game (pie on/off where the game has the pie)."""
@@ -478,7 +478,7 @@ def gtp_server(bot: Bot, game: Game | str | None = None, board: str | None = Non
     if first_color == FirstColor.WHITE.value and played.first_color is not Color.BLACK:
         raise ConfigError(f"--first-color white renames the first mover of a game Black starts; in {played.name!r} "
                           f"{played.first_color} moves first")
-    rules = played.parse_rules({"pie": pie} if "pie" in played.rule_options else None)
+    rules = played.parse_rules({"pie": pie} if pie is not None and "pie" in played.rule_options else None)
     return GtpServer(bot, parsed, rules, rows, first_color, game=played, swap_style=swap_style)
 
 

@@ -54,7 +54,8 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
     game = get_game(game_name)
     board = game.parse_board(board_spec or game.default_board)
     rules = game.parse_rules(rules_mapping(game, pie, misere, rule_items))
-    names = [black, white] if black != white else [f"{black} (black)", f"{white} (white)"]
+    labels = ("black", "white") if game.first_color.name == "BLACK" else ("first", "second")
+    names = [black, white] if black != white else [f"{black} ({labels[0]})", f"{white} ({labels[1]})"]
     if any(text.startswith(GTP_PREFIX) for text in (black, white)):
         names, specs = _seated_players([black, white], names, game.name, board)
     else:

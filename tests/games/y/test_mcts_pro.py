@@ -203,3 +203,32 @@ def test_spec_creates_a_bot(text: str) -> None:
     state = GameState("tri:5", Rules(pie=False))
     player.new_game(state.board, state.rules, Color.BLACK)
     assert state.is_legal(player.move(state, Limit(playouts=50)))
+
+
+@pytest.mark.skipif(CSearcher is None, reason="C core not built")
+def test_c_search_lets_other_threads_run_and_refuses_a_second_caller() -> None:
+    import threading
+
+    state = GameState("tri:11", Rules(pie=False))
+    bridges, dist = board_tables(state.board)
+    searcher = CSearcher(state.board.neighbors, state.board.sides, bridges, dist, rollouts=4, rave=500.0, fpu=1.0,
+                         expand_at=1, local=5, near=5, connect=20, bridge=100, pattern=True, max_nodes=200_000)
+    searcher.set_position(state.cells, 1, 1, False, -1)
+    seen: list[object] = []
+
+    def other() -> None:
+        time.sleep(0.05)
+        try:
+            searcher.children()
+        except RuntimeError as error:
+            seen.append(error)
+        seen.append(time.perf_counter())
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    searcher.search(0, 0.4, False)
+    finished = time.perf_counter()
+    thread.join()
+    assert isinstance(seen[0], RuntimeError)  # the tree is busy, not read half-grown
+    assert seen[1] < finished  # the thread ran while the search held no GIL
+    assert searcher.root_info()[0] > 0

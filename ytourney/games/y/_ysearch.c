@@ -4,19 +4,24 @@
  *
  * ytourney.games.y.ysearch.PySearcher is the same algorithm in pure Python, step for step (same random numbers,
  * same floating-point operations in the same order), so both choose the same move for the same seed and playout
- * budget.  Any change here must be made there too; tests/players/test_mcts_pro.py compares them.
+ * budget.  Any change here must be made there too; tests/games/y/test_mcts_pro.py compares them.
+ *
+ * The tree and the tables are malloc memory and a search runs without the GIL (it takes it back every
+ * SIGNAL_EVERY iterations so that Ctrl-C interrupts it); one search at a time per Searcher.
  */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #define NB 6
 #define TIME_EVERY 16  /* iterations between clock reads */
 #define STOP_EVERY 64  /* iterations between early-stop checks */
+#define SIGNAL_EVERY 256 /* iterations between taking the GIL back to let Ctrl-C (or any signal) through */
 
 typedef struct {
     int32_t n, w, an, aw; /* visits and wins (for the player who moved into the node), AMAF visits and wins */
@@ -50,6 +55,7 @@ typedef struct {
     int32_t *path;
     uint8_t *pmover;
     uint64_t rng;
+    int busy;  /* a search runs without the GIL: no other call may touch the tree meanwhile */
 } Searcher;
 
 static inline uint64_t
@@ -91,7 +97,7 @@ Searcher_dealloc(Searcher *s)
     void *blocks[] = {s->nbr, s->sides, s->bstart, s->btab, s->dist, s->pool, s->cells, s->mask, s->parent, s->c,
                       s->m, s->lc, s->lm, s->p, s->e, s->pos, s->lp, s->le, s->lpos, s->path, s->pmover};
     for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) {
-        PyMem_Free(blocks[i]);
+        free(blocks[i]);
     }
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
@@ -172,30 +178,30 @@ Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     s->k_bridge = k_bridge;
     s->pattern = pattern;
     s->max_nodes = max_nodes;
-    s->nbr = PyMem_Malloc(sizeof(int16_t) * NB * n);
-    s->sides = PyMem_Malloc(n);
-    s->bstart = PyMem_Malloc(sizeof(int32_t) * (n + 1));
-    s->dist = PyMem_Malloc((size_t)n * n);
+    s->nbr = malloc(sizeof(int16_t) * NB * n);
+    s->sides = malloc(n);
+    s->bstart = malloc(sizeof(int32_t) * (n + 1));
+    s->dist = malloc((size_t)n * n);
     s->cap = 1 + 2 * n > 65536 ? 1 + 2 * n : 65536;
     if (s->cap > max_nodes) {
         s->cap = max_nodes;
     }
-    s->pool = PyMem_Malloc(sizeof(Node) * s->cap);
-    s->cells = PyMem_Calloc(n, 1);
-    s->mask = PyMem_Malloc(n);
-    s->parent = PyMem_Malloc(sizeof(int16_t) * n);
-    s->c = PyMem_Malloc(n);
-    s->m = PyMem_Malloc(n);
-    s->lc = PyMem_Malloc(n);
-    s->lm = PyMem_Malloc(n);
-    s->p = PyMem_Malloc(sizeof(int16_t) * n);
-    s->e = PyMem_Malloc(sizeof(int16_t) * n);
-    s->pos = PyMem_Malloc(sizeof(int16_t) * n);
-    s->lp = PyMem_Malloc(sizeof(int16_t) * n);
-    s->le = PyMem_Malloc(sizeof(int16_t) * n);
-    s->lpos = PyMem_Malloc(sizeof(int16_t) * n);
-    s->path = PyMem_Malloc(sizeof(int32_t) * (n + 2));
-    s->pmover = PyMem_Malloc(n + 2);
+    s->pool = malloc(sizeof(Node) * s->cap);
+    s->cells = calloc(n, 1);
+    s->mask = malloc(n);
+    s->parent = malloc(sizeof(int16_t) * n);
+    s->c = malloc(n);
+    s->m = malloc(n);
+    s->lc = malloc(n);
+    s->lm = malloc(n);
+    s->p = malloc(sizeof(int16_t) * n);
+    s->e = malloc(sizeof(int16_t) * n);
+    s->pos = malloc(sizeof(int16_t) * n);
+    s->lp = malloc(sizeof(int16_t) * n);
+    s->le = malloc(sizeof(int16_t) * n);
+    s->lpos = malloc(sizeof(int16_t) * n);
+    s->path = malloc(sizeof(int32_t) * (n + 2));
+    s->pmover = malloc(n + 2);
     if (!s->nbr || !s->sides || !s->bstart || !s->dist || !s->pool || !s->cells || !s->mask || !s->parent || !s->c ||
         !s->m || !s->lc || !s->lm || !s->p || !s->e || !s->pos || !s->lp || !s->le || !s->lpos || !s->path ||
         !s->pmover) {
@@ -235,7 +241,7 @@ Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         total += len;
     }
     s->bstart[n] = (int32_t)(total / 3);
-    s->btab = PyMem_Malloc(sizeof(int16_t) * (total + 1));
+    s->btab = malloc(sizeof(int16_t) * (total + 1));
     if (s->btab == NULL) {
         PyErr_NoMemory();
         goto fail;
@@ -452,7 +458,7 @@ expand(Searcher *s, Node *node, int mover, int left, int last)
         if (cap > s->max_nodes) {
             cap = s->max_nodes;
         }
-        Node *grown = PyMem_Realloc(s->pool, sizeof(Node) * cap);
+        Node *grown = realloc(s->pool, sizeof(Node) * cap);
         if (grown == NULL) {
             return -1;
         }
@@ -727,6 +733,16 @@ decided(const Searcher *s, double remaining)
     return (double)(top - second) > remaining;
 }
 
+static int
+busy_error(Searcher *s)
+{
+    if (s->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the searcher is searching in another thread");
+        return 1;
+    }
+    return 0;
+}
+
 static PyObject *
 Searcher_search(Searcher *s, PyObject *args)
 {
@@ -736,13 +752,21 @@ Searcher_search(Searcher *s, PyObject *args)
     if (!PyArg_ParseTuple(args, "Ldp:search", &max_sims, &seconds, &early)) {
         return NULL;
     }
+    if (busy_error(s)) {
+        return NULL;
+    }
     double started = now(), deadline = seconds > 0 ? started + seconds : 0.0;
     long long sims = 0, iterations = 0;
-    int stop = 0;
+    int stop = 0, interrupted = 0;
     if (max_sims <= 0 && deadline <= 0) {
         PyErr_SetString(PyExc_ValueError, "search needs a simulation budget or a time limit");
         return NULL;
     }
+    s->busy = 1;
+    /* The tree lives in malloc'd memory and the loop calls no Python: other threads run meanwhile, and every
+     * SIGNAL_EVERY iterations the GIL is taken back for a moment so that Ctrl-C stops the search between two
+     * iterations (the tree stays whole) with KeyboardInterrupt, as it does the Python twin. */
+    Py_BEGIN_ALLOW_THREADS
     while (!stop) {
         if (s->pool[0].outcome) {
             break;
@@ -774,6 +798,19 @@ Searcher_search(Searcher *s, PyObject *args)
             }
             stop = decided(s, remaining);
         }
+        if (iterations % SIGNAL_EVERY == 0) {
+            Py_BLOCK_THREADS
+            interrupted = PyErr_CheckSignals() < 0;
+            Py_UNBLOCK_THREADS
+            if (interrupted) {
+                break;
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    s->busy = 0;
+    if (interrupted) {
+        return NULL;
     }
     int index;
     int move = choose(s, &index);
@@ -794,6 +831,9 @@ Searcher_set_position(Searcher *s, PyObject *args)
     PyObject *cells;
     int to_move, left, misere, last;
     if (!PyArg_ParseTuple(args, "Oiipi:set_position", &cells, &to_move, &left, &misere, &last)) {
+        return NULL;
+    }
+    if (busy_error(s)) {
         return NULL;
     }
     int16_t *tmp = s->lp;
@@ -833,6 +873,9 @@ static PyObject *
 Searcher_reroot(Searcher *s, PyObject *moves)
 {
     int16_t buf[1024];
+    if (busy_error(s)) {
+        return NULL;
+    }
     Py_ssize_t count = PySequence_Size(moves);
     if (count < 0) {
         return NULL;
@@ -862,7 +905,7 @@ Searcher_reroot(Searcher *s, PyObject *moves)
     if (idx == 0) {
         Py_RETURN_TRUE;
     }
-    Node *fresh = PyMem_Malloc(sizeof(Node) * s->cap);
+    Node *fresh = malloc(sizeof(Node) * s->cap);
     if (fresh == NULL) {
         return PyErr_NoMemory();
     }
@@ -875,7 +918,7 @@ Searcher_reroot(Searcher *s, PyObject *moves)
             used += fresh[i].num;
         }
     }
-    PyMem_Free(s->pool);
+    free(s->pool);
     s->pool = fresh;
     s->used = used;
     Py_RETURN_TRUE;
@@ -884,6 +927,9 @@ Searcher_reroot(Searcher *s, PyObject *moves)
 static PyObject *
 Searcher_clear(Searcher *s, PyObject *Py_UNUSED(ignored))
 {
+    if (busy_error(s)) {
+        return NULL;
+    }
     reset_root(s);
     Py_RETURN_NONE;
 }
@@ -891,6 +937,9 @@ Searcher_clear(Searcher *s, PyObject *Py_UNUSED(ignored))
 static PyObject *
 Searcher_seed(Searcher *s, PyObject *arg)
 {
+    if (busy_error(s)) {
+        return NULL;
+    }
     unsigned long long v = PyLong_AsUnsignedLongLongMask(arg);
     if (v == (unsigned long long)-1 && PyErr_Occurred()) {
         return NULL;
@@ -902,6 +951,9 @@ Searcher_seed(Searcher *s, PyObject *arg)
 static PyObject *
 Searcher_children(Searcher *s, PyObject *Py_UNUSED(ignored))
 {
+    if (busy_error(s)) {
+        return NULL;
+    }
     const Node *root = s->pool;
     PyObject *list = PyList_New(0);
     for (int k = 0; list && root->first >= 0 && k < root->num; k++) {
@@ -920,6 +972,9 @@ Searcher_children(Searcher *s, PyObject *Py_UNUSED(ignored))
 static PyObject *
 Searcher_root(Searcher *s, PyObject *Py_UNUSED(ignored))
 {
+    if (busy_error(s)) {
+        return NULL;
+    }
     return Py_BuildValue("iiL", s->pool[0].n, s->pool[0].outcome, (long long)s->used);
 }
 

@@ -32,7 +32,7 @@ class LeapOverGame(Game):
         "goal": RuleOption(str, "all", "all: every own stone in the other's start triangle; filled: that "
                            "triangle full with at least one own stone in it", choices=GOALS),
     }
-    own_bots: ClassVar[Mapping[str, str]] = {}
+    own_bots: ClassVar[Mapping[str, str]] = {"mcts": "ytourney.games.leap_over.bots:EvalMcts"}
 
     def parse_board(self, spec: str) -> Board:
         """Only the kadon board."""

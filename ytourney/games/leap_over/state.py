@@ -59,6 +59,16 @@ class LeapOverState(StoneState):
             for node in home:
                 self.cells[node] = colour
 
+    def set_position(self, black: list[int], white: list[int], to_move: Color = Color.BLACK) -> None:
+        """Replace the stones (a hand-made position for tests and analysis); the history stays as it was."""
+        self.cells[:] = [EMPTY] * len(self.cells)
+        for nodes, colour in ((black, Color.BLACK), (white, Color.WHITE)):
+            for node in nodes:
+                self.cells[node] = colour
+        self._to_move = to_move
+        self._legal = None
+        self._outcome = None
+
     # --- moves --------------------------------------------------------------------------------------------
 
     def leaps(self, colour: Color) -> list[Move]:

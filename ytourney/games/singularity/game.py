@@ -34,7 +34,7 @@ class SingularityGame(Game):
         "fusion": RuleOption(str, "both", "where a fusion happens: both stones in the central triangle, only the "
                              "landing stone, or only the resting stone", choices=FUSION_ZONES),
     }
-    own_bots: ClassVar[Mapping[str, str]] = {}
+    own_bots: ClassVar[Mapping[str, str]] = {"mcts": "ytourney.games.singularity.bots:EvalMcts"}
 
     def parse_board(self, spec: str) -> Board:
         """Only the kadon board."""

@@ -10,7 +10,7 @@ from ytourney.errors import GameSpecError
 
 CORNER_COLOURS = ("black", "white")
 FUSION_ZONES = ("both", "landing", "resting")
-DEFAULT_MAX_PLIES = 1000
+DEFAULT_MAX_PLIES = 3000
 
 
 @dataclass(frozen=True)

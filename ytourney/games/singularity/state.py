@@ -33,6 +33,10 @@ class Geometry:
     central: tuple[bool, ...]
     """central[n]: n is one of the three central nodes F6 G6 F7."""
     central_nodes: tuple[int, ...]
+    steps: tuple[dict[int, Move], ...]
+    """steps[s][t]: the one Move object of the slide s-t without a named capture (shared, so lists compare fast)."""
+    named: dict[tuple[int, int, int], Move]
+    """named[(s, t, c)]: the Move object of the slide s-t naming the capture c."""
 
 
 @functools.cache
@@ -61,7 +65,11 @@ def geometry(board: Board, fusion: str = "both") -> Geometry:
         else:
             found = [c for c in board.neighbors[t] if c in triangle]
         partners.append(tuple(found))
+    steps = tuple({t: Move.step(s, t) for t in paths[s]} for s in range(n))
+    named = {(s, t, c): Move.step(s, t, c) for s in range(n) for t in paths[s] for c in partners[t]}
     return Geometry(
+        steps=steps,
+        named=named,
         branches=tuple(branches),
         paths=tuple(paths),
         on_line=tuple(on_line),
@@ -83,6 +91,17 @@ class SingularityState(StoneState):
                 self.cells[self.board.index_of(name)] = colour
         self.stones = [0, len(black), len(white)]
 
+    def set_position(self, black: list[int], white: list[int], to_move: Color = Color.BLACK) -> None:
+        """Replace the stones (a hand-made position for tests and analysis); the history stays as it was."""
+        self.cells[:] = [EMPTY] * len(self.cells)
+        for nodes, colour in ((black, Color.BLACK), (white, Color.WHITE)):
+            for node in nodes:
+                self.cells[node] = colour
+        self.stones = [0, len(black), len(white)]
+        self._to_move = to_move
+        self._legal = None
+        self._outcome = None
+
     def copy_extra(self, new: StoneState) -> None:
         """The stone counts are a list."""
         new.stones = list(self.stones)  # type: ignore[attr-defined]
@@ -96,9 +115,11 @@ class SingularityState(StoneState):
         central = geo.central
         held = sum(cells[c] == me for c in geo.central_nodes)
         moves: list[Move] = []
+        named = geo.named
         for s in range(len(cells)):
             if cells[s] != me:
                 continue
+            steps = geo.steps[s]
             cells[s] = EMPTY
             base = held - central[s]
             seen: set[int] = set()
@@ -113,12 +134,12 @@ class SingularityState(StoneState):
                     fusing = [c for c in geo.partners[t] if cells[c] == me]
                     if not fusing:
                         if after <= 1:
-                            moves.append(Move.step(s, t))
+                            moves.append(steps[t])
                     elif len(fusing) == 1:
                         if after - central[fusing[0]] <= 1:
-                            moves.append(Move.step(s, t))
+                            moves.append(steps[t])
                     else:
-                        moves.extend(Move.step(s, t, c) for c in fusing if after - central[c] <= 1)
+                        moves.extend(named[s, t, c] for c in fusing if after - central[c] <= 1)
             cells[s] = me
         return moves
 
@@ -179,7 +200,9 @@ class SingularityState(StoneState):
         fusing = self.fusions(source, target)
         plain = f"{names[source]}-{names[target]}"
         if move.capture is None and len(fusing) > 1:
-            options = " or ".join(f"{plain}x{names[c]}" for c in fusing)
+            legal = [m for m in self.generate_moves_cached() if m.path == move.path] or [
+                Move.step(source, target, c) for c in fusing]
+            options = " or ".join(f"{plain}x{names[m.capture]}" for m in legal if m.capture is not None)
             return f"{text}: must name the capture ({options})"
         if move.capture is not None and len(fusing) <= 1:
             if not fusing:

@@ -23,7 +23,7 @@ class LeapOverGame(Game):
     title = "Leap Over"
     boards_help = "kadon"
     default_board = "kadon"
-    notation_example = "C5-E5 K6-I4-G4 pass"
+    notation_example = "C5-E5 C6-A4-A6 pass"
     has_draws = True
     rule_options: ClassVar[Mapping[str, RuleOption]] = {
         "pie": RuleOption(bool, False, "after Black's first move White may take Black's side"),

@@ -23,7 +23,7 @@ class SingularityGame(Game):
     title = "Singularity"
     boards_help = "kadon"
     default_board = "kadon"
-    notation_example = "K3-I4 F8-F6xG6"
+    notation_example = "K3-I3 F8-F6xG5"
     has_draws = True
     rule_options: ClassVar[Mapping[str, RuleOption]] = {
         "pie": RuleOption(bool, False, "after Black's first move White may take Black's side"),

@@ -322,7 +322,8 @@ class _Node:
 class RolloutUct(BaseBot):
     """UCT whose playouts are the state's own: `state.rollout(rng, plies)` plays up to `plies` cheap moves on a
     scratch copy of the stones and returns Black's share of the result (1 a Black win, 0 a White win, a heuristic
-    value in between when cut short). A game registers a subclass as its own `mcts`."""
+    value in between when cut short). A state may offer `can_win_now()`: a position where the side to move wins at
+    once is then a leaf its rollout scores as won. A game registers a subclass as its own `mcts`."""
 
     name = "mcts"
     OPTIONS: ClassVar[dict[str, BotOption]] = {
@@ -381,7 +382,9 @@ class RolloutUct(BaseBot):
             move = untried.pop()
             seat = state.seat_to_move()
             state.play(move)
-            child = _Node(move, seat, _unswapped(state.legal_moves()) if state.outcome is None else [])
+            settled = state.outcome is not None or getattr(state, "can_win_now", bool)()
+            # a side that can win at once is scored by its rollout as winning: a leaf that is never expanded
+            child = _Node(move, seat, [] if settled else _unswapped(state.legal_moves()))
             node.children.append(child)
             node = child
             path.append(node)

@@ -126,12 +126,34 @@ class QuintaState(StoneState):
             return f"{name}: not on a line from {names[source]}"
         return f"{name}: the line from {names[source]} to {names[target]} is blocked"
 
+    def can_win_now(self) -> bool:
+        """True when the side to move can slide a stone from outside a run of five onto its one empty node while
+        it holds the other four (lines run both ways, so the slide is the first stone met walking out from it)."""
+        mover = int(self.to_move)
+        runs = segment_array(self.board)
+        held = np.asarray(self.cells, dtype=np.int8)[runs]
+        ready = ((held == mover).sum(axis=1) == 4) & ((held == EMPTY).sum(axis=1) == 1)
+        cells = self.cells
+        for row in np.flatnonzero(ready):
+            run = runs[row]
+            target = int(run[held[row] == EMPTY][0])
+            for ray, _ in self._rays[target]:
+                for node in ray:
+                    if cells[node]:
+                        if cells[node] == mover and node not in run:
+                            return True
+                        break
+        return False
+
     # --- cheap playouts for the game's own mcts -------------------------------------------------------------
 
     def rollout(self, rng: random.Random, plies: int) -> float:
-        """Up to `plies` random slides on scratch stones; Black's share: 1 or 0 on a win, else the heuristic."""
-        cells = self.cells.copy()
+        """Up to `plies` random slides on scratch stones; Black's share: 1 or 0 on a win, else the heuristic. A side to
+        move that can complete five at once is scored as winning (so a search sees threats one move deep)."""
         mover = int(self.to_move)
+        if self.can_win_now():
+            return 1.0 if mover == Color.BLACK else 0.0
+        cells = self.cells.copy()
         rays, segs = self._rays, self._segs
         own = {Color.BLACK: [n for n, c in enumerate(cells) if c == Color.BLACK],
                Color.WHITE: [n for n, c in enumerate(cells) if c == Color.WHITE]}

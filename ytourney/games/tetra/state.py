@@ -46,6 +46,16 @@ def step_table(board: Board) -> tuple[tuple[tuple[int, int], ...], ...]:
 
 
 @functools.lru_cache(maxsize=8)
+def reaching(board: Board) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For each node, the (source, via) of every move that ends there (step_table turned round)."""
+    table: list[list[tuple[int, int]]] = [[] for _ in range(board.num_cells)]
+    for source, moves in enumerate(step_table(board)):
+        for target, via in moves:
+            table[target].append((source, via))
+    return tuple(tuple(t) for t in table)
+
+
+@functools.lru_cache(maxsize=8)
 def move_objects(board: Board) -> tuple[tuple[Move, ...], tuple[dict[int, Move], ...]]:
     """Placement moves by node and step moves by source and target, made once per board."""
     places = tuple(Move.place(n) for n in range(board.num_cells))
@@ -146,13 +156,36 @@ class TetraState(StoneState):
             return f"{name}: the way from {names[source]} to {names[target]} is blocked"
         return f"{name}: tetra moves are placements (E5) and moves of 1 or 2 nodes (E5-E7), no {move.kind.value}"
 
+    def can_win_now(self) -> bool:
+        """True when the side to move can complete a figure with its next move (placing, or moving a stone from
+        outside the figure onto its one empty node)."""
+        mover = int(self.to_move)
+        figs = figure_array(self.board, self.rules.bridge_lines)
+        held = np.asarray(self.cells, dtype=np.int8)[figs]
+        ready = ((held == mover).sum(axis=1) == 3) & ((held == EMPTY).sum(axis=1) == 1)
+        if not ready.any():
+            return False
+        if self.in_hand[mover]:
+            return True
+        cells, reach = self.cells, reaching(self.board)
+        for row in np.flatnonzero(ready):
+            fig = figs[row]
+            target = int(fig[held[row] == EMPTY][0])
+            if any(cells[src] == mover and src not in fig and (via < 0 or cells[via] == EMPTY)
+                   for src, via in reach[target]):
+                return True
+        return False
+
     # --- cheap playouts for the game's own mcts -------------------------------------------------------------
 
     def rollout(self, rng: random.Random, plies: int) -> float:
-        """Up to `plies` random moves on scratch stones; Black's share: 1 or 0 on a win, else the heuristic."""
+        """Up to `plies` random moves on scratch stones; Black's share: 1 or 0 on a win, else the heuristic. A side to
+        move that can complete a figure at once is scored as winning (so a search sees threats one move deep)."""
+        mover = int(self.to_move)
+        if self.can_win_now():
+            return 1.0 if mover == Color.BLACK else 0.0
         cells = self.cells.copy()
         hand = self.in_hand.copy()
-        mover = int(self.to_move)
         steps, figs = self._steps, self._figs
         size = len(cells)
         for _ in range(plies):

@@ -23,11 +23,20 @@ PLY_CAP = 2000
 """A game that has not ended after this many random plies fails the first property."""
 
 
+TEST_PLY_LIMIT = 300
+"""The move limit the examples play under where a game has one: random play in slide games often runs to the
+default limit (1000 or more), and the properties hold just the same at 300 plies."""
+
+
 def start(name: str, seed: int) -> tuple[object, State]:
     game = get_game(name)
     board = game.parse_board(SMALL_BOARDS.get(name, game.default_board))
-    rules = game.parse_rules({"pie": bool(seed % 2)} if "pie" in game.rule_options else None)
-    return game, game.new_state(board, rules)
+    settings: dict[str, object] = {}
+    if "pie" in game.rule_options:
+        settings["pie"] = bool(seed % 2)
+    if "max_plies" in game.rule_options:
+        settings["max_plies"] = TEST_PLY_LIMIT
+    return game, game.new_state(board, game.parse_rules(settings))
 
 
 def random_game(name: str, seed: int) -> tuple[object, State, list[Move]]:

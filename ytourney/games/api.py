@@ -212,7 +212,18 @@ class RuleOption:
 
 
 class State(Protocol):
-    """One position of a game with its history; every layer above games/ plays through these methods."""
+    """One position of a game with its history; every layer above games/ plays through these methods.
+
+    Optional search hooks, read by the generic `mcts` (players/bots/uct.py) when a state has them:
+    - `rollout(rng: random.Random, plies: int) -> float`: Black's value of this position (1 Black wins, 0 White
+      wins) from a cheap playout of at most `plies` moves and/or an evaluation; replaces the random playout.
+    - `can_win_now() -> bool`: the side to move wins with its next move; the search treats the position as
+      decided (a leaf won by the side to move) and, at the root, plays the winning move.
+    - `search_moves() -> list[Move]`: the moves worth searching, a subset of the legal moves (no pie answer)
+      that gives up nothing, e.g. one jump chain per stone and landing; default: the playable moves.
+    - `urgent_moves() -> list[Move]`: the moves the side to move must choose among now (a win in one, the one
+      block, a pass that wins on the count); empty when nothing is urgent. Read at the root only.
+    """
 
     game: Game
     board: Board
@@ -280,6 +291,9 @@ class Game(abc.ABC):
     rule_options: ClassVar[Mapping[str, RuleOption]] = {}
     own_bots: ClassVar[Mapping[str, str]] = {}
     """Bots of this game only, name -> 'module:Class'; a name here replaces a generic bot of that name."""
+    search_defaults: ClassVar[Mapping[str, Any]] = {}
+    """The generic `mcts`'s defaults for this game, for options a bot spec leaves out (e.g. {"c": 0.7,
+    "playout_plies": 16} where the state's `rollout` evaluates after a short playout)."""
     sgf_name: ClassVar[str | None] = None
     """The SGF `GM[...]` value when a standard one exists, else ytourney's `ytourney-<name>`."""
 

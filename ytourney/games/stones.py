@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import functools
 import math
-import random
 import re
-from typing import Any, ClassVar
+from typing import Any
 
 from ytourney.boards.board import Board
 from ytourney.errors import GameOverError, IllegalMoveError, NotationError, SwapNotAllowedError
@@ -29,7 +28,6 @@ from ytourney.games.api import (
     Outcome,
     Termination,
 )
-from ytourney.games.bot import BaseBot, BotOption, Limit
 from ytourney.games.pie import PieSeats, swap_allowed
 
 
@@ -159,10 +157,14 @@ class StoneState(PieSeats):
             limit = getattr(self.rules, "max_plies", None)
             if limit is not None and len(self._history) >= limit:
                 outcome = Outcome(None, Termination.MOVE_LIMIT, None, f"the move limit of {limit} plies was reached")
-            elif not self.generate_moves_cached():
+            elif not self.has_moves():
                 outcome = self.no_moves_outcome()
         self._outcome = outcome
         return outcome
+
+    def has_moves(self) -> bool:
+        """True when the side to move has a legal move (a game that always has one, a pass, may say so cheaply)."""
+        return bool(self.generate_moves_cached())
 
     def generate_moves_cached(self) -> list[Move]:
         """The side to move's legal moves, computed once per position."""
@@ -299,102 +301,41 @@ def format_path_move(board: Board, move: Move) -> str:
     return text if move.capture is None else f"{text}x{board.names[move.capture]}"
 
 
-# --- a UCT for stone games whose states play their own cheap playouts -------------------------------------
+# --- pieces the games' search knowledge shares -------------------------------------------------------------
 
 
-def _unswapped(moves: list[Move]) -> list[Move]:
-    """The moves without the pie answer (a state lists it last; the bot's `swap` decides it)."""
-    if moves and moves[-1].is_swap:
-        moves.pop()
-    return moves
+def bfs_distances(board: Board, sources: tuple[int, ...] | list[int]) -> list[int]:
+    """Graph distance of every node to the nearest of `sources` (-1 where none is reachable)."""
+    dist = [-1] * board.num_cells
+    todo = list(sources)
+    for node in todo:
+        dist[node] = 0
+    for node in todo:
+        for nb in board.neighbors[node]:
+            if dist[nb] < 0:
+                dist[nb] = dist[node] + 1
+                todo.append(nb)
+    return dist
 
 
-class _Node:
-    __slots__ = ("children", "move", "seat", "untried", "visits", "wins")
-
-    def __init__(self, move: Move | None, seat: int | None, untried: list[Move]) -> None:
-        self.move, self.seat, self.untried = move, seat, untried
-        self.children: list[_Node] = []
-        self.visits = 0
-        self.wins = 0.0
+def squash(margin: float, temperature: float) -> float:
+    """A margin in a game's own units turned into a win probability (a logistic curve of width `temperature`)."""
+    return 1.0 / (1.0 + math.exp(-margin / temperature))
 
 
-class RolloutUct(BaseBot):
-    """UCT whose playouts are the state's own: `state.rollout(rng, plies)` plays up to `plies` cheap moves on a
-    scratch copy of the stones and returns Black's share of the result (1 a Black win, 0 a White win, a heuristic
-    value in between when cut short). A state may offer `can_win_now()`: a position where the side to move wins at
-    once is then a leaf its rollout scores as won. A game registers a subclass as its own `mcts`."""
+def outcome_value(outcome: Outcome, colour: Color) -> float:
+    """1, 0 or 0.5: what an ended game is worth to `colour`."""
+    return 0.5 if outcome.winner is None else float(outcome.winner is colour)
 
-    name = "mcts"
-    OPTIONS: ClassVar[dict[str, BotOption]] = {
-        "playouts": BotOption(int, 1000, "playouts per move (when no time budget is given)", 1, 10_000_000),
-        "c": BotOption(float, 0.7, "UCT exploration constant", 0, 100),
-        "playout_plies": BotOption(int, 16, "plies of each cheap playout before the heuristic scores it", 0, 10_000),
-    }
 
-    def __init__(self, seed: int | None = None, playouts: int = 1000, c: float = 0.7, playout_plies: int = 16) -> None:
-        super().__init__(seed)
-        self.playouts = playouts
-        self.exploration = c
-        self.playout_plies = playout_plies
-        self._rng = random.Random(seed)
-
-    def move(self, state: Any, limit: Limit) -> Move:
-        """An immediately winning move if there is one, else the most visited move of a search."""
-        moves = _unswapped(state.legal_moves())
-        if len(moves) == 1:
-            return moves[0]
-        for move in moves:
-            trial = state.copy()
-            trial.play(move)
-            if trial.outcome is not None and trial.outcome.winner is state.to_move:
-                return move
-        return self._search(state, moves, limit)
-
-    def swap(self, state: Any, limit: Limit) -> bool:
-        """Swap when the search prefers taking the first move to any reply."""
-        return self._search(state, state.legal_moves(), limit).is_swap
-
-    def _search(self, state: Any, moves: list[Move], limit: Limit) -> Move:
-        import time  # noqa: PLC0415 - only searches with a clock need it
-
-        root = _Node(None, None, list(moves))
-        budget = limit.playouts or self.playouts
-        deadline = None if limit.seconds is None or limit.playouts else time.perf_counter() + limit.seconds * 0.9
-        for done in range(budget if deadline is None else 10**9):
-            if deadline is not None and done and time.perf_counter() >= deadline:
+def evaluated_rollout(state: StoneState, rng: Any, plies: int, evaluate: Any) -> float:
+    """Black's value after up to `plies` random moves on a copy (none: `state` itself), by `evaluate(state,
+    colour)`: the rollout of a game whose random playouts never finish, so a search scores its leaves by
+    evaluation."""
+    if plies > 0:
+        state = state.copy()
+        for _ in range(plies):
+            if state.outcome is not None:
                 break
-            self._iterate(root, state.copy())
-        return max(root.children, key=lambda c: (c.visits, c.wins)).move  # type: ignore[return-value]
-
-    def _iterate(self, root: _Node, state: Any) -> None:
-        node, path = root, [root]
-        log, c = math.log, self.exploration
-        while not node.untried and node.children:
-            log_n = log(node.visits)
-            node = max(node.children, key=lambda k: k.wins / k.visits + c * math.sqrt(log_n / k.visits))
-            state.play(node.move)
-            path.append(node)
-        if node.untried and state.outcome is None:
-            untried = node.untried
-            pick = self._rng.randrange(len(untried))
-            untried[pick], untried[-1] = untried[-1], untried[pick]
-            move = untried.pop()
-            seat = state.seat_to_move()
-            state.play(move)
-            settled = state.outcome is not None or getattr(state, "can_win_now", bool)()
-            # a side that can win at once is scored by its rollout as winning: a leaf that is never expanded
-            child = _Node(move, seat, [] if settled else _unswapped(state.legal_moves()))
-            node.children.append(child)
-            node = child
-            path.append(node)
-        outcome = state.outcome
-        if outcome is not None:
-            black = 0.5 if outcome.winner is None else float(outcome.winner is Color.BLACK)
-        else:
-            black = state.rollout(self._rng, self.playout_plies)
-        black_seat = 0 if state.color_of_seat(0) is Color.BLACK else 1
-        for visited in path:
-            visited.visits += 1
-            if visited.seat is not None:
-                visited.wins += black if visited.seat == black_seat else 1.0 - black
+            state.play(rng.choice(state.generate_moves_cached()))
+    return evaluate(state, Color.BLACK)

@@ -12,11 +12,12 @@ from ytourney.boards.board import parse_board
 from ytourney.cli import main
 from ytourney.errors import GameSpecError, IllegalMoveError, NotationError
 from ytourney.games.aliens_amazons import tables as t
-from ytourney.games.aliens_amazons.bots import AliensAmazonsMcts, HeuristicBot
+from ytourney.games.aliens_amazons.bots import HeuristicBot
 from ytourney.games.aliens_amazons.state import AliensAmazonsState
 from ytourney.games.api import Color, Move, MoveKind
 from ytourney.games.bot import Limit
 from ytourney.games.registry import get_game
+from ytourney.players.bots.uct import UctBot
 
 GAME = get_game("aliens-amazons")
 BOARD = parse_board("kadon")
@@ -305,7 +306,7 @@ def test_random_games_round_trip_and_end() -> None:
 def test_bots_answer_legal_moves() -> None:
     state = new()
     play(state, "E5", "A1", "G6", "I1", "F7", "A9")
-    for bot in (HeuristicBot(seed=1), AliensAmazonsMcts(seed=1, playouts=30)):
+    for bot in (HeuristicBot(seed=1), UctBot(seed=1, playouts=30)):
         move = GAME.coerce_move(BOARD, bot.move(state, Limit()))
         assert state.is_legal(move)
 

@@ -140,16 +140,16 @@ def test_a_short_cli_match(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
 
 
-def test_the_own_mcts_sees_a_five_in_one_and_blocks_it() -> None:
+def test_the_generic_mcts_sees_a_five_in_one_and_blocks_it() -> None:
     from ytourney.games.bot import Limit
-    from ytourney.games.quinta.bots import QuintaMcts
+    from ytourney.players.bots.uct import UctBot  # noqa: PLC0415 - the generic mcts with the state's hooks
 
     threat = position("A9 I1", "A5 B5 C5 D5 E8", to_move=Color.WHITE)
     assert threat.can_win_now()  # E8-E5 completes A5 ... E5
-    assert QuintaMcts(seed=1, playouts=60).move(threat, Limit()) == Move.step(n("E8"), n("E5"))
+    assert UctBot(seed=1, playouts=60).move(threat, Limit()) == Move.step(n("E8"), n("E5"))
     defend = position("A9 I1 E3", "A5 B5 C5 D5 E8")
     assert not defend.can_win_now()
-    move = QuintaMcts(seed=1, playouts=300).move(defend, Limit())
+    move = UctBot(seed=1, playouts=300).move(defend, Limit())
     after = defend.copy()
     after.play(move)
     assert not after.can_win_now(), GAME.format_move(BOARD, move)

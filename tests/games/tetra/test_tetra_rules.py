@@ -175,11 +175,11 @@ def test_a_short_cli_match(tmp_path: Path) -> None:
     assert "mcts" in result.output
 
 
-def test_the_own_mcts_completes_a_figure_and_blocks_one() -> None:
+def test_the_generic_mcts_completes_a_figure_and_blocks_one() -> None:
     from ytourney.games.bot import Limit
-    from ytourney.games.tetra.bots import TetraMcts
+    from ytourney.players.bots.uct import UctBot  # noqa: PLC0415 - the generic mcts with the state's hooks
 
     win = position(black="A1 C1 E1", white="A9 C9", hand=(2, 2))
-    assert TetraMcts(seed=1, playouts=50).move(win, Limit()) == Move.place(n("G1"))
+    assert UctBot(seed=1, playouts=50).move(win, Limit()) == Move.place(n("G1"))
     block = position(black="A9 C9", white="A1 C1 E1", hand=(2, 2))
-    assert TetraMcts(seed=1, playouts=400).move(block, Limit()) == Move.place(n("G1"))
+    assert UctBot(seed=1, playouts=400).move(block, Limit()) == Move.place(n("G1"))

@@ -10,7 +10,8 @@ from yvy_helpers import build, cell
 
 from ytourney.games.api import PASS, Color, Move, MoveKind, Outcome
 from ytourney.games.bot import Limit
-from ytourney.games.yvy.bots import YvyMctsBot, YvyRandomBot
+from ytourney.games.yvy.bots import YvyRandomBot
+from ytourney.players.bots.uct import UctBot as YvyMctsBot  # the generic mcts with YvY's hooks
 from ytourney.games.yvy.game import GAME, SPROUT_FILL
 from ytourney.games.yvy.state import LOOP, SCORE
 

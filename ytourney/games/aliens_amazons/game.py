@@ -62,8 +62,9 @@ class AliensAmazons(Game):
         "threshold": RuleOption(int, None, "Aliens win when fewer Amazons than this are left (default: the fewest "
                                            "that can immobilize three Aliens, computed: 10 on kadon)", 1, t.AMAZONS),
     }
+    search_defaults: ClassVar[Mapping[str, Any]] = {"c": 0.7, "playout_plies": 8}
+    """The generic mcts scores leaves by 8 plies of the policy play and the evaluation (policy.py)."""
     own_bots: ClassVar[Mapping[str, str]] = {
-        "mcts": "ytourney.games.aliens_amazons.bots:AliensAmazonsMcts",
         "heuristic": "ytourney.games.aliens_amazons.bots:HeuristicBot",
     }
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from ytourney.boards.board import Board
 from ytourney.games.api import Color, Game, Move, MoveKind, Outcome, Termination
+from ytourney.games.aliens_amazons import policy
 from ytourney.games.aliens_amazons import tables as t
 from ytourney.games.stones import StoneState
 
@@ -95,6 +96,10 @@ class AliensAmazonsState(StoneState):
         if not self.generate_moves_cached():
             return self.no_moves_outcome()
         return None
+
+    def rollout(self, rng: Any, plies: int) -> float:
+        """Black's (the Amazons') value for the generic mcts: `plies` plies of the cheap policy, then evaluated."""
+        return 1.0 - policy.rollout(self, rng, plies)
 
     def no_moves_outcome(self) -> Outcome:
         """Aliens with no move are immobilized: the Amazons win (Amazons with none lose, as in every game)."""

@@ -32,7 +32,8 @@ class LeapOverGame(Game):
         "goal": RuleOption(str, "all", "all: every own stone in the other's start triangle; filled: that "
                            "triangle full with at least one own stone in it", choices=GOALS),
     }
-    own_bots: ClassVar[Mapping[str, str]] = {"mcts": "ytourney.games.leap_over.bots:EvalMcts"}
+    search_defaults: ClassVar[Mapping[str, Any]] = {"c": 0.5, "playout_plies": 0}
+    """The generic mcts scores each new leaf by the evaluation at once (random play never finishes a game)."""
 
     def parse_board(self, spec: str) -> Board:
         """Only the kadon board."""

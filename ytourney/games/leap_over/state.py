@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Any
 
 from ytourney.boards.board import Board
 from ytourney.boards.regions import region
 from ytourney.errors import IllegalMoveError
 from ytourney.games.api import EMPTY, PASS, Color, Move, MoveKind, Outcome, Termination
-from ytourney.games.stones import StoneState
+from ytourney.games.leap_over.evaluation import evaluate
+from ytourney.games.stones import StoneState, evaluated_rollout
 
 FILLED = Termination.define("filled")
 BLOCKED = Termination.define("blocked")
@@ -97,6 +99,62 @@ class LeapOverState(StoneState):
         """The side to move's leaps, or the pass when it has none."""
         return self.leaps(self._to_move) or [PASS]
 
+    def can_leap(self, colour: Color) -> bool:
+        """True when `colour` has a leap (a first jump), found without listing the chains."""
+        me, cells, jumps = int(colour), self.cells, self.geo.jumps
+        return any(cells[s] == me and any(cells[over] and not cells[to] for over, to in jumps[s])
+                   for s in range(len(cells)))
+
+    def has_moves(self) -> bool:
+        """A side that cannot leap passes: there is always a move."""
+        return True
+
+    def is_legal(self, move: Move) -> bool:
+        """Checked on the board, jump by jump, not by a search of every chain."""
+        if self._outcome is not None or not isinstance(move, Move) or move.is_swap:
+            return super().is_legal(move)
+        if move.is_pass:
+            return not self.can_leap(self._to_move)
+        path, cells = move.path, self.cells
+        if move.kind is not MoveKind.JUMP or len(path) < 2 or move.capture is not None:
+            return False
+        if not all(0 <= n < len(cells) for n in path) or cells[path[0]] != self._to_move:
+            return False
+        if len(set(path)) != len(path):
+            return False
+        source = path[0]
+        for p, q in zip(path, path[1:]):
+            between = self.geo.over.get((p, q))
+            if between is None or cells[q] or not any(cells[b] and b != source for b in between):
+                return False
+        return True
+
+    # --- search hooks for the generic mcts (players/bots/uct.py) ------------------------------------------
+
+    def search_moves(self) -> list[Move]:
+        """One chain per stone and landing (chains ending on the same node give the same position): the shortest,
+        found breadth first; the pass when there is no leap."""
+        me, cells, jumps = int(self._to_move), self.cells, self.geo.jumps
+        moves: list[Move] = []
+        for s in range(len(cells)):
+            if cells[s] != me:
+                continue
+            cells[s] = EMPTY
+            paths = {s: (s,)}
+            todo = [s]
+            for p in todo:
+                for over, to in jumps[p]:
+                    if cells[over] and not cells[to] and to not in paths:
+                        paths[to] = (*paths[p], to)
+                        todo.append(to)
+                        moves.append(Move.jump(paths[to]))
+            cells[s] = me
+        return moves or [PASS]
+
+    def rollout(self, rng: Any, plies: int) -> float:
+        """Black's value for the generic mcts: the evaluation after `plies` random moves (its default: none)."""
+        return evaluated_rollout(self, rng, plies, evaluate)
+
     def apply(self, move: Move) -> None:
         """Lift the stone from its start and set it on its last landing (a pass changes nothing)."""
         if move.kind is MoveKind.JUMP:
@@ -116,8 +174,7 @@ class LeapOverState(StoneState):
         for colour in (mover, mover.other):
             if self.filled(colour):
                 return Outcome(colour, FILLED, None, f"{colour} filled the {self.other_home_name(colour)} triangle")
-        self._legal = self.generate_moves()
-        if self._legal == [PASS] and not self.leaps(mover):
+        if not self.can_leap(self._to_move) and not self.can_leap(mover):
             return Outcome(None, BLOCKED, None, "neither side can leap")
         return None
 

@@ -28,7 +28,8 @@ class QuintaGame(Game):
                               choices=CORNERS),
         "max_plies": RuleOption(int, 1000, "plies after which the game is a move-limit draw", 20, 1_000_000),
     }
-    own_bots: ClassVar[Mapping[str, str]] = {"mcts": "ytourney.games.quinta.bots:QuintaMcts"}
+    search_defaults: ClassVar[Mapping[str, Any]] = {"c": 0.7, "playout_plies": 16}
+    """The generic mcts scores leaves by the state's short rollout and its heuristic."""
     highlight_text = "the winning five are ringed in gold"
 
     def parse_board(self, spec: str) -> Board:

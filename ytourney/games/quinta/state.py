@@ -145,14 +145,12 @@ class QuintaState(StoneState):
                         break
         return False
 
-    # --- cheap playouts for the game's own mcts -------------------------------------------------------------
+    # --- search hooks for the generic mcts (players/bots/uct.py) ----------------------------------------
 
     def rollout(self, rng: random.Random, plies: int) -> float:
-        """Up to `plies` random slides on scratch stones; Black's share: 1 or 0 on a win, else the heuristic. A side to
-        move that can complete five at once is scored as winning (so a search sees threats one move deep)."""
+        """Up to `plies` random slides on scratch stones; Black's share: 1 or 0 on a win, else the heuristic
+        (the search scores a position whose side to move can win at once itself: see `can_win_now`)."""
         mover = int(self.to_move)
-        if self.can_win_now():
-            return 1.0 if mover == Color.BLACK else 0.0
         cells = self.cells.copy()
         rays, segs = self._rays, self._segs
         own = {Color.BLACK: [n for n, c in enumerate(cells) if c == Color.BLACK],

@@ -130,7 +130,7 @@ class SextaState(StoneState):
             return f"{name}: not on a line from {names[source]}"
         return f"{name}: the line from {names[source]} to {names[target]} is blocked"
 
-    # --- cheap playouts for the game's own mcts -------------------------------------------------------------
+    # --- search hooks for the generic mcts (players/bots/uct.py) ----------------------------------------
 
     def rollout(self, rng: random.Random, plies: int) -> float:
         """Up to `plies` random slides on scratch stones; Black's share: 1 or 0 on a win, else the heuristic."""

@@ -34,7 +34,8 @@ class SingularityGame(Game):
         "fusion": RuleOption(str, "both", "where a fusion happens: both stones in the central triangle, only the "
                              "landing stone, or only the resting stone", choices=FUSION_ZONES),
     }
-    own_bots: ClassVar[Mapping[str, str]] = {"mcts": "ytourney.games.singularity.bots:EvalMcts"}
+    search_defaults: ClassVar[Mapping[str, Any]] = {"c": 0.5, "playout_plies": 0}
+    """The generic mcts scores each new leaf by the evaluation at once (random play never finishes a game)."""
 
     def parse_board(self, spec: str) -> Board:
         """Only the kadon board."""

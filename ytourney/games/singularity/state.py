@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Any
 
 from ytourney.boards.board import Board
 from ytourney.boards.regions import region
 from ytourney.errors import IllegalMoveError
 from ytourney.games.api import EMPTY, Color, Move, MoveKind, Outcome, Termination
-from ytourney.games.stones import StoneState
+from ytourney.games.singularity.evaluation import evaluate
+from ytourney.games.stones import StoneState, evaluated_rollout
 
 SINGULARITY = Termination.define("singularity")
 MAX_SLIDE = 3
@@ -105,6 +107,10 @@ class SingularityState(StoneState):
     def copy_extra(self, new: StoneState) -> None:
         """The stone counts are a list."""
         new.stones = list(self.stones)  # type: ignore[attr-defined]
+
+    def rollout(self, rng: Any, plies: int) -> float:
+        """Black's value for the generic mcts: the evaluation after `plies` random moves (its default: none)."""
+        return evaluated_rollout(self, rng, plies, evaluate)
 
     # --- moves --------------------------------------------------------------------------------------------
 

@@ -28,7 +28,8 @@ class TetraGame(Game):
         "bridge_lines": RuleOption(bool, True, "four stones on a line of bridges also win (the figures' third kind)"),
         "max_plies": RuleOption(int, 1000, "plies after which the game is a move-limit draw", 20, 1_000_000),
     }
-    own_bots: ClassVar[Mapping[str, str]] = {"mcts": "ytourney.games.tetra.bots:TetraMcts"}
+    search_defaults: ClassVar[Mapping[str, Any]] = {"c": 0.7, "playout_plies": 16}
+    """The generic mcts scores leaves by the state's short rollout and its heuristic."""
     highlight_text = "the winning figure is ringed in gold"
 
     def parse_board(self, spec: str) -> Board:

@@ -33,7 +33,6 @@ class YvyGame(Game):
     }
     own_bots: ClassVar[Mapping[str, str]] = {
         "random": "ytourney.games.yvy.bots:YvyRandomBot",
-        "mcts": "ytourney.games.yvy.bots:YvyMctsBot",
     }
 
     def parse_board(self, spec: str) -> Board:

@@ -125,3 +125,50 @@ class YvyState(StoneState):
     def current_count(self) -> Count:
         """What the count would be if both players passed now."""
         return count(self.geo, self.cells)
+
+    # --- search hooks for the generic mcts (players/bots/uct.py) ------------------------------------------
+
+    def urgent_moves(self) -> list[Move]:
+        """A pass that ends a game the count wins (after the opponent's pass), else a stone that closes a loop at
+        once, else one that stops the opponent's loop-in-one (with several threats the game is lost anyway)."""
+        history = self._history
+        if history and history[-1].is_pass and self._outcome is None:
+            black, white = count(self.geo, self.cells).score
+            if (black > white) if self._to_move is Color.BLACK else (white > black):
+                return [PASS]
+        me = int(self._to_move)
+        for colour in (me, 3 - me):
+            cells = closing_cells(self.cells, self.tracker, colour)
+            if cells:
+                return [Move.place(cells[0])]
+        return []
+
+    def rollout(self, rng: Any, plies: int) -> float:
+        """Black's value of the empty cells filled in random order from the side to move, stopping at the first
+        loop (a full board without one is counted); a draw when `plies` stones leave the board unfilled."""
+        cells = self.cells.copy()
+        empties = [cell for cell in range(len(cells)) if cells[cell] == EMPTY]
+        rng.shuffle(empties)
+        place = self.tracker.copy().place
+        colour = int(self._to_move)
+        for cell in empties[:plies]:
+            cells[cell] = colour
+            if place(cells, cell, colour):
+                return float(colour == Color.BLACK)
+            colour = 3 - colour
+        if len(empties) > plies:
+            return 0.5
+        black, white = count(self.geo, cells).score
+        return 0.5 if black == white else float(black > white)
+
+
+def closing_cells(cells: list[int], tracker: LoopTracker, colour: int) -> list[int]:
+    """The empty cells where a stone of `colour` would close a loop now."""
+    found = []
+    for cell in range(len(cells)):
+        if cells[cell] == EMPTY:
+            cells[cell] = colour
+            if tracker.copy().place(cells, cell, colour):
+                found.append(cell)
+            cells[cell] = EMPTY
+    return found

@@ -1,8 +1,12 @@
-"""The generic `mcts` bot: plain UCT over the game API with random playouts, for every game.
+"""The generic `mcts` bot: UCT over the game API for every game, with the game's knowledge plugged in.
 
-Games with a tuned search of their own (Y) register it under the same name; this one needs nothing but
-`legal_moves`, `play`, `copy` and `outcome`. Playouts stop at the game's `max_plies` or at `playout_plies`, and an
-unfinished playout scores as a draw.
+It needs nothing but `legal_moves`, `play`, `copy` and `outcome`: with no more, a leaf is scored by random moves to
+the end (stopped at the game's `max_plies` or at `playout_plies`, an unfinished playout a draw). A state may offer
+the optional search hooks of the `State` protocol (games/api.py): `rollout(rng, plies)` scores a leaf instead of the
+random playout, `can_win_now()` makes a position a decided leaf, `search_moves()` narrows the moves a node expands,
+`urgent_moves()` narrows the root to the moves that must be played (a win in one, a block). `Game.search_defaults`
+gives a game's own defaults for the options a spec leaves out. Games with a tuned search of their own (Y) register
+it under the same name.
 """
 
 from __future__ import annotations
@@ -10,23 +14,24 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from ytourney.games.api import Move, State
+from ytourney.games.api import SWAP, Color, Move, State
 from ytourney.games.bot import BaseBot, BotOption, Limit
 from ytourney.players.bots.random_bot import playable_moves
 
 
 class _Node:
     """One tree node: the move that led here, the seat that played it (seats, not colours: a swap exchanges
-    colours), and its statistics."""
+    colours), its statistics, and Black's value when the position is decided (an outcome or a win in one)."""
 
-    __slots__ = ("children", "move", "seat", "untried", "visits", "wins")
+    __slots__ = ("children", "decided", "move", "seat", "untried", "visits", "wins")
 
-    def __init__(self, move: Move | None, seat: int | None, untried: list[Move]) -> None:
+    def __init__(self, move: Move | None, seat: int | None, untried: list[Move], decided: float | None = None) -> None:
         self.move = move
         self.seat = seat
         self.untried = untried
+        self.decided = decided
         self.children: list[_Node] = []
         self.visits = 0
         self.wins = 0.0
@@ -36,34 +41,81 @@ class _Node:
         return max(self.children, key=lambda c: c.wins / c.visits + exploration * math.sqrt(log_n / c.visits))
 
 
+def search_moves(state: Any) -> list[Move]:
+    """The moves a search expands: the state's `search_moves()` when it has one, else the playable moves."""
+    narrow = getattr(state, "search_moves", None)
+    return list(narrow()) if narrow is not None else playable_moves(state)
+
+
+def decided_value(state: Any) -> float | None:
+    """Black's value of a position that needs no search: 1/0/0.5 for an outcome, a win for the side to move when
+    its `can_win_now()` says so; None otherwise."""
+    outcome = state.outcome
+    if outcome is not None:
+        return 0.5 if outcome.winner is None else float(outcome.winner is Color.BLACK)
+    can_win_now = getattr(state, "can_win_now", None)
+    if can_win_now is not None and can_win_now():
+        return float(state.to_move is Color.BLACK)
+    return None
+
+
 class UctBot(BaseBot):
-    """UCT with random playouts, limited by `playouts` or by the move time; reproducible for a seed."""
+    """UCT limited by `playouts` or by the move time, scoring leaves by the state's rollout or random playouts;
+    reproducible for a seed."""
 
     name = "mcts"
     OPTIONS: ClassVar[dict[str, BotOption]] = {
         "playouts": BotOption(int, 1000, "playouts per move (when no time budget is given)", 1, 10_000_000),
-        "c": BotOption(float, 1.0, "UCT exploration constant", 0, 100),
-        "playout_plies": BotOption(int, 400, "plies after which a playout stops and scores as a draw", 1, 100_000),
+        "c": BotOption(float, 1.0, "UCT exploration constant (default: the game's search_defaults, else 1.0)", 0, 100),
+        "playout_plies": BotOption(int, 400, "plies of each playout before it is scored: a draw for random playouts, "
+                                   "the game's evaluation for its own rollout (default: the game's, else 400)",
+                                   0, 100_000),
     }
 
-    def __init__(self, seed: int | None = None, playouts: int = 1000, c: float = 1.0, playout_plies: int = 400) -> None:
+    def __init__(self, seed: int | None = None, playouts: int = 1000, c: float | None = None,
+                 playout_plies: int | None = None) -> None:
         super().__init__(seed)
         self.playouts = playouts
-        self.exploration = c
-        self.playout_plies = playout_plies
+        self._given = {"c": c, "playout_plies": playout_plies}
+        self.exploration = 1.0 if c is None else c
+        self.playout_plies = 400 if playout_plies is None else playout_plies
         self._rng = random.Random(seed)
 
+    def reset(self, seed: int | None) -> None:
+        """Start afresh exactly as a new bot with this seed would."""
+        self.seed = seed
+        self._rng.seed(seed)
+
     def move(self, state: State, limit: Limit) -> Move:
-        """The most visited move of a search from `state` (the pie answer left to `swap`)."""
-        moves = playable_moves(state)
+        """An urgent move or a win in one when there is one, else the most visited move of a search."""
+        self._settle(state)
+        moves = self._root_moves(state)
         if len(moves) == 1:
             return moves[0]
+        if decided_value(state) is not None:  # the side to move can win at once: find the move
+            for move in moves:
+                trial = state.copy()
+                trial.play(move)
+                if trial.outcome is not None and trial.outcome.winner is state.to_move:
+                    return move
         return self._search(state, moves, limit)
 
     def swap(self, state: State, limit: Limit) -> bool:
         """Swap when the search prefers taking the first move to any reply."""
-        moves = state.legal_moves()
-        return self._search(state, moves, limit).is_swap
+        self._settle(state)
+        return self._search(state, [*search_moves(state), SWAP], limit).is_swap
+
+    def _settle(self, state: State) -> None:
+        """Options the spec left out take the game's `search_defaults`, then the class defaults."""
+        defaults = getattr(state.game, "search_defaults", {}) or {}
+        c, plies = self._given["c"], self._given["playout_plies"]
+        self.exploration = float(c if c is not None else defaults.get("c", 1.0))
+        self.playout_plies = int(plies if plies is not None else defaults.get("playout_plies", 400))
+
+    def _root_moves(self, state: State) -> list[Move]:
+        urgent = getattr(state, "urgent_moves", None)
+        moves = list(urgent()) if urgent is not None else []
+        return moves or search_moves(state)
 
     def _search(self, state: State, moves: list[Move], limit: Limit) -> Move:
         rng = self._rng
@@ -82,30 +134,36 @@ class UctBot(BaseBot):
         best = max(root.children, key=lambda c: (c.visits, c.wins))
         return best.move  # type: ignore[return-value]
 
-    def _iterate(self, root: _Node, state: State) -> None:
+    def _iterate(self, root: _Node, state: Any) -> None:
         node, path = root, [root]
-        while not node.untried and node.children:
+        while node.decided is None and not node.untried and node.children:
             node = node.best_child(self.exploration)
             state.play(node.move)
             path.append(node)
-        if node.untried and state.outcome is None:
-            move = node.untried.pop()
+        if node.decided is None and node.untried:
+            untried = node.untried
+            pick = self._rng.randrange(len(untried))
+            untried[pick], untried[-1] = untried[-1], untried[pick]
+            move = untried.pop()
             seat = state.seat_to_move()
             state.play(move)
-            children = playable_moves(state) if state.outcome is None else []
-            self._rng.shuffle(children)
-            child = _Node(move, seat, children)
-            node.children.append(child)
-            node = child
+            decided = decided_value(state)
+            node = _Node(move, seat, [] if decided is not None else search_moves(state), decided)
+            path[-1].children.append(node)
             path.append(node)
-        winner = self._playout(state)
+        black = node.decided if node.decided is not None else self._leaf_value(state)
+        black_seat = 0 if state.color_of_seat(0) is Color.BLACK else 1
         for visited in path:
             visited.visits += 1
             if visited.seat is not None:
-                visited.wins += 0.5 if winner is None else float(winner == visited.seat)
+                visited.wins += black if visited.seat == black_seat else 1.0 - black
 
-    def _playout(self, state: State) -> int | None:
-        """Random moves to the end (or the playout cap, a draw); the winning seat, None for a draw."""
+    def _leaf_value(self, state: Any) -> float:
+        """Black's value of an undecided leaf: the state's own rollout, else a random playout."""
+        if state.outcome is None:
+            rollout = getattr(state, "rollout", None)
+            if rollout is not None:
+                return float(rollout(self._rng, self.playout_plies))
         choice = self._rng.choice
         for _ in range(self.playout_plies):
             if state.outcome is not None:
@@ -113,5 +171,5 @@ class UctBot(BaseBot):
             state.play(choice(playable_moves(state)))
         outcome = state.outcome
         if outcome is None or outcome.winner is None:
-            return None
-        return 0 if state.color_of_seat(0) is outcome.winner else 1
+            return 0.5
+        return float(outcome.winner is Color.BLACK)

@@ -1,0 +1,78 @@
+"""Leap Over's search knowledge: a cheap evaluation that scores a leaf of the generic `mcts` at once.
+
+Random play never finishes a game of Leap Over (it wanders until the move limit), so random playouts say nothing.
+A leaf is scored instead by how far each side's stones still are from the far apex of the triangle they must fill,
+squashed into a win probability (see `LeapOverState.rollout`).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ytourney.boards.board import Board
+from ytourney.boards.regions import region
+from ytourney.games.api import Color, State
+from ytourney.games.stones import bfs_distances, outcome_value, squash
+
+TEMPERATURE = 4.0
+HOME_PENALTY = 1.0
+OUTSIDE = 4
+STRANDED_WEIGHT = 3.0
+LAST_WEIGHT = 2.0
+
+
+@functools.cache
+def distances(board: Board) -> dict[Color, tuple[int, ...]]:
+    """For each colour, what every node still costs a stone of it: inside its goal the distance to the goal's far
+    apex (0 to 3, so stones pack from the back), outside it OUTSIDE plus the distance to the goal."""
+    goals = {Color.BLACK: region(board, "side-triangle-3"), Color.WHITE: region(board, "side-triangle-2")}
+    table = {}
+    for colour, goal in goals.items():
+        apex = bfs_distances(board, goal[:1])
+        outside = bfs_distances(board, goal)
+        table[colour] = tuple(apex[node] if node in goal else OUTSIDE + outside[node] for node in range(board.num_cells))
+    return table
+
+
+@functools.cache
+def pair_distances(board: Board) -> tuple[tuple[int, ...], ...]:
+    """Graph distance between every two nodes."""
+    return tuple(tuple(bfs_distances(board, (node,))) for node in range(board.num_cells))
+
+
+@functools.cache
+def homes(board: Board) -> dict[Color, frozenset[int]]:
+    """Each colour's start triangle."""
+    return {Color.BLACK: frozenset(region(board, "side-triangle-2")),
+            Color.WHITE: frozenset(region(board, "side-triangle-3"))}
+
+
+def evaluate(state: State, colour: Color) -> float:
+    """The chance `colour` wins, guessed from how far each side still has to go: the sum of its stones'
+    distances, its last stone's distance (the race ends when the last one arrives), stones outside the goal with no
+    stone next to them (they cannot leap until one comes by: the farther the nearest stone, the worse) and stones
+    still at home."""
+    if state.outcome is not None:
+        return outcome_value(state.outcome, colour)
+    board = state.board
+    cells = state.cells
+    dist = distances(board)
+    home = homes(board)
+    far = pair_distances(board)
+    stones = [node for node, stone in enumerate(cells) if stone]
+    left = [0.0, 0.0, 0.0]
+    last = [0, 0, 0]
+    for node, stone in enumerate(cells):
+        if not stone:
+            continue
+        d = dist[stone][node]  # type: ignore[index]
+        left[stone] += d + HOME_PENALTY * (node in home[stone])  # type: ignore[index]
+        if node not in home[3 - stone]:  # type: ignore[index]
+            last[stone] = max(last[stone], d)
+            if not any(cells[nb] for nb in board.neighbors[node]):
+                apart = min(far[node][other] for other in stones if other != node)
+                left[stone] += STRANDED_WEIGHT * (apart - 1)
+    for side in (1, 2):
+        left[side] += LAST_WEIGHT * last[side]
+    return squash(left[colour.other] - left[colour], TEMPERATURE)
+

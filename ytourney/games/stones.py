@@ -11,10 +11,11 @@ from __future__ import annotations
 import functools
 import math
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from ytourney.boards.board import Board
-from ytourney.errors import GameOverError, IllegalMoveError, NotationError, SwapNotAllowedError
+from ytourney.errors import GameOverError, GameSpecError, IllegalMoveError, NotationError, SwapNotAllowedError
 from ytourney.games.api import (
     EMPTY,
     PASS,
@@ -299,6 +300,27 @@ def format_path_move(board: Board, move: Move) -> str:
         return PASS_TOKEN
     text = "-".join(board.names[node] for node in move.path)
     return text if move.capture is None else f"{text}x{board.names[move.capture]}"
+
+
+# --- rules values read from their JSON form --------------------------------------------------------------------
+
+
+def read_rules(cls: Any, data: Mapping[str, Any] | None, game: str, choices: Mapping[str, tuple[str, ...]]) -> Any:
+    """A frozen dataclass of rules (with `max_plies`) from its JSON form: missing keys take the defaults; unknown
+    keys, a value outside its `choices` and a move limit that is not a whole number >= 1 are errors naming them."""
+    data = dict(data or {})
+    fields = list(cls.__dataclass_fields__)
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise GameSpecError(f"unknown {game} rule {unknown[0]!r}; expected {', '.join(fields)}")
+    rules = cls(**data)
+    for key, allowed in choices.items():
+        if getattr(rules, key) not in allowed:
+            raise GameSpecError(f"rule {key}={getattr(rules, key)!r}; expected one of {', '.join(allowed)}")
+    limit = rules.max_plies
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        raise GameSpecError(f"rule max_plies={limit!r}; expected a whole number of plies >= 1")
+    return rules
 
 
 # --- pieces the games' search knowledge shares -------------------------------------------------------------

@@ -19,12 +19,12 @@ from ytourney.games.api import (
     Color,
     Game,
     Move,
-    MoveKind,
     Outcome,
     RuleOption,
     State,
     Termination,
 )
+from ytourney.games.stones import format_path_move
 
 DEFAULT_MAX_PLIES = 1000
 """The move limit: random play reaches it in under 1% of games (docs/games/aliens-amazons.md), real play never."""
@@ -134,11 +134,7 @@ class AliensAmazons(Game):
 
     def format_move(self, board: Board, move: Move) -> str:
         """The notation of a move (upper-case nodes)."""
-        if move.kind is MoveKind.SWAP:
-            return SWAP_TOKEN
-        if move.kind is MoveKind.PASS:
-            return PASS_TOKEN
-        return "-".join(board.names[node] for node in move.path)
+        return format_path_move(board, move)
 
     # --- views --------------------------------------------------------------------------------------------
 

@@ -30,7 +30,8 @@ def distances(board: Board) -> dict[Color, tuple[int, ...]]:
     for colour, goal in goals.items():
         apex = bfs_distances(board, goal[:1])
         outside = bfs_distances(board, goal)
-        table[colour] = tuple(apex[node] if node in goal else OUTSIDE + outside[node] for node in range(board.num_cells))
+        table[colour] = tuple(apex[node] if node in goal else OUTSIDE + outside[node]
+                              for node in range(board.num_cells))
     return table
 
 

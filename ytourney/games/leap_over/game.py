@@ -9,9 +9,10 @@ from typing import Any, ClassVar
 from ytourney.boards.board import Board, BoardKind, parse_board
 from ytourney.boards.text import board_text
 from ytourney.errors import GameSpecError, NotationError
-from ytourney.games.api import PASS, PASS_TOKEN, SWAP, SWAP_TOKEN, Game, Move, MoveKind, RuleOption, State, Termination
+from ytourney.games.api import PASS, PASS_TOKEN, SWAP, SWAP_TOKEN, Game, Move, RuleOption, State, Termination
 from ytourney.games.leap_over.rules import DEFAULT_MAX_PLIES, GOALS, Rules
 from ytourney.games.leap_over.state import BLOCKED, FILLED, LeapOverState
+from ytourney.games.stones import format_path_move
 
 _CHAIN = re.compile(r"[a-z]+[0-9]+(?:-[a-z]+[0-9]+)+")
 
@@ -72,11 +73,7 @@ class LeapOverGame(Game):
 
     def format_move(self, board: Board, move: Move) -> str:
         """Every landing joined by '-'; `pass`; `swap`."""
-        if move.kind is MoveKind.SWAP:
-            return SWAP_TOKEN
-        if move.kind is MoveKind.PASS:
-            return PASS_TOKEN
-        return "-".join(board.names[n] for n in move.path)
+        return format_path_move(board, move)
 
     def board_text(self, state: State, last: Move | None = None) -> str:
         """The rows of stones, the last move's start and landing in lower case."""

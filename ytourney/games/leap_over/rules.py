@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ytourney.errors import GameSpecError
+from ytourney.games.stones import read_rules
 
 GOALS = ("all", "filled")
 DEFAULT_MAX_PLIES = 1000
@@ -29,13 +29,4 @@ class Rules:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> Rules:
         """Rules from their JSON form; missing keys take the defaults, unknown keys and values are errors."""
-        data = dict(data or {})
-        unknown = sorted(set(data) - set(cls.__dataclass_fields__))
-        if unknown:
-            raise GameSpecError(f"unknown leap-over rule {unknown[0]!r}; expected pie, max_plies, goal")
-        rules = cls(**data)
-        if rules.goal not in GOALS:
-            raise GameSpecError(f"rule goal={rules.goal!r}; expected one of {', '.join(GOALS)}")
-        if not isinstance(rules.max_plies, int) or isinstance(rules.max_plies, bool) or rules.max_plies < 1:
-            raise GameSpecError(f"rule max_plies={rules.max_plies!r}; expected a whole number of plies >= 1")
-        return rules
+        return read_rules(cls, data, "leap-over", {"goal": GOALS})

@@ -8,7 +8,6 @@ from typing import Any
 
 from ytourney.boards.board import Board
 from ytourney.boards.regions import region
-from ytourney.errors import IllegalMoveError
 from ytourney.games.api import EMPTY, PASS, Color, Move, MoveKind, Outcome, Termination
 from ytourney.games.leap_over.evaluation import evaluate
 from ytourney.games.stones import StoneState, evaluated_rollout
@@ -182,16 +181,10 @@ class LeapOverState(StoneState):
         """The apex name of the triangle `colour` must fill."""
         return self.board.names[self.geo.targets[colour][0]]
 
-    def play(self, move: Move) -> Outcome | None:
-        """Apply one action; an illegal one raises an IllegalMoveError saying why."""
-        if self._outcome is None and isinstance(move, Move) and not move.is_swap and not self.is_legal(move):
-            raise IllegalMoveError(self.why_illegal(move))
-        return super().play(move)
-
     # --- explanations -------------------------------------------------------------------------------------
 
-    def why_illegal(self, move: Move) -> str:
-        """One line naming the move and why the rules refuse it."""
+    def refusal(self, move: Move) -> str:
+        """One line naming the move and why the rules refuse it (the base's `play` raises it)."""
         names = self.board.names
         text = self._name(move).strip("'")
         me = self._to_move

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import functools
 import math
-import random
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ytourney.boards.board import Board
-from ytourney.games.api import EMPTY, Color, Move, MoveKind, Outcome, Termination
-from ytourney.games.stones import StoneState, slide_table, slide_targets
+from ytourney.games.api import EMPTY, Color, Move, Outcome, Termination
+from ytourney.games.slides import SlideState
 
 LINE = Termination.define("line")
 RUN = 5
@@ -56,50 +55,19 @@ def segments_by_node(board: Board) -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(tuple(t) for t in table)
 
 
-@functools.lru_cache(maxsize=8)
-def step_moves(board: Board) -> tuple[dict[int, Move], ...]:
-    """The slide moves by source and target, made once per board."""
-    return tuple({t: Move.step(s, t) for ray in board.rays[s] for t in ray} for s in range(board.num_cells))
-
-
-class QuintaState(StoneState):
+class QuintaState(SlideState):
     """A Quinta position: the stones and whose turn it is."""
 
-    def start(self) -> None:
+    example = "E5-E7"
+
+    def start_sets(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """DESIGN's pairs round the perimeter (`corners: white` gives White the pairs on the corners)."""
-        board = self.board
-        black, white = (BLACK_START, WHITE_START) if self.rules.corners == "black" else (WHITE_START, BLACK_START)
-        for names, colour in ((black, Color.BLACK), (white, Color.WHITE)):
-            for name in names:
-                self.cells[board.index_of(name)] = colour  # type: ignore[index]
-        self._segs = segments_by_node(board)
-        self._rays = slide_table(board)
-        self._moves = step_moves(board)
+        return (BLACK_START, WHITE_START) if self.rules.corners == "black" else (WHITE_START, BLACK_START)
+
+    def setup(self) -> None:
+        """The five-node runs through each node; no winning line yet."""
+        self._segs = segments_by_node(self.board)
         self.winning_line: tuple[int, ...] = ()
-
-    def generate_moves(self) -> list[Move]:
-        """Every slide of an own stone any distance along a line through empty nodes."""
-        cells, mover, rays, table = self.cells, self.to_move, self._rays, self._moves
-        moves: list[Move] = []
-        for source, stone in enumerate(cells):
-            if stone == mover:
-                by_target = table[source]
-                moves.extend(by_target[t] for t in slide_targets(rays[source], cells))
-        return moves
-
-    def is_legal(self, move: Move) -> bool:
-        """Checked on the board (the stone, then its slides), not by a search of the move list."""
-        if self._outcome is not None or not isinstance(move, Move) or move.kind is not MoveKind.STEP:
-            return super().is_legal(move)
-        if move.capture is not None or len(move.path) != 2 or not all(0 <= n < len(self.cells) for n in move.path):
-            return False
-        source, target = move.path
-        return self.cells[source] == self.to_move and target in slide_targets(self._rays[source], self.cells)
-
-    def apply(self, move: Move) -> None:
-        """Slide the stone."""
-        self.cells[move.source] = EMPTY
-        self.cells[move.target] = self.to_move
 
     def judge(self, move: Move) -> Outcome | None:
         """A win when the moved stone completes five of its colour along one line."""
@@ -110,21 +78,6 @@ class QuintaState(StoneState):
             names = " ".join(self.board.names[n] for n in run)
             return Outcome(mover, LINE, None, f"{mover} has five in a line: {names}")
         return None
-
-    def refusal(self, move: Move) -> str:
-        """Why `move` is illegal, in one line naming it."""
-        name = self._name(move).strip("'")
-        names = self.board.names
-        if move.kind is not MoveKind.STEP or move.capture is not None:
-            return f"{name}: quinta moves slide a stone along a line (FROM-TO, e.g. E5-E7), no {move.kind.value}"
-        source, target = move.path
-        if self.cells[source] != self.to_move:
-            return f"{name}: no {self.to_move} stone on {names[source]}"
-        if self.cells[target] != EMPTY:
-            return f"{name}: node {names[target]} is occupied"
-        if target not in self._moves[source]:
-            return f"{name}: not on a line from {names[source]}"
-        return f"{name}: the line from {names[source]} to {names[target]} is blocked"
 
     def can_win_now(self) -> bool:
         """True when the side to move can slide a stone from outside a run of five onto its one empty node while
@@ -145,34 +98,14 @@ class QuintaState(StoneState):
                         break
         return False
 
-    # --- search hooks for the generic mcts (players/bots/uct.py) ----------------------------------------
+    # --- search hooks for the generic mcts (players/bots/uct.py): can_win_now, and the rollout's pieces ------
 
-    def rollout(self, rng: random.Random, plies: int) -> float:
-        """Up to `plies` random slides on scratch stones; Black's share: 1 or 0 on a win, else the heuristic
-        (the search scores a position whose side to move can win at once itself: see `can_win_now`)."""
-        mover = int(self.to_move)
-        cells = self.cells.copy()
-        rays, segs = self._rays, self._segs
-        own = {Color.BLACK: [n for n, c in enumerate(cells) if c == Color.BLACK],
-               Color.WHITE: [n for n, c in enumerate(cells) if c == Color.WHITE]}
-        for _ in range(plies):
-            stones = own[mover]
-            i = rng.randrange(len(stones))
-            targets = slide_targets(rays[stones[i]], cells)
-            if not targets:
-                movable = [j for j, n in enumerate(stones) if slide_targets(rays[n], cells)]
-                if not movable:
-                    return 0.0 if mover == Color.BLACK else 1.0
-                i = rng.choice(movable)
-                targets = slide_targets(rays[stones[i]], cells)
-            source = stones[i]
-            target = rng.choice(targets)
-            stones[i] = target
-            cells[source] = EMPTY
-            cells[target] = mover
-            if completed_run(cells, segs, target):
-                return 1.0 if mover == Color.BLACK else 0.0
-            mover = 3 - mover
+    def rollout_won(self, cells: list[int], mover: int, target: int) -> bool:
+        """Five in a line through the moved stone."""
+        return bool(completed_run(cells, self._segs, target))
+
+    def rollout_score(self, cells: list[int], own: dict[int, list[int]], mover: int) -> float:
+        """The run heuristic (`evaluate`)."""
         return evaluate(cells, segment_array(self.board), mover)
 
 

@@ -1,27 +1,21 @@
-"""Sexta on the game API: its board, rules, notation and views."""
+"""Sexta on the game API: its rules, notation example and win (the rest is the slide games' `SlideGame`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ytourney.boards.board import Board, parse_board
-from ytourney.boards.text import board_text
-from ytourney.errors import GameSpecError
-from ytourney.games.api import Game, Move, RuleOption, State, Termination
+from ytourney.games.api import RuleOption
 from ytourney.games.sexta.state import START_SETS, SextaRules, SextaState
-from ytourney.games.stones import format_path_move, parse_path_move
+from ytourney.games.slides import SlideGame
 
 
-class SextaGame(Game):
+class SextaGame(SlideGame):
     """Sexta: slide a stone any distance along a line; all six in one chain (none touching three) wins."""
 
     name = "sexta"
     title = "Sexta"
-    boards_help = "kadon"
-    default_board = "kadon"
     notation_example = "B1-B5 (a slide along a line)"
-    has_draws = True
     rule_options: ClassVar[Mapping[str, RuleOption]] = {
         "pie": RuleOption(bool, False, "the second player may take the first move (not in the rulebook)"),
         "start": RuleOption(str, "between", "which every-other perimeter nodes start: between (DESIGN) or corners",
@@ -29,49 +23,12 @@ class SextaGame(Game):
         "rings": RuleOption(bool, True, "a closed ring of six counts as a chain"),
         "max_plies": RuleOption(int, 1000, "plies after which the game is a move-limit draw", 20, 1_000_000),
     }
-    search_defaults: ClassVar[Mapping[str, Any]] = {"c": 0.7, "playout_plies": 16}
-    """The generic mcts scores leaves by the state's short rollout and its heuristic."""
+    rules_class = SextaRules
+    state_class = SextaState
+    win_termination = "chain"
+    win_phrase = "by a chain of six"
+    highlight_field = "winning_chain"
     highlight_text = "the winning chain is ringed in gold"
-
-    def parse_board(self, spec: str) -> Board:
-        """Only the 93-node kadon board."""
-        if not isinstance(spec, str) or spec.strip().lower() != "kadon":
-            raise GameSpecError(f"board {spec!r} is not a board of sexta; expected kadon")
-        return parse_board("kadon")
-
-    def parse_rules(self, data: Mapping[str, Any] | None) -> SextaRules:
-        """Rules from {pie, start, rings, max_plies}; missing keys take the defaults."""
-        data = dict(data or {})
-        unknown = sorted(set(data) - set(self.rule_options))
-        if unknown:
-            raise GameSpecError(f"unknown sexta rule {unknown[0]!r}; expected one of {', '.join(self.rule_options)}")
-        if data.get("start", "between") not in START_SETS:
-            raise GameSpecError(f"sexta rule start={data['start']!r}; expected between or corners")
-        return SextaRules(**data)
-
-    def new_state(self, board: Board, rules: Any, handicap: int = 0) -> SextaState:
-        """The start: six stones each on every other perimeter node."""
-        return SextaState(self, board, rules, handicap)
-
-    def parse_move(self, board: Board, text: str) -> Move:
-        """FROM-TO, or swap."""
-        return parse_path_move(board, text)
-
-    def format_move(self, board: Board, move: Move) -> str:
-        """B1-B5 or swap."""
-        return format_path_move(board, move)
-
-    def board_text(self, state: State, last: Move | None = None) -> str:
-        """The kadon rows of stones, the last move's stone in lower case."""
-        return board_text(state.board, state.cells, last.path if last is not None else ())
-
-    def highlight(self, state: State) -> frozenset[int]:
-        """The winning chain."""
-        return frozenset(getattr(state, "winning_chain", ()))
-
-    def win_text(self, termination: Termination, rules: Any) -> str:
-        """'by a chain of six'."""
-        return "by a chain of six" if termination.value == "chain" else f"by {termination.value}"
 
 
 GAME = SextaGame()

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ytourney.errors import GameSpecError
+from ytourney.games.stones import read_rules
 
 CORNER_COLOURS = ("black", "white")
 FUSION_ZONES = ("both", "landing", "resting")
@@ -32,15 +32,4 @@ class Rules:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> Rules:
         """Rules from their JSON form; missing keys take the defaults, unknown keys and values are errors."""
-        data = dict(data or {})
-        unknown = sorted(set(data) - set(cls.__dataclass_fields__))
-        if unknown:
-            raise GameSpecError(f"unknown singularity rule {unknown[0]!r}; expected pie, max_plies, corners, fusion")
-        rules = cls(**data)
-        if rules.corners not in CORNER_COLOURS:
-            raise GameSpecError(f"rule corners={rules.corners!r}; expected one of {', '.join(CORNER_COLOURS)}")
-        if rules.fusion not in FUSION_ZONES:
-            raise GameSpecError(f"rule fusion={rules.fusion!r}; expected one of {', '.join(FUSION_ZONES)}")
-        if not isinstance(rules.max_plies, int) or isinstance(rules.max_plies, bool) or rules.max_plies < 1:
-            raise GameSpecError(f"rule max_plies={rules.max_plies!r}; expected a whole number of plies >= 1")
-        return rules
+        return read_rules(cls, data, "singularity", {"corners": CORNER_COLOURS, "fusion": FUSION_ZONES})

@@ -24,6 +24,7 @@ from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.settings import GtpSettings
 from ytourney.tournament.match import Seat, play_game
 from ytourney.tournament.store import load_records
+from ytourney.games.registry import get_game
 
 HERE = Path(__file__).resolve().parent
 DETACHED = HERE / "fake_engines" / "fake_detached.py"
@@ -112,7 +113,7 @@ def test_a_term_deaf_engine_past_its_hard_deadline_is_ended_at_once(tmp_path: Pa
     marker = tmp_path / "hang-hard.log"
     bot = GtpBot(GtpSettings(command=(sys.executable, str(HERE / "fake_engines" / "fake_gtp.py"), "--fault",
                                       "hang-hard", "--log", str(marker)), grace_seconds=0.2, command_seconds=1.0))
-    record = play_game([Seat("engine", bot), Seat("random", RandomBot(seed=1))], "tri:5",
+    record = play_game([Seat("engine", bot), Seat("random", RandomBot(seed=1))], get_game("y"), "tri:5",
                        time_control=TimeControl(move_seconds=0.2, grace_seconds=0.2))
     assert record.termination is Termination.TIME  # the alarm rang again while the engine was being stopped
     running = []

@@ -159,7 +159,8 @@ def _pgn_entry(path: Path, number: int, tags: dict[str, str], moves: list[str], 
     Result (an entry whose moves were cut is never taken for a game)."""
     tokens = _COMMENT.sub(" ", " ".join(moves)).split()
     game_id, plies = tags.get("GameId", ""), tags.get("PlyCount", "")
+    moves_played = sum(1 for token in tokens[:-1] if not _NUMBER.match(token))  # full-move numbers are not plies
     if (not game_id.isdigit() or not plies.isdigit() or not tokens or tokens[-1] != tags.get("Result")
-            or sum(1 for token in tokens if _NUMBER.match(token)) != int(plies)):
+            or moves_played != int(plies)):
         raise _foreign(path, number, what, option)
     return tags["Event"], int(game_id)

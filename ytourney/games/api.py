@@ -219,8 +219,9 @@ class State(Protocol):
       wins) from a cheap playout of at most `plies` moves and/or an evaluation; replaces the random playout.
     - `can_win_now() -> bool`: the side to move wins with its next move; the search treats the position as
       decided (a leaf won by the side to move) and, at the root, plays the winning move.
-    - `search_moves() -> list[Move]`: the moves worth searching, a subset of the legal moves (no pie answer)
-      that gives up nothing, e.g. one jump chain per stone and landing; default: the playable moves.
+    - `search_moves() -> list[Move]`: the moves worth searching, a subset of the legal moves (no pie answer):
+      e.g. one jump chain per stone and landing, or only the moves the game's knowledge finds worth a look;
+      default: the playable moves (`players/bots/random_bot.playable_moves`).
     - `urgent_moves() -> list[Move]`: the moves the side to move must choose among now (a win in one, the one
       block, a pass that wins on the count); empty when nothing is urgent. Read at the root only.
     """

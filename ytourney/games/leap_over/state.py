@@ -9,7 +9,7 @@ from typing import Any
 from ytourney.boards.board import Board
 from ytourney.boards.regions import region
 from ytourney.games.api import EMPTY, PASS, Color, Move, MoveKind, Outcome, Termination
-from ytourney.games.leap_over.evaluation import evaluate
+from ytourney.games.leap_over.evaluation import distances, evaluate
 from ytourney.games.stones import StoneState, evaluated_rollout
 
 FILLED = Termination.define("filled")
@@ -48,6 +48,12 @@ def geometry(board: Board) -> Geometry:
         targets={Color.BLACK: homes[Color.WHITE], Color.WHITE: homes[Color.BLACK]},
         edge=tuple(side != 0 for side in board.sides),
     )
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _jump(path: tuple[int, ...]) -> Move:
+    """The Move of a chain, made once (a search meets the same chains again and again)."""
+    return Move.jump(path)
 
 
 class LeapOverState(StoneState):
@@ -131,24 +137,28 @@ class LeapOverState(StoneState):
     # --- search hooks for the generic mcts (players/bots/uct.py) ------------------------------------------
 
     def search_moves(self) -> list[Move]:
-        """One chain per stone and landing (chains ending on the same node give the same position): the shortest,
-        found breadth first; the pass when there is no leap."""
+        """The leaps worth a search: one chain per stone and landing (chains ending on the same node give the same
+        position), the shortest, found breadth first; only landings no farther from the goal than the stone's start
+        (a race: the evaluation's distances) unless there are none; the pass when there is no leap."""
         me, cells, jumps = int(self._to_move), self.cells, self.geo.jumps
-        moves: list[Move] = []
+        cost = distances(self.board)[self._to_move]
+        forward: list[tuple[int, ...]] = []
+        back: list[tuple[int, ...]] = []
         for s in range(len(cells)):
             if cells[s] != me:
                 continue
             cells[s] = EMPTY
             paths = {s: (s,)}
             todo = [s]
+            start = cost[s]
             for p in todo:
                 for over, to in jumps[p]:
                     if cells[over] and not cells[to] and to not in paths:
-                        paths[to] = (*paths[p], to)
+                        path = paths[to] = (*paths[p], to)
                         todo.append(to)
-                        moves.append(Move.jump(paths[to]))
+                        (forward if cost[to] <= start else back).append(path)
             cells[s] = me
-        return moves or [PASS]
+        return [_jump(path) for path in forward or back] or [PASS]
 
     def rollout(self, rng: Any, plies: int) -> float:
         """Black's value for the generic mcts: the evaluation after `plies` random moves (its default: none)."""

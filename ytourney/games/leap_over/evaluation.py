@@ -48,6 +48,13 @@ def homes(board: Board) -> dict[Color, frozenset[int]]:
             Color.WHITE: frozenset(region(board, "side-triangle-3"))}
 
 
+@functools.cache
+def _tables(board: Board) -> tuple[tuple, tuple, tuple[tuple[int, ...], ...]]:
+    """`distances` and `homes` indexed by colour value (0 unused), and `pair_distances`, for `evaluate`."""
+    dist, home = distances(board), homes(board)
+    return ((), dist[Color.BLACK], dist[Color.WHITE]), ((), home[Color.BLACK], home[Color.WHITE]), pair_distances(board)
+
+
 def evaluate(state: State, colour: Color) -> float:
     """The chance `colour` wins, guessed from how far each side still has to go: the sum of its stones'
     distances, its last stone's distance (the race ends when the last one arrives), stones outside the goal with no
@@ -57,21 +64,21 @@ def evaluate(state: State, colour: Color) -> float:
         return outcome_value(state.outcome, colour)
     board = state.board
     cells = state.cells
-    dist = distances(board)
-    home = homes(board)
-    far = pair_distances(board)
+    cost, home, far = _tables(board)
+    neighbors = board.neighbors
     stones = [node for node, stone in enumerate(cells) if stone]
     left = [0.0, 0.0, 0.0]
     last = [0, 0, 0]
-    for node, stone in enumerate(cells):
-        if not stone:
-            continue
-        d = dist[stone][node]  # type: ignore[index]
-        left[stone] += d + HOME_PENALTY * (node in home[stone])  # type: ignore[index]
-        if node not in home[3 - stone]:  # type: ignore[index]
-            last[stone] = max(last[stone], d)
-            if not any(cells[nb] for nb in board.neighbors[node]):
-                apart = min(far[node][other] for other in stones if other != node)
+    for node in stones:
+        stone = cells[node]
+        d = cost[stone][node]
+        left[stone] += d + HOME_PENALTY * (node in home[stone])
+        if node not in home[3 - stone]:
+            if d > last[stone]:
+                last[stone] = d
+            if not any(cells[nb] for nb in neighbors[node]):
+                row = far[node]
+                apart = min(row[other] for other in stones if other != node)
                 left[stone] += STRANDED_WEIGHT * (apart - 1)
     for side in (1, 2):
         left[side] += LAST_WEIGHT * last[side]

@@ -23,11 +23,13 @@ from ytourney.players.bots.random_bot import playable_moves
 
 class _Node:
     """One tree node: the move that led here, the seat that played it (seats, not colours: a swap exchanges
-    colours), its statistics, and Black's value when the position is decided (an outcome or a win in one)."""
+    colours), its statistics, Black's value when the position is decided (an outcome or a win in one), and the
+    moves not yet expanded (None until the node is first passed through: most leaves never are)."""
 
     __slots__ = ("children", "decided", "move", "seat", "untried", "visits", "wins")
 
-    def __init__(self, move: Move | None, seat: int | None, untried: list[Move], decided: float | None = None) -> None:
+    def __init__(self, move: Move | None, seat: int | None, untried: list[Move] | None,
+                 decided: float | None = None) -> None:
         self.move = move
         self.seat = seat
         self.untried = untried
@@ -37,8 +39,15 @@ class _Node:
         self.wins = 0.0
 
     def best_child(self, exploration: float) -> _Node:
-        log_n = math.log(self.visits)
-        return max(self.children, key=lambda c: c.wins / c.visits + exploration * math.sqrt(log_n / c.visits))
+        scale = exploration * math.sqrt(math.log(self.visits))
+        sqrt = math.sqrt
+        best, best_value = self.children[0], -math.inf
+        for child in self.children:
+            visits = child.visits
+            value = child.wins / visits + scale / sqrt(visits)
+            if value > best_value:
+                best, best_value = child, value
+        return best
 
 
 def search_moves(state: Any) -> list[Move]:
@@ -136,7 +145,11 @@ class UctBot(BaseBot):
 
     def _iterate(self, root: _Node, state: Any) -> None:
         node, path = root, [root]
-        while node.decided is None and not node.untried and node.children:
+        while node.decided is None:
+            if node.untried is None:
+                node.untried = search_moves(state)
+            if node.untried or not node.children:
+                break
             node = node.best_child(self.exploration)
             state.play(node.move)
             path.append(node)
@@ -148,7 +161,7 @@ class UctBot(BaseBot):
             seat = state.seat_to_move()
             state.play(move)
             decided = decided_value(state)
-            node = _Node(move, seat, [] if decided is not None else search_moves(state), decided)
+            node = _Node(move, seat, None, decided)
             path[-1].children.append(node)
             path.append(node)
         black = node.decided if node.decided is not None else self._leaf_value(state)

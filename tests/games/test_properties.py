@@ -45,7 +45,9 @@ def random_game(name: str, seed: int) -> tuple[object, State, list[Move]]:
     rng = random.Random(seed)
     played = []
     while not state.is_over and len(played) < PLY_CAP:
-        move = rng.choice(state.legal_moves())
+        legal = state.legal_moves()
+        assert game.has_passes or not any(m.is_pass for m in legal), f"{name} passes: set Game.has_passes"
+        move = rng.choice(legal)
         state.play(move)
         played.append(move)
     return game, state, played

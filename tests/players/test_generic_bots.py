@@ -66,8 +66,14 @@ def test_uct_keeps_to_its_time_budget_and_answers_the_pie_with_a_bool() -> None:
     assert state.is_legal(move) and not move.is_swap
 
 
+class _PassGame:
+    has_passes = True
+
+
 class _PassState:
     """A stand-in state whose legal moves include a pass, for the random bot's choice alone."""
+
+    game = _PassGame()
 
     def __init__(self, moves: list[Move]) -> None:
         self.moves = moves

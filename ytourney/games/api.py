@@ -289,6 +289,8 @@ class Game(abc.ABC):
     has_handicap: ClassVar[bool] = False
     has_pie: ClassVar[bool] = True
     has_draws: ClassVar[bool] = False
+    has_passes: ClassVar[bool] = False
+    """True when a pass can be among the legal moves (players then pass only when nothing else is legal)."""
     rule_options: ClassVar[Mapping[str, RuleOption]] = {}
     own_bots: ClassVar[Mapping[str, str]] = {}
     """Bots of this game only, name -> 'module:Class'; a name here replaces a generic bot of that name."""

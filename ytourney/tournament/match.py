@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from ytourney.boards.board import Board
 from ytourney.errors import PlayerFault, YTourneyError
-from ytourney.games.api import SWAP, Game, Move, Outcome, State
+from ytourney.games.api import SWAP, Game, Move, MoveKind, Outcome, State
 from ytourney.games.bot import Bot, Limit
 from ytourney.games.record import GameRecord, GameSetup, Termination, utc_now
 from ytourney.players.clock import OWN_BUDGET, TimeControl
@@ -166,7 +166,7 @@ class _Referee:
                         continue
                     self.pending[seat_index] += spent
                 move, spent = self._decide(seat_index, lambda limit, b=bot: b.move(state.copy(), limit))
-                state.play(self._checked(seat_index, move))
+                self._play(seat_index, move)
                 self.times.append(spent + self.pending[seat_index])
                 self.pending[seat_index] = 0.0
         except _Fault as fault:
@@ -220,28 +220,20 @@ class _Referee:
             return bool(wants)
         raise _Fault(seat_index, Termination.ILLEGAL, f"answered the pie offer with {wants!r}, which is not a bool")
 
-    def _checked(self, seat_index: int, answer: object) -> Move:
-        """The answer as a legal Move of this game, or the seat's loss naming what was wrong with it."""
+    def _play(self, seat_index: int, answer: object) -> None:
+        """Play the answer as a Move of this game, or end the game as the seat's loss naming what was wrong."""
         state = self.state
         try:
             move = self.game.coerce_move(state.board, answer)
         except YTourneyError as err:
             raise _Fault(seat_index, Termination.ILLEGAL, str(err)) from err
-        if move.is_swap:
+        if move.kind is MoveKind.SWAP:
             raise _Fault(seat_index, Termination.ILLEGAL, "answered swap to a move request (the pie answer is swap())")
-        if not state.is_legal(move):
-            raise _Fault(seat_index, Termination.ILLEGAL, self._illegal_reason(move))
-        return move
-
-    def _illegal_reason(self, move: Move) -> str:
-        """Why the rules refuse `move` here, from the game's own error."""
-        try:
-            name = repr(self.game.format_move(self.state.board, move))
-        except YTourneyError:
-            name = repr(move)
-        trial = self.state.copy()
-        try:
-            trial.play(move)
+        try:  # the state validates every move before changing anything, and says why it refuses one
+            state.play(move)
         except YTourneyError as err:
-            return f"played {name}: {err}"
-        return f"played {name}, which is not legal here"
+            try:
+                name = repr(self.game.format_move(state.board, move))
+            except YTourneyError:
+                name = repr(move)
+            raise _Fault(seat_index, Termination.ILLEGAL, f"played {name}: {err}") from err

@@ -26,6 +26,7 @@ class LeapOverGame(Game):
     default_board = "kadon"
     notation_example = "C5-E5 C6-A4-A6 pass"
     has_draws = True
+    has_passes = True
     rule_options: ClassVar[Mapping[str, RuleOption]] = {
         "pie": RuleOption(bool, False, "after Black's first move White may take Black's side"),
         "max_plies": RuleOption(int, DEFAULT_MAX_PLIES, "plies after which the game is a move-limit draw",

@@ -26,6 +26,11 @@ static PyObject *g_parse_board;    /* parse_board(spec) -> Board */
 static PyObject *g_topology_for;   /* topology_for(board) -> Topology */
 static PyObject *g_error;          /* YTourneyError */
 static int g_all_sides = 7;
+static PyObject *g_move_type;      /* ytourney.games.api.Move */
+static PyObject *g_place_kind;     /* MoveKind.PLACE */
+static PyObject *g_swap_move;      /* the api's SWAP Move */
+static PyObject *g_str_kind;
+static PyObject *g_str_path;
 static PyObject *g_small[3];       /* the ints 0, 1, 2 */
 
 static PyObject *g_str_play_slow;  /* "_play_slow" */
@@ -47,6 +52,7 @@ typedef struct {
     Py_ssize_t n;
     int16_t *neighbors; /* n rows of MAX_NEIGHBORS, padded with -1 */
     uint8_t *sides;     /* side mask of each cell */
+    PyObject *moves;    /* the placement Move of every cell (a tuple), or NULL */
 } TopologyObject;
 
 static PyTypeObject TopologyType;
@@ -56,15 +62,16 @@ Topology_dealloc(TopologyObject *self)
 {
     PyMem_Free(self->neighbors);
     PyMem_Free(self->sides);
+    Py_XDECREF(self->moves);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static PyObject *
 Topology_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"neighbors", "sides", NULL};
-    PyObject *neighbors, *sides;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO:Topology", kwlist, &neighbors, &sides)) {
+    static char *kwlist[] = {"neighbors", "sides", "moves", NULL};
+    PyObject *neighbors, *sides, *moves = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|O:Topology", kwlist, &neighbors, &sides, &moves)) {
         return NULL;
     }
     PyObject *nb_seq = PySequence_Fast(neighbors, "neighbors must be a sequence of cell sequences");
@@ -91,6 +98,13 @@ Topology_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         goto fail;
     }
     self->n = n;
+    if (moves != NULL && moves != Py_None) {
+        if (!PyTuple_Check(moves) || PyTuple_GET_SIZE(moves) != n) {
+            PyErr_Format(PyExc_ValueError, "moves must be a tuple of %zd placement moves", n);
+            goto fail;
+        }
+        self->moves = Py_NewRef(moves);
+    }
     self->neighbors = PyMem_Malloc(sizeof(int16_t) * MAX_NEIGHBORS * (size_t)n);
     self->sides = PyMem_Malloc((size_t)n);
     if (self->neighbors == NULL || self->sides == NULL) {
@@ -408,13 +422,54 @@ Core_init(PyObject *self, PyObject *args, PyObject *kwds)
 
 /* --- moves ------------------------------------------------------------------------------------------------- */
 
+/* The cell a placement Move of the game API names, or -1 (any other object, or a Move of another kind). */
+static Py_ssize_t
+placement_cell(PyObject *arg)
+{
+    if (g_move_type == NULL || (PyObject *)Py_TYPE(arg) != g_move_type) {
+        return -1;
+    }
+    PyObject *kind = PyObject_GetAttr(arg, g_str_kind);
+    if (kind == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    Py_DECREF(kind); /* still held by the Move: only its identity is compared */
+    if (kind != g_place_kind) {
+        return -1;
+    }
+    PyObject *path = PyObject_GetAttr(arg, g_str_path);
+    if (path == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    Py_ssize_t cell = -1;
+    if (PyTuple_CheckExact(path) && PyTuple_GET_SIZE(path) == 1 && PyLong_CheckExact(PyTuple_GET_ITEM(path, 0))) {
+        cell = PyLong_AsSsize_t(PyTuple_GET_ITEM(path, 0));
+        if (cell == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+        }
+    }
+    Py_DECREF(path);
+    return cell;
+}
+
 static PyObject *
 Core_play(CoreObject *self, PyObject *arg)
 {
-    if (self->winner || !PyLong_CheckExact(arg)) {
+    if (self->winner) {
         goto slow;
     }
-    Py_ssize_t move = PyLong_AsSsize_t(arg);
+    Py_ssize_t move;
+    if (PyLong_CheckExact(arg)) {
+        move = PyLong_AsSsize_t(arg);
+    }
+    else {
+        move = placement_cell(arg); /* a placement Move plays like its cell index; anything else goes slow */
+        if (move < 0) {
+            goto slow;
+        }
+    }
     if (move < 0 || move >= self->n) {
         if (move == -1 && PyErr_Occurred()) {
             PyErr_Clear();
@@ -550,6 +605,39 @@ Core_legal_moves(CoreObject *self, PyObject *Py_UNUSED(ignored))
         return PyList_New(0);
     }
     return empty_list(self, swap_allowed(self));
+}
+
+static PyObject *
+Core_move_list(CoreObject *self, PyObject *Py_UNUSED(ignored))
+{
+    if (self->winner) {
+        return PyList_New(0);
+    }
+    PyObject *table = self->topology->moves;
+    if (table == NULL || g_swap_move == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "this board's topology holds no placement moves");
+        return NULL;
+    }
+    const uint8_t *cells = CELLS(self);
+    Py_ssize_t n = self->n, count = 0;
+    for (Py_ssize_t cell = 0; cell < n; cell++) {
+        count += cells[cell] == 0;
+    }
+    int with_swap = swap_allowed(self);
+    PyObject *list = PyList_New(count + with_swap);
+    if (list == NULL) {
+        return NULL;
+    }
+    Py_ssize_t i = 0;
+    for (Py_ssize_t cell = 0; cell < n; cell++) {
+        if (cells[cell] == 0) {
+            PyList_SET_ITEM(list, i++, Py_NewRef(PyTuple_GET_ITEM(table, cell)));
+        }
+    }
+    if (with_swap) {
+        PyList_SET_ITEM(list, i, Py_NewRef(g_swap_move));
+    }
+    return list;
 }
 
 static PyObject *
@@ -695,6 +783,8 @@ static PyMethodDef Core_methods[] = {
     {"legal_moves", (PyCFunction)Core_legal_moves, METH_NOARGS,
      PyDoc_STR("legal_moves($self, /)\n--\n\nEvery legal action: the empty cells, plus SWAP when the pie rule offers "
                "it; empty once over.")},
+    {"move_list", (PyCFunction)Core_move_list, METH_NOARGS,
+     PyDoc_STR("move_list($self, /)\n--\n\nEvery legal action as a Move of the game API (swap last); empty once over.")},
     {"can_swap", (PyCFunction)Core_can_swap, METH_NOARGS,
      PyDoc_STR("can_swap($self, /)\n--\n\nTrue when the next action may be the pie answer 'swap'.")},
     {"is_legal", (PyCFunction)Core_is_legal, METH_O,
@@ -753,12 +843,23 @@ static PyObject *
 configure(PyObject *module, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"black", "white", "default_rules", "parse_board", "topology_for", "error", "all_sides",
-                             NULL};
+                             "move_type", "place_kind", "swap_move", NULL};
     PyObject *black, *white, *default_rules, *parse_board, *topology_for, *error;
+    PyObject *move_type = NULL, *place_kind = NULL, *swap_move = NULL;
     int all_sides;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "$OOOOOOi:configure", kwlist, &black, &white, &default_rules,
-                                     &parse_board, &topology_for, &error, &all_sides)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "$OOOOOOiOOO:configure", kwlist, &black, &white, &default_rules,
+                                     &parse_board, &topology_for, &error, &all_sides, &move_type, &place_kind,
+                                     &swap_move)) {
         return NULL;
+    }
+    if (move_type != NULL) {
+        Py_XSETREF(g_move_type, Py_NewRef(move_type));
+    }
+    if (place_kind != NULL) {
+        Py_XSETREF(g_place_kind, Py_NewRef(place_kind));
+    }
+    if (swap_move != NULL) {
+        Py_XSETREF(g_swap_move, Py_NewRef(swap_move));
     }
     if (!PyCallable_Check(parse_board) || !PyCallable_Check(topology_for)) {
         PyErr_SetString(PyExc_TypeError, "parse_board and topology_for must be callable");
@@ -812,7 +913,9 @@ PyInit__gamecore(void)
         g_str_misere = PyUnicode_InternFromString("misere");
         g_str_pie = PyUnicode_InternFromString("pie");
         g_str_spec = PyUnicode_InternFromString("spec");
-        if (!g_str_play_slow || !g_str_misere || !g_str_pie || !g_str_spec) {
+        g_str_kind = PyUnicode_InternFromString("kind");
+        g_str_path = PyUnicode_InternFromString("path");
+        if (!g_str_play_slow || !g_str_misere || !g_str_pie || !g_str_spec || !g_str_kind || !g_str_path) {
             return NULL;
         }
     }

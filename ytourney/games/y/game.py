@@ -74,6 +74,8 @@ class YGame(Game):
 
     def coerce_move(self, board: Board, answer: object) -> Move:
         """A Move, its notation, or a cell index (the bot protocol of plugins written before the game API)."""
+        if type(answer) is Move:
+            return answer
         if isinstance(answer, numbers.Integral) and not isinstance(answer, bool):
             cell = int(answer)
             if not 0 <= cell < board.num_cells:

@@ -123,15 +123,6 @@ class _GameStateCommon(PieSeats):
         winner = self.winner
         return None if winner is None else Outcome(winner, CONNECTION)
 
-    def legal_moves(self) -> list[Move]:
-        """Every legal action as a Move: the empty cells, then swap when the pie rule offers it; empty once over."""
-        if self.is_over:
-            return []
-        moves = list(map(placements(self.board).__getitem__, self.empty_cells()))
-        if self.can_swap():
-            moves.append(SWAP_MOVE)
-        return moves
-
     def _swap_refusal(self) -> str:
         return self.swap_refusal(self.num_stones)
 
@@ -257,6 +248,15 @@ class PyGameState(_GameStateCommon):
     def empty_cells(self) -> list[int]:
         """Empty cells in index order."""
         return list(compress(self._range, map(not_, self.cells)))
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal action as a Move: the empty cells, then swap when the pie rule offers it; empty once over."""
+        if self._winner is not None:
+            return []
+        moves = list(compress(placements(self.board), map(not_, self.cells)))
+        if len(self._moves) == 1 and self.rules.pie and self.handicap == 0:
+            moves.append(SWAP_MOVE)
+        return moves
 
     def is_legal(self, move: int | Move) -> bool:
         """True when `play(move)` would succeed."""
@@ -389,7 +389,7 @@ def _topology_for(board: Board) -> object:
     """The C core's neighbour and side tables of `board`, built once per board spec."""
     topology = _TOPOLOGIES.get(board.spec)
     if topology is None:
-        topology = _TOPOLOGIES[board.spec] = _gamecore.Topology(board.neighbors, board.sides)
+        topology = _TOPOLOGIES[board.spec] = _gamecore.Topology(board.neighbors, board.sides, placements(board))
     return topology
 
 
@@ -404,6 +404,9 @@ if _gamecore is not None:
         topology_for=_topology_for,
         error=YTourneyError,
         all_sides=ALL_SIDES,
+        move_type=Move,
+        place_kind=MoveKind.PLACE,
+        swap_move=SWAP_MOVE,
     )
 
     class CGameState(_gamecore.Core, _GameStateCommon):
@@ -415,7 +418,7 @@ if _gamecore is not None:
 
         __slots__ = ()
 
-        legal_moves = _GameStateCommon.legal_moves
+        legal_moves = _gamecore.Core.move_list
 
         def is_legal(self, move: int | Move) -> bool:
             """True when `play(move)` would succeed."""

@@ -26,6 +26,7 @@ class YvyGame(Game):
     default_board = "hex:7"
     notation_example = "h8 swap g7 pass"
     has_draws = True
+    has_passes = True
     rule_options: ClassVar[Mapping[str, RuleOption]] = {
         "pie": RuleOption(bool, True, "Black may answer White's first stone with swap"),
         "max_plies": RuleOption(int, DEFAULT_MAX_PLIES, "move limit (a draw); no game can reach the default", 2,

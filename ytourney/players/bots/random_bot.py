@@ -15,8 +15,8 @@ def playable_moves(state: State) -> list[Move]:
     moves = state.legal_moves()
     if moves and moves[-1].is_swap:
         moves.pop()  # the pie answer comes last in every game's list
-    if any(move.is_pass for move in moves) and len(moves) > 1:
-        moves = [move for move in moves if not move.is_pass]
+    if len(moves) > 1 and getattr(state.game, "has_passes", False):
+        moves = [move for move in moves if not move.is_pass] or moves
     return moves
 
 

@@ -71,12 +71,14 @@ def main() -> None:
         lists_rate, per_list = legal_lists(samples, args.seconds)
         results[(name, spec)] = (games_rate, plies, lists_rate, per_list)
     base_games, _, base_lists, _ = results[BASELINE]
-    print(f"{'game':16s} {'board':8s} {'legal lists/s':>14s} {'moves/list':>10s} {'ratio':>6s}  "
+    base_moves = base_lists * results[BASELINE][3]
+    print(f"{'game':16s} {'board':8s} {'legal lists/s':>14s} {'moves/list':>10s} {'legal moves/s':>14s} {'ratio':>6s}  "
           f"{'random games/s':>14s} {'plies/game':>10s} {'ratio':>6s}")
     for (name, spec), (games_rate, plies, lists_rate, per_list) in results.items():
         board = spec or get_game(name).default_board
-        print(f"{name:16s} {board:8s} {lists_rate:14.0f} {per_list:10.1f} {lists_rate / base_lists:6.2f}  "
-              f"{games_rate:14.1f} {plies:10.1f} {games_rate / base_games:6.2f}")
+        moves_rate = lists_rate * per_list
+        print(f"{name:16s} {board:8s} {lists_rate:14.0f} {per_list:10.1f} {moves_rate:14.0f} "
+              f"{moves_rate / base_moves:6.2f}  {games_rate:14.1f} {plies:10.1f} {games_rate / base_games:6.2f}")
     print(f"baseline: {BASELINE[0]} on {BASELINE[1]} through the same API (ratios are game / baseline)")
 
 

@@ -55,13 +55,19 @@ def bot(python: bool, seed: int = 1, **options: object) -> MctsProBot:
     ],
     ids=["tri7", "tri11", "kadon", "misere", "handicap"],
 )
-def test_c_and_python_cores_search_alike(spec: str, moves: str, rules: Rules, handicap: int, playouts: int) -> None:
+@pytest.mark.parametrize(
+    "extra", [{}, {"vc": False}, {"lgr": True, "explore": 0.3, "connect": 0}], ids=["default", "no-vc", "lgr-ucb"]
+)
+def test_c_and_python_cores_search_alike(
+    spec: str, moves: str, rules: Rules, handicap: int, playouts: int, extra: dict[str, object]
+) -> None:
     state = position(spec, moves, rules, handicap)
     found = []
     for core in (CSearcher, PySearcher):
         bridges, dist = board_tables(state.board)
-        searcher = core(state.board.neighbors, state.board.sides, bridges, dist, rollouts=2, rave=500.0, fpu=1.0,
-                        expand_at=1, local=5, near=5, connect=20, bridge=100, pattern=True, max_nodes=3000)
+        options = dict(rollouts=2, rave=500.0, fpu=1.0, expand_at=1, local=5, near=5, connect=20, bridge=100,
+                       pattern=True, max_nodes=3000) | extra
+        searcher = core(state.board.neighbors, state.board.sides, bridges, dist, **options)
         searcher.seed(99)
         searcher.set_position(state.cells, int(state.to_move), state.stones_left_this_turn, rules.misere,
                               state.moves[-1])
@@ -232,3 +238,25 @@ def test_c_search_lets_other_threads_run_and_refuses_a_second_caller() -> None:
     assert isinstance(seen[0], RuntimeError)  # the tree is busy, not read half-grown
     assert seen[1] < finished  # the thread ran while the search held no GIL
     assert searcher.root_info()[0] > 0
+
+
+# Black a5 -(a4 b4)- b3 -(c2 c3)- d2 e2, and e2's edge templates (e1 f1, f2 e3): a virtual connection of the three
+# sides with disjoint carriers, not yet a win in one.
+BLACK_VC = "d2 c5 e2 a3 b3 a6 a5 a7"
+
+
+@pytest.mark.parametrize("python", CORES)
+def test_virtual_connection_solves_the_position(python: bool) -> None:
+    state = position("tri:7", BLACK_VC)
+    player = bot(python, playouts=50)
+    move = player.move(state.copy(), Limit())
+    assert player.last_search.value == 1.0 and player._core.root_info()[1] == int(Color.BLACK)
+    assert state.board.names[move] in {"a4", "b4", "c2", "c3", "e1", "f1", "f2", "e3"}  # keeps the connection
+    unsolved = bot(python, playouts=50, vc=False)
+    unsolved.move(state.copy(), Limit())
+    assert unsolved._core.root_info()[1] == 0
+    # White to move is lost whatever it plays: the search proves every answer lost, never the root at once.
+    state.play(move)
+    loser = bot(python, playouts=20_000, early=False)
+    loser.move(state, Limit())
+    assert loser.last_search.value == 0.0 and loser.last_search.simulations > 1

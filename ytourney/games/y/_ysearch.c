@@ -1,6 +1,7 @@
 /* Optional C search core of the `mcts-pro` bot: UCT with RAVE, knowledge priors, bridge-saving playouts that
- * stop at the first Y, one-move wins and forced blocks at expansion, proven results backed up, tree reuse by
- * compaction, a node budget, a deadline and an early stop once the choice cannot change.
+ * stop at the first Y (optionally with last good replies), one-move wins, forced blocks and virtual connections
+ * (bridges and edge templates with disjoint carriers) solved at expansion, proven results backed up, tree reuse by
+ * compaction, a node budget, a deadline and an optional early stop once the choice cannot change.
  *
  * ytourney.games.y.ysearch.PySearcher is the same algorithm in pure Python, step for step (same random numbers,
  * same floating-point operations in the same order), so both choose the same move for the same seed and playout
@@ -43,7 +44,7 @@ typedef struct {
     int16_t *btab;    /* (a, b, y) triples: after an intrusion at x, y saves the link a-b (b = -1: a to a side) */
     uint8_t *dist;    /* n * n cell distances, clipped at 4 */
     int rollouts, expand_at, k_local, k_near, k_connect, k_bridge, pattern;
-    double rave, fpu;
+    double rave, fpu, explore;
     int64_t max_nodes, used, cap;
     Node *pool;
     uint8_t *cells, *mask;  /* the root position */
@@ -54,6 +55,11 @@ typedef struct {
     int ne, lne;
     int32_t *path;
     uint8_t *pmover;
+    int16_t *vp;       /* scratch union-find, side masks and carrier marks of the virtual-connection check */
+    uint8_t *vm, *vused;
+    int vc, lgr;
+    int16_t *reply;    /* last good reply: per colour and previous cell, the cell that won a playout after it */
+    int16_t *seq;      /* the moves of the current playout */
     uint64_t rng;
     int busy;  /* a search runs without the GIL: no other call may touch the tree meanwhile */
 } Searcher;
@@ -95,7 +101,8 @@ static void
 Searcher_dealloc(Searcher *s)
 {
     void *blocks[] = {s->nbr, s->sides, s->bstart, s->btab, s->dist, s->pool, s->cells, s->mask, s->parent, s->c,
-                      s->m, s->lc, s->lm, s->p, s->e, s->pos, s->lp, s->le, s->lpos, s->path, s->pmover};
+                      s->m, s->lc, s->lm, s->p, s->e, s->pos, s->lp, s->le, s->lpos, s->path, s->pmover,
+                      s->vp, s->vm, s->vused, s->reply, s->seq};
     for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) {
         free(blocks[i]);
     }
@@ -138,20 +145,25 @@ reset_root(Searcher *s)
     s->pool[0].first = -1;
     s->pool[0].move = -1;
     s->pool[0].best = -1;
+    for (int i = 0; i < 2 * s->n; i++) {
+        s->reply[i] = -1;
+    }
 }
 
 static PyObject *
 Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"neighbors", "sides", "bridges", "distances", "rollouts", "rave", "fpu", "expand_at",
-                             "local", "near", "connect", "bridge", "pattern", "max_nodes", NULL};
+                             "local", "near", "connect", "bridge", "pattern", "max_nodes", "vc", "lgr", "explore", NULL};
     PyObject *neighbors, *sides, *bridges, *distances;
     int rollouts, expand_at, k_local, k_near, k_connect, k_bridge, pattern;
     double rave, fpu;
     long long max_nodes;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOiddiiiiipL:Searcher", kwlist, &neighbors, &sides, &bridges,
+    int vc = 1, lgr = 0;
+    double explore = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOiddiiiiipL|ppd:Searcher", kwlist, &neighbors, &sides, &bridges,
                                      &distances, &rollouts, &rave, &fpu, &expand_at, &k_local, &k_near, &k_connect,
-                                     &k_bridge, &pattern, &max_nodes)) {
+                                     &k_bridge, &pattern, &max_nodes, &vc, &lgr, &explore)) {
         return NULL;
     }
     Py_ssize_t n = PySequence_Size(sides);
@@ -171,6 +183,7 @@ Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     s->rollouts = rollouts;
     s->rave = rave;
     s->fpu = fpu;
+    s->explore = explore;
     s->expand_at = expand_at;
     s->k_local = k_local;
     s->k_near = k_near;
@@ -178,6 +191,8 @@ Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     s->k_bridge = k_bridge;
     s->pattern = pattern;
     s->max_nodes = max_nodes;
+    s->vc = vc;
+    s->lgr = lgr;
     s->nbr = malloc(sizeof(int16_t) * NB * n);
     s->sides = malloc(n);
     s->bstart = malloc(sizeof(int32_t) * (n + 1));
@@ -202,9 +217,14 @@ Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     s->lpos = malloc(sizeof(int16_t) * n);
     s->path = malloc(sizeof(int32_t) * (n + 2));
     s->pmover = malloc(n + 2);
+    s->vp = malloc(sizeof(int16_t) * n);
+    s->vm = malloc(n);
+    s->vused = malloc(n);
+    s->reply = malloc(sizeof(int16_t) * 2 * n);
+    s->seq = malloc(sizeof(int16_t) * n);
     if (!s->nbr || !s->sides || !s->bstart || !s->dist || !s->pool || !s->cells || !s->mask || !s->parent || !s->c ||
         !s->m || !s->lc || !s->lm || !s->p || !s->e || !s->pos || !s->lp || !s->le || !s->lpos || !s->path ||
-        !s->pmover) {
+        !s->pmover || !s->vp || !s->vm || !s->vused || !s->reply || !s->seq) {
         PyErr_NoMemory();
         goto fail;
     }
@@ -338,7 +358,7 @@ bridge_save(Searcher *s, int last, int color, int y_wanted)
 /* --- the tree ------------------------------------------------------------------------------------------------- */
 
 static inline double
-value(const Searcher *s, const Node *c)
+value(const Searcher *s, const Node *c, int32_t parent_n)
 {
     double v = s->fpu;
     if (c->n > 0 || c->an > 0) {
@@ -359,6 +379,9 @@ value(const Searcher *s, const Node *c)
             v += 0.01 * c->know / sqrt((double)c->n);
         }
     }
+    if (s->explore > 0 && c->n > 0) {
+        v += s->explore * sqrt(log((double)parent_n) / (double)c->n);
+    }
     return v;
 }
 
@@ -377,7 +400,7 @@ select_child(const Searcher *s, const Node *node, int mover)
             v = -2.0;
         }
         else {
-            v = value(s, c);
+            v = value(s, c, node->n);
         }
         if (v > top) {
             top = v;
@@ -387,10 +410,64 @@ select_child(const Searcher *s, const Node *node, int mover)
     return best;
 }
 
+/* A cell of a virtual connection of `color` joining the three sides, or -1: its groups joined by bridges and
+ * tied to sides by edge templates (two empty cells each), taken greedily in cell order with pairwise disjoint
+ * carriers. Whoever moves, one stone a turn, `color` answers each intrusion in the other cell of its carrier and
+ * completes a Y, so the position is won for `color` (sound, not complete: other templates are not looked for). */
+static int
+vc_win(Searcher *s, int color)
+{
+    int n = s->n;
+    int16_t *vp = s->vp;
+    uint8_t *vm = s->vm, *used = s->vused, *c = s->c;
+    for (int x = 0; x < n; x++) {
+        vp[x] = s->p[x];
+        vm[x] = s->m[x];
+        used[x] = 0;
+    }
+    for (int x = 0; x < n; x++) {
+        if (c[x] || used[x]) {
+            continue;
+        }
+        const int16_t *t = s->btab + 3 * s->bstart[x], *end = s->btab + 3 * s->bstart[x + 1];
+        for (; t < end; t += 3) {
+            int a = t[0], b = t[1], y = t[2];
+            if (c[a] != color || c[y] || used[y]) {
+                continue;
+            }
+            int ra = find(vp, a);
+            if (b >= 0) {
+                if (c[b] != color) {
+                    continue;
+                }
+                int rb = find(vp, b);
+                if (ra == rb) {
+                    continue;
+                }
+                vp[rb] = (int16_t)ra;
+                vm[ra] |= vm[rb];
+            }
+            else {
+                int side = s->sides[x] & s->sides[y];
+                if ((vm[ra] | side) == vm[ra]) {
+                    continue;
+                }
+                vm[ra] |= (uint8_t)side;
+            }
+            used[x] = used[y] = 1;
+            if (vm[ra] == 7) {
+                return x;
+            }
+            break;
+        }
+    }
+    return -1;
+}
+
 /* Expand `node` (the descent state, `mover` to move, `left` stones in its turn): tactics first, then children.
  * Returns 0 when expanded or solved, -1 when the node budget has no room. */
 static int
-expand(Searcher *s, Node *node, int mover, int left, int last)
+expand(Searcher *s, Node *node, int mover, int left, int last, int root)
 {
     int opp = 3 - mover, count = 0, threats = 0, first_threat = -1;
     int16_t *moves = s->lp; /* scratch: the leaf copies are free during expansion */
@@ -441,6 +518,21 @@ expand(Searcher *s, Node *node, int mover, int left, int last)
         count = 1;
     }
     else {
+        if (s->vc) {
+            int x = vc_win(s, mover);
+            if (x >= 0) {
+                node->outcome = (uint8_t)mover;
+                node->best = (int16_t)x;
+                return 0;
+            }
+            /* Not at the root: a lost root is searched for the move that resists longest. */
+            x = root || left != 1 ? -1 : vc_win(s, opp);
+            if (x >= 0) {
+                node->outcome = (uint8_t)opp;
+                node->best = (int16_t)x;
+                return 0;
+            }
+        }
         for (int x = 0; x < s->n; x++) {
             if (s->c[x] == 0) {
                 moves[count++] = (int16_t)x;
@@ -504,20 +596,31 @@ expand(Searcher *s, Node *node, int mover, int left, int last)
     return first;
 }
 
-/* Random playout from the descent state until a Y; returns the winner (misère applied). */
+/* Random playout from the descent state until a Y; returns the winner (misère applied). An intrusion into a
+ * bridge is answered; else the last good reply to the previous move, if its cell is empty; else a random cell.
+ * Afterwards the winner's replies are remembered and the loser's forgotten (LGRF-1). */
 static int
 playout(Searcher *s, int mover, int left, int last)
 {
+    int n = s->n, len = 0, start = last, winner;
     for (;;) {
         int x = -1;
         if (s->pattern && last >= 0 && s->c[last] == 3 - mover) {
             x = bridge_save(s, last, mover, -1);
         }
+        if (x < 0 && s->lgr && last >= 0) {
+            int r = s->reply[(mover - 1) * n + last];
+            if (r >= 0 && s->c[r] == 0) {
+                x = r;
+            }
+        }
         if (x < 0) {
             x = s->e[below(&s->rng, s->ne)];
         }
+        s->seq[len++] = (int16_t)x;
         if (place(s, x, mover) == 7) {
-            return s->misere ? 3 - mover : mover;
+            winner = s->misere ? 3 - mover : mover;
+            break;
         }
         if (left > 1) {
             left--;
@@ -527,6 +630,22 @@ playout(Searcher *s, int mover, int left, int last)
         }
         last = x;
     }
+    if (s->lgr) {
+        for (int i = 0; i < len; i++) {
+            int prev = i ? s->seq[i - 1] : start, x = s->seq[i], color = s->c[x];
+            if (prev < 0) {
+                continue;
+            }
+            int16_t *slot = s->reply + (color - 1) * n + prev;
+            if (color == winner) {
+                *slot = (int16_t)x;
+            }
+            else if (*slot == x) {
+                *slot = -1;
+            }
+        }
+    }
+    return winner;
 }
 
 static void
@@ -562,7 +681,7 @@ iterate(Searcher *s)
         }
         if (node->first < 0) {
             if (idx == 0 || node->n >= s->expand_at) {
-                int32_t first = expand(s, node, mover, left, last);
+                int32_t first = expand(s, node, mover, left, last, idx == 0);
                 node = s->pool + idx;
                 if (node->outcome) {
                     result = node->outcome;

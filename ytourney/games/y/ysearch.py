@@ -6,9 +6,11 @@ operations in the same order), so both choose the same move for the same seed an
 speed differs. `Searcher` is the C one when it is built, unless YTOURNEY_PURE_PYTHON=1.
 
 Each iteration walks down the tree by RAVE value plus a decaying knowledge bonus, expands a leaf once it has been
-visited (a one-move win solves it, a single threat of the opponent leaves one child, two solve it as lost), plays
-`rollouts` random playouts from it that answer bridge intrusions and stop at the first Y, and backs up wins,
-AMAF counts and proven results. A node budget caps the tree; `reroot` keeps the subtree of the moves played.
+visited (a one-move win solves it, a single threat of the opponent leaves one child, two solve it as lost, and so
+does a virtual connection: groups joined by bridges and tied to the sides by edge templates, with disjoint
+carriers, solves it for their owner), plays `rollouts` random playouts from it that answer bridge intrusions
+(optionally replay the last good reply, `lgr`) and stop at the first Y, and backs up wins, AMAF counts and proven
+results. A node budget caps the tree; `reroot` keeps the subtree of the moves played.
 """
 
 from __future__ import annotations
@@ -58,6 +60,9 @@ class PySearcher:
         bridge: int,
         pattern: bool,
         max_nodes: int,
+        vc: bool = True,
+        lgr: bool = False,
+        explore: float = 0.0,
     ) -> None:
         n = len(sides)
         if len(neighbors) != n or len(bridges) != n or len(distances) != n * n:
@@ -73,6 +78,10 @@ class PySearcher:
         self.k_local, self.k_near, self.k_connect, self.k_bridge = local, near, connect, bridge
         self.pattern = bool(pattern)
         self.max_nodes = max_nodes
+        self.vc = bool(vc)
+        self.lgr = bool(lgr)
+        self.explore = float(explore)
+        self.reply = [-1] * (2 * n)
         self.rng = 0
         self.cells = [0] * n
         self.parent = list(range(n))
@@ -90,6 +99,7 @@ class PySearcher:
         """Drop the tree."""
         self.root = Node(-1)
         self.used = 1
+        self.reply = [-1] * (2 * self.n)
 
     def set_position(self, cells: Sequence[int], to_move: int, stones_left: int, misere: bool, last: int) -> None:
         """The position the tree's root stands for."""
@@ -148,7 +158,8 @@ class PySearcher:
             t = 0.0
             if deadline > 0 and iterations % TIME_EVERY == 0:
                 t = time.perf_counter()
-                if t >= deadline:
+                # A Python iteration takes milliseconds: stop when the next one would end past the deadline.
+                if t + (t - started) / iterations >= deadline:
                     break
             if early and iterations % STOP_EVERY == 0:
                 remaining = float(max_sims - sims) if max_sims > 0 else 1e300
@@ -194,7 +205,7 @@ class PySearcher:
                 break
             if node.children is None:
                 if node is self.root or node.n >= self.expand_at:
-                    self._expand(node, state, mover, left, last)
+                    self._expand(node, state, mover, left, last, node is self.root)
                     if node.outcome:
                         result = node.outcome
                         break
@@ -255,7 +266,7 @@ class PySearcher:
                 break
             parent.outcome, parent.best = 3 - pm, child.move
 
-    def _value(self, c: Node) -> float:
+    def _value(self, c: Node, parent_n: int) -> float:
         v = self.fpu
         if c.n > 0 or c.an > 0:
             alpha = self.rave / (self.rave + c.n) if self.rave > 0 else 0.0
@@ -269,6 +280,8 @@ class PySearcher:
                 v += 0.01 * c.know
             elif c.n < 1000:
                 v += 0.01 * c.know / math.sqrt(c.n)
+        if self.explore > 0 and c.n > 0:
+            v += self.explore * math.sqrt(math.log(parent_n) / c.n)
         return v
 
     def _select(self, node: Node, mover: int) -> Node:
@@ -280,7 +293,7 @@ class PySearcher:
                     return c
                 v = -2.0
             else:
-                v = self._value(c)
+                v = self._value(c, node.n)
             if v > top:
                 top, best = v, c
         return best
@@ -299,7 +312,7 @@ class PySearcher:
                 return y
         return -1
 
-    def _expand(self, node: Node, state: list[list[int]], mover: int, left: int, last: int) -> None:
+    def _expand(self, node: Node, state: list[list[int]], mover: int, left: int, last: int, root: bool) -> None:
         c = state[0]
         opp = 3 - mover
         n = self.n
@@ -328,6 +341,16 @@ class PySearcher:
         elif threats:
             moves = threats
         else:
+            if self.vc:
+                x = self._vc_win(state, mover)
+                if x >= 0:
+                    node.outcome, node.best = mover, x
+                    return
+                # Not at the root: a lost root is searched for the move that resists longest.
+                x = -1 if root or left != 1 else self._vc_win(state, opp)
+                if x >= 0:
+                    node.outcome, node.best = opp, x
+                    return
             moves = [x for x in range(n) if c[x] == 0]
         if self.used + len(moves) > self.max_nodes:
             return
@@ -350,22 +373,76 @@ class PySearcher:
         node.children = children
         self.used += len(children)
 
+    def _vc_win(self, state: list[list[int]], color: int) -> int:
+        """A cell of a virtual connection of `color` joining the three sides, or -1 (the C core's vc_win)."""
+        c = state[0]
+        vp, vm = list(state[2]), list(state[1])
+        used = [False] * self.n
+        sides = self.sides
+        for x in range(self.n):
+            if c[x] or used[x]:
+                continue
+            for a, b, y in self.btab[x]:
+                if c[a] != color or c[y] or used[y]:
+                    continue
+                ra = _find(vp, a)
+                if b >= 0:
+                    if c[b] != color:
+                        continue
+                    rb = _find(vp, b)
+                    if ra == rb:
+                        continue
+                    vp[rb] = ra
+                    vm[ra] |= vm[rb]
+                else:
+                    side = sides[x] & sides[y]
+                    if vm[ra] | side == vm[ra]:
+                        continue
+                    vm[ra] |= side
+                used[x] = used[y] = True
+                if vm[ra] == 7:
+                    return x
+                break
+        return -1
+
     def _playout(self, state: list[list[int]], mover: int, left: int, last: int) -> int:
         c, e = state[0], state[3]
         nbr = self.nbr
+        n = self.n
+        reply = self.reply
+        start = last
+        seq: list[int] = []
         while True:
             x = -1
             if self.pattern and last >= 0 and c[last] == 3 - mover:
                 x = self._bridge_save(c, last, mover, -1)
+            if x < 0 and self.lgr and last >= 0:
+                r = reply[(mover - 1) * n + last]
+                if r >= 0 and c[r] == 0:
+                    x = r
             if x < 0:
                 x = e[self._random_below(len(e))]
+            seq.append(x)
             if _place(state, nbr, x, mover) == 7:
-                return 3 - mover if self.misere else mover
+                winner = 3 - mover if self.misere else mover
+                break
             if left > 1:
                 left -= 1
             else:
                 mover = 3 - mover
             last = x
+        if self.lgr:
+            for i, x in enumerate(seq):
+                prev = seq[i - 1] if i else start
+                if prev < 0:
+                    continue
+                color = c[x]
+                slot = (color - 1) * n + prev
+                if color == winner:
+                    reply[slot] = x
+                elif reply[slot] == x:
+                    reply[slot] = -1
+        return winner
 
     # --- the choice -----------------------------------------------------------------------------------------
 

@@ -1,9 +1,11 @@
 """The `mcts-pro` bot: the top rung of the ladder, a morat-style MCTS whose search runs in C where it is built.
 
-The search (ytourney.games.y.ysearch) is UCT with RAVE and knowledge priors (near the last move, near stones, edge
-connections, bridge answers), one-move wins and forced blocks at expansion, proven results backed up, playouts that
-answer bridge intrusions and stop at the first Y, tree reuse between moves, a node budget and an early stop once
-the most visited move cannot be overtaken in the time left. Without the C core it runs the same search in Python,
+The search (ytourney.games.y.ysearch) is UCT with RAVE and knowledge priors (near the last move, near stones,
+bridge answers; edge connections optional), one-move wins, forced blocks and virtual connections (bridges and edge templates
+with disjoint carriers joining the three sides) solved at expansion, proven results backed up, playouts that
+answer bridge intrusions and stop at the first Y, tree reuse between moves and a node budget. It uses the whole
+move time (a move's time cannot be banked, and searching on grows the subtree kept for the next move); the option
+`early` stops once the most visited move cannot be overtaken, to save CPU. Without the C core it runs the same search in Python,
 playing the same moves for the same seed and playout budget, only slower.
 """
 
@@ -73,15 +75,20 @@ class MctsProBot(BaseBot):
         "rollouts": BotOption(int, 4, "random playouts per leaf", 1, 64),
         "rave": BotOption(float, 500.0, "RAVE factor: visits at which tree and AMAF values weigh equally (0: off)",
                           0, 1e9),
+        "explore": BotOption(float, 0.0, "UCB exploration constant added to the RAVE value (0: none)", 0, 10),
         "fpu": BotOption(float, 1.0, "value of a move with no visits yet (first-play urgency)", 0, 10),
         "expand": BotOption(int, 1, "visits a leaf needs before it is expanded", 0, 1_000_000),
         "local": BotOption(int, 5, "prior for moves near the last move (times 4 - distance)", 0, 1000),
         "near": BotOption(int, 5, "prior for moves next to a stone", 0, 1000),
-        "connect": BotOption(int, 20, "prior per side the move's group would touch", 0, 1000),
+        "connect": BotOption(int, 0, "prior per side the move's group would touch (0: off; 20, morat's, lost "
+                             "games against mcts by drawing moves to the edges)", 0, 1000),
         "bridge": BotOption(int, 100, "prior for answering an intrusion into a bridge", 0, 10_000),
         "pattern": BotOption(bool, True, "playouts answer bridge intrusions"),
+        "lgr": BotOption(bool, False, "playouts play the last good reply to the previous move (LGRF-1)"),
+        "vc": BotOption(bool, True, "solve positions where a side's bridges and edge templates join the three sides"),
         "nodes": BotOption(int, DEFAULT_NODES, "tree node budget (memory: 32 bytes a node in C)", 1000, 200_000_000),
-        "early": BotOption(bool, True, "stop a search once the most visited move cannot be overtaken"),
+        "early": BotOption(bool, False, "stop a search once the most visited move cannot be overtaken (saves CPU; "
+                           "off by default: a move's unused time is lost, while searching on grows the kept subtree)"),
         "reuse": BotOption(bool, True, "keep the subtree of the actual moves between decisions"),
         "swap_margin": BotOption(float, 0.0, "swap when the first stone is worth more than 0.5 + this to Black",
                                  -0.5, 0.5),
@@ -96,14 +103,17 @@ class MctsProBot(BaseBot):
         rollouts: int = 4,
         rave: float = 500.0,
         fpu: float = 1.0,
+        explore: float = 0.0,
         expand: int = 1,
         local: int = 5,
         near: int = 5,
-        connect: int = 20,
+        connect: int = 0,
         bridge: int = 100,
         pattern: bool = True,
+        vc: bool = True,
+        lgr: bool = False,
         nodes: int = DEFAULT_NODES,
-        early: bool = True,
+        early: bool = False,
         reuse: bool = True,
         swap_margin: float = 0.0,
         python: bool = False,
@@ -119,7 +129,8 @@ class MctsProBot(BaseBot):
         self.playouts = playouts
         self.seconds = seconds
         self.settings = dict(rollouts=rollouts, rave=float(rave), fpu=float(fpu), expand_at=expand, local=local,
-                             near=near, connect=connect, bridge=bridge, pattern=pattern)
+                             near=near, connect=connect, bridge=bridge, pattern=pattern, vc=vc, lgr=lgr,
+                             explore=float(explore))
         self.nodes = nodes
         self.early = early
         self.reuse = reuse

@@ -17,6 +17,14 @@ from ytourney.games.aliens_amazons import tables as t
 
 Path = tuple[int, ...]
 
+SPACE_WEIGHT = 0.06
+"""What each empty node the Aliens can step to is worth to them in `evaluate`."""
+LOOSE_WEIGHT = 0.15
+"""What each Amazon open to a jump after an Alien's step is worth to the Aliens in `evaluate`."""
+LOOSE_SLACK = 1
+"""How many more loose Amazons than the fewest a searched Amazon move may leave (room to advance a wall)."""
+"""What each Amazon open to a jump after an Alien's step is worth to the Aliens in `evaluate`."""
+
 
 class Sim:
     """A bare position for search: node contents, counters and the side to move (1 Amazons, 2 Aliens)."""
@@ -102,6 +110,105 @@ def alien_room(cells: list[int], tables: t.Tables) -> tuple[int, int]:
     return len(moves), best
 
 
+def capture_open(cells: list[int], tables: t.Tables) -> bool:
+    """True when an Alien to move could capture at once: a jump over an Amazon from where it stands or from a
+    landing it reaches by jumping over Aliens."""
+    jumps = tables.jumps
+    for a, stone in enumerate(cells):
+        if stone != t.ALIEN:
+            continue
+        seen, todo = {a}, [a]
+        for p in todo:
+            for over, land in jumps[p]:
+                held = cells[over]
+                if held == t.EMPTY or over == a or land in seen or (cells[land] != t.EMPTY and land != a):
+                    continue
+                if held == t.AMAZON:
+                    return True
+                seen.add(land)
+                todo.append(land)
+    return False
+
+
+def alien_space(cells: list[int], tables: t.Tables) -> int:
+    """The empty nodes the Aliens reach by steps: the room the Amazons must take from them."""
+    neighbors = tables.neighbors
+    todo = [a for a, stone in enumerate(cells) if stone == t.ALIEN]
+    seen = set(todo)
+    for p in todo:
+        for q in neighbors[p]:
+            if q not in seen and cells[q] == t.EMPTY:
+                seen.add(q)
+                todo.append(q)
+    return len(seen) - sum(1 for stone in cells if stone == t.ALIEN)
+
+
+_LINES_OVER: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {}
+
+
+def lines_over(tables: t.Tables) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For every node x, the (from, landing) pairs of the jumps over x."""
+    table = _LINES_OVER.get(id(tables))
+    if table is None:
+        over: list[list[tuple[int, int]]] = [[] for _ in tables.jumps]
+        for a, pairs in enumerate(tables.jumps):
+            for x, land in pairs:
+                over[x].append((a, land))
+        table = _LINES_OVER[id(tables)] = tuple(tuple(pairs) for pairs in over)
+    return table
+
+
+def _is_loose(cells: list[int], x: int, over: tuple[tuple[tuple[int, int], ...], ...]) -> bool:
+    return cells[x] == t.AMAZON and any(cells[a] != t.AMAZON and cells[land] == t.EMPTY for a, land in over[x])
+
+
+def loose(cells: list[int], tables: t.Tables) -> int:
+    """Amazons an Alien could jump after stepping next to them: a line through the stone with both ends empty."""
+    over = lines_over(tables)
+    return sum(1 for x in range(len(cells)) if _is_loose(cells, x, over))
+
+
+_TOUCHED: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def touched(tables: t.Tables) -> tuple[tuple[int, ...], ...]:
+    """For every node n, the nodes whose looseness n's contents can change (n itself and the stones it flanks)."""
+    table = _TOUCHED.get(id(tables))
+    if table is None:
+        over = lines_over(tables)
+        sets: list[set[int]] = [{n} for n in range(len(over))]
+        for x, pairs in enumerate(over):
+            for a, land in pairs:
+                sets[a].add(x)
+                sets[land].add(x)
+        table = _TOUCHED[id(tables)] = tuple(tuple(sorted(nodes)) for nodes in sets)
+    return table
+
+
+def safe_amazon_moves(cells: list[int], moves: list[Path], tables: t.Tables) -> list[Path]:
+    """The Amazon placements and steps after which no Alien can capture at once and the fewest Amazons are
+    `loose` (a solid formation: walls two deep or backed by the edge); all of them when every move opens a
+    capture."""
+    scored = []
+    over, near = lines_over(tables), touched(tables)
+    for path in moves:
+        source, target = (path[0], path[-1]) if len(path) == 2 else (-1, path[0])
+        nodes = set(near[target]).union(near[source]) if source >= 0 else near[target]
+        before = sum(_is_loose(cells, x, over) for x in nodes)
+        if source >= 0:
+            cells[source] = t.EMPTY
+        cells[target] = t.AMAZON
+        if not capture_open(cells, tables):
+            scored.append((sum(_is_loose(cells, x, over) for x in nodes) - before, path))
+        cells[target] = t.EMPTY
+        if source >= 0:
+            cells[source] = t.AMAZON
+    if not scored:
+        return moves
+    least = min(score for score, _ in scored)
+    return [path for score, path in scored if score <= least + LOOSE_SLACK]
+
+
 def policy(sim: Sim, moves: list[Path], rng: random.Random, greed: float) -> Path:
     """The playout policy: greedy captures for the Aliens, safe blocking stones for the Amazons."""
     if rng.random() >= greed:
@@ -150,7 +257,8 @@ def policy(sim: Sim, moves: list[Path], rng: random.Random, greed: float) -> Pat
 
 def evaluate(sim: Sim) -> float:
     """The Aliens' chance of winning, guessed from captures (and the capture on offer), the gap the Amazons
-    still have to fill to immobilize the Aliens, and how many Amazons stand far from every Alien."""
+    still have to fill to immobilize the Aliens, how many Amazons stand far from every Alien, and the Aliens'
+    room to step (`alien_space`)."""
     if sim.winner:
         return 0.5 if sim.winner < 0 else float(sim.winner == t.ALIEN)
     cells, tables = sim.cells, sim.tables
@@ -161,7 +269,9 @@ def evaluate(sim: Sim) -> float:
     if aliens:
         distance = tables.distance
         far = sum(1 for c, stone in enumerate(cells) if stone == t.AMAZON and min(distance[c][a] for a in aliens) > 3)
-    x = 0.3 * (sim.captured + threat - 8) + 0.35 * (min(hole, 24) - 4) + 0.05 * far
+    space = alien_space(cells, tables)
+    x = (0.3 * (sim.captured + threat - 8) + 0.35 * (min(hole, 24) - 4) + 0.05 * far + SPACE_WEIGHT * (space - 12)
+         + LOOSE_WEIGHT * loose(cells, tables))
     return 1.0 / (1.0 + math.exp(-x))
 
 

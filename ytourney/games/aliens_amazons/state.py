@@ -97,6 +97,14 @@ class AliensAmazonsState(StoneState):
             return self.no_moves_outcome()
         return None
 
+    def search_moves(self) -> list[Move]:
+        """For the generic mcts: the Amazons' moves that leave no Amazon open to a jump (all when none does)."""
+        if self._to_move is ALIENS_COLOR:
+            return self.generate_moves()
+        neighbors = self.tables.neighbors
+        paths = policy.safe_amazon_moves(list(self.cells), self.raw_moves(), self.tables)
+        return [to_move(path, neighbors) for path in paths]
+
     def rollout(self, rng: Any, plies: int) -> float:
         """Black's (the Amazons') value for the generic mcts: `plies` plies of the cheap policy, then evaluated."""
         return 1.0 - policy.rollout(self, rng, plies)

@@ -320,5 +320,6 @@ def test_heuristic_aliens_take_the_longest_capture() -> None:
 def test_cli_match(tmp_path) -> None:
     # mcts's Amazons keep their stones safe against random Aliens, so a game can run long: a short move limit
     result = CliRunner().invoke(main, ["match", "random", "mcts:playouts=50", "--game", "aliens-amazons",
-                                       "--games-per-pair", "2", "--rule", "max_plies=150", "--out", str(tmp_path / "m")])
+                                       "--games-per-pair", "2", "--rule", "max_plies=150",
+                                       "--out", str(tmp_path / "m")])
     assert result.exit_code == 0, result.output

@@ -323,3 +323,31 @@ def test_cli_match(tmp_path) -> None:
                                        "--games-per-pair", "2", "--rule", "max_plies=150",
                                        "--out", str(tmp_path / "m")])
     assert result.exit_code == 0, result.output
+
+
+# --- the Amazons' knowledge for the generic mcts ------------------------------------------------------------
+
+
+def test_searched_amazon_moves_leave_no_capture_open() -> None:
+    from ytourney.games.aliens_amazons import policy  # noqa: PLC0415
+
+    state = position(["E5"], ["E6", "A1", "C1"], to_move=Color.BLACK)  # E6 is open to E5-E7 unless E7 is filled
+    assert policy.capture_open(list(state.cells), state.tables)
+    searched = state.search_moves()
+    assert searched and set(searched) <= set(state.legal_moves())
+    for move in searched:
+        after = state.copy()
+        after.play(move)
+        assert not policy.capture_open(list(after.cells), after.tables), GAME.format_move(BOARD, move)
+    assert state.copy().search_moves() == searched
+    aliens = position(["E5"], ["E6"])
+    assert set(aliens.search_moves()) == set(aliens.legal_moves())  # the Aliens' moves are not narrowed
+
+
+def test_loose_counts_amazons_with_both_ends_of_a_line_empty() -> None:
+    from ytourney.games.aliens_amazons import policy  # noqa: PLC0415
+
+    corner = position(["E5"], ["A1"])
+    assert policy.loose(list(corner.cells), corner.tables) == 0  # nothing jumps a corner stone
+    open_stone = position(["A9"], ["E5"])
+    assert policy.loose(list(open_stone.cells), open_stone.tables) == 1

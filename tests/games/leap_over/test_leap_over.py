@@ -168,3 +168,52 @@ def test_notation_round_trips_and_refuses_what_it_cannot_read() -> None:
     with pytest.raises(IllegalMoveError, match="B5-D5: B5 holds no black stone"):
         play(GAME.new_state(BOARD, GAME.parse_rules(None)), "B6-D6") if False else play(
             position("C5", "D5"), "B5-D5")
+
+
+# --- the search hooks the generic mcts reads -----------------------------------------------------------------
+
+
+def test_search_moves_are_legal_one_chain_per_landing_and_forward() -> None:
+    from ytourney.games.leap_over.evaluation import distances  # noqa: PLC0415
+
+    rng = random.Random(11)
+    cost = distances(BOARD)
+    for _ in range(20):
+        state = GAME.new_state(BOARD, GAME.parse_rules({"pie": False}))
+        for _ in range(rng.randrange(0, 60)):
+            if state.is_over:
+                break
+            state.play(rng.choice(state.legal_moves()))
+        if state.is_over:
+            continue
+        legal = state.legal_moves()
+        searched = state.search_moves()
+        assert all(state.is_legal(m) for m in searched) and set(searched) <= set(legal)
+        ends = [(m.path[0], m.path[-1]) for m in searched if m.path]
+        assert len(ends) == len(set(ends))  # one chain per stone and landing
+        me = state.to_move
+        forward = {(m.path[0], m.path[-1]) for m in legal if m.path and cost[me][m.path[-1]] <= cost[me][m.path[0]]}
+        assert set(ends) == (forward or {(m.path[0], m.path[-1]) for m in legal if m.path})
+
+
+def test_is_legal_checks_chains_jump_by_jump_as_the_list_does() -> None:
+    state = position("E5 E6", "F6")
+    listed = set(state.legal_moves())
+    for move in listed:
+        assert state.is_legal(move)
+    for bad in (Move.jump((n("E5"), n("E7"), n("E5"))), Move.jump((n("E6"), n("E8"))), Move.jump((n("E5"), n("E9"))),
+                PASS):
+        assert state.is_legal(bad) is (bad in listed)
+
+
+def test_the_generic_mcts_takes_the_games_search_defaults() -> None:
+    from ytourney.games.bot import Limit  # noqa: PLC0415
+    from ytourney.players.bots.uct import UctBot  # noqa: PLC0415
+
+    state = GAME.new_state(BOARD, GAME.parse_rules({"pie": False}))
+    bot = UctBot(seed=1, playouts=30)
+    assert state.is_legal(bot.move(state.copy(), Limit()))
+    assert (bot.exploration, bot.playout_plies) == (0.5, 0)
+    given = UctBot(seed=1, playouts=30, c=1.3, playout_plies=4)
+    given.move(state.copy(), Limit())
+    assert (given.exploration, given.playout_plies) == (1.3, 4)

@@ -1,4 +1,5 @@
-"""A short match of Singularity through the CLI: random against the game's own mcts, records stored and rated."""
+"""A short match of Singularity through the CLI: random against the generic mcts with the game's search hooks, records
+stored and rated."""
 
 from __future__ import annotations
 

@@ -11,9 +11,9 @@ from yvy_helpers import build, cell
 from ytourney.games.api import PASS, Color, Move, MoveKind, Outcome
 from ytourney.games.bot import Limit
 from ytourney.games.yvy.bots import YvyRandomBot
-from ytourney.players.bots.uct import UctBot as YvyMctsBot  # the generic mcts with YvY's hooks
 from ytourney.games.yvy.game import GAME, SPROUT_FILL
 from ytourney.games.yvy.state import LOOP, SCORE
+from ytourney.players.bots.uct import UctBot
 
 
 def test_random_passes_only_when_the_board_is_full() -> None:
@@ -37,24 +37,24 @@ def test_random_late_pass_option() -> None:
 
 def test_mcts_closes_a_loop_in_one() -> None:
     state = build("hex:4", "e4 e5 d5 c4 c3", "a1 i9 e9")  # White to move: d3 closes the ring round d4
-    move = YvyMctsBot(seed=3, playouts=20).move(state, Limit())
+    move = UctBot(seed=3, playouts=20).move(state, Limit())
     assert move == Move.place(cell(state.board, "d3"))
 
 
 def test_mcts_stops_the_opponents_loop() -> None:
     state = build("hex:4", "a1 i9 e9 g3", "e4 e5 d5 c4 c3")  # White to move; Black threatens d3
-    move = YvyMctsBot(seed=4, playouts=20).move(state, Limit())
+    move = UctBot(seed=4, playouts=20).move(state, Limit())
     assert move in (Move.place(cell(state.board, "d3")), Move.place(cell(state.board, "d4")))
 
 
 def test_mcts_passes_back_only_when_the_count_wins() -> None:
     state = build("hex:4", "a1", "")  # a1, then Black passed: White passing now wins 10-0
-    assert YvyMctsBot(seed=5, playouts=20).move(state, Limit()) == PASS
+    assert UctBot(seed=5, playouts=20).move(state, Limit()) == PASS
     losing = build("hex:4", "d4", "a1")  # White's d4 is dead: passing would lose
     losing.play(PASS)  # White passes, Black to move: Black passing wins
-    assert YvyMctsBot(seed=5, playouts=20).move(losing, Limit()) == PASS
+    assert UctBot(seed=5, playouts=20).move(losing, Limit()) == PASS
     fresh = build("hex:4", "d4", "a1")
-    assert YvyMctsBot(seed=5, playouts=20).move(fresh, Limit()) != PASS
+    assert UctBot(seed=5, playouts=20).move(fresh, Limit()) != PASS
 
 
 def test_views() -> None:

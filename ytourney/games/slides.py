@@ -12,11 +12,18 @@ import functools
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ytourney.boards.board import Board, parse_board
+from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
 from ytourney.errors import GameSpecError
 from ytourney.games.api import EMPTY, Color, Game, Move, MoveKind, State, Termination
-from ytourney.games.stones import StoneState, format_path_move, parse_path_move, slide_table, slide_targets
+from ytourney.games.stones import (
+    StoneState,
+    format_path_move,
+    kadon_board,
+    parse_path_move,
+    slide_table,
+    slide_targets,
+)
 
 
 @functools.lru_cache(maxsize=8)
@@ -146,9 +153,7 @@ class SlideGame(Game):
 
     def parse_board(self, spec: str) -> Board:
         """Only the 93-node kadon board."""
-        if not isinstance(spec, str) or spec.strip().lower() != "kadon":
-            raise GameSpecError(f"board {spec!r} is not a board of {self.name}; expected kadon")
-        return parse_board("kadon")
+        return kadon_board(spec, self.name)
 
     def parse_rules(self, data: Mapping[str, Any] | None) -> Any:
         """Rules from the rule options; missing keys take the defaults, a choice must be one of its values."""

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ytourney.boards.board import Board
+from ytourney.boards.board import Board, parse_board
 from ytourney.errors import GameOverError, GameSpecError, IllegalMoveError, NotationError, SwapNotAllowedError
 from ytourney.games.api import (
     EMPTY,
@@ -302,7 +302,14 @@ def format_path_move(board: Board, move: Move) -> str:
     return text if move.capture is None else f"{text}x{board.names[move.capture]}"
 
 
-# --- rules values read from their JSON form --------------------------------------------------------------------
+# --- the kadon board and rules values read from their JSON form --------------------------------------------------------------------
+
+
+def kadon_board(spec: object, game: str) -> Board:
+    """The 93-node kadon board, the only board of the Kadon games; any other spec is refused naming it."""
+    if not isinstance(spec, str) or spec.strip().lower() != "kadon":
+        raise GameSpecError(f"board {spec!r} is not a board of {game}; expected kadon")
+    return parse_board("kadon")
 
 
 def read_rules(cls: Any, data: Mapping[str, Any] | None, game: str, choices: Mapping[str, tuple[str, ...]]) -> Any:

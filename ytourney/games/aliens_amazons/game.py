@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ytourney.boards.board import Board, BoardKind, parse_board
+from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
 from ytourney.errors import GameSpecError, NotationError
 from ytourney.games.aliens_amazons import tables as t
@@ -24,7 +24,7 @@ from ytourney.games.api import (
     State,
     Termination,
 )
-from ytourney.games.stones import format_path_move
+from ytourney.games.stones import format_path_move, kadon_board
 
 DEFAULT_MAX_PLIES = 1000
 """The move limit: random play reaches it in under 1% of games (docs/games/aliens-amazons.md), real play never."""
@@ -70,10 +70,7 @@ class AliensAmazons(Game):
 
     def parse_board(self, spec: str) -> Board:
         """Only the 93-node kadon board."""
-        board = parse_board(spec)
-        if board.kind is not BoardKind.KADON:
-            raise GameSpecError(f"board {spec!r} is not a board of {self.name}; expected kadon")
-        return board
+        return kadon_board(spec, self.name)
 
     def parse_rules(self, data: Mapping[str, Any] | None) -> Rules:
         """Rules from {pie, max_plies, threshold}; missing keys take the defaults."""

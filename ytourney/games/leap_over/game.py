@@ -6,13 +6,13 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ytourney.boards.board import Board, BoardKind, parse_board
+from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
-from ytourney.errors import GameSpecError, NotationError
+from ytourney.errors import NotationError
 from ytourney.games.api import PASS, PASS_TOKEN, SWAP, SWAP_TOKEN, Game, Move, RuleOption, State, Termination
 from ytourney.games.leap_over.rules import DEFAULT_MAX_PLIES, GOALS, Rules
 from ytourney.games.leap_over.state import BLOCKED, FILLED, LeapOverState
-from ytourney.games.stones import format_path_move
+from ytourney.games.stones import format_path_move, kadon_board
 
 _CHAIN = re.compile(r"[a-z]+[0-9]+(?:-[a-z]+[0-9]+)+")
 
@@ -38,11 +38,8 @@ class LeapOverGame(Game):
     """The generic mcts scores each new leaf by the evaluation at once (random play never finishes a game)."""
 
     def parse_board(self, spec: str) -> Board:
-        """Only the kadon board."""
-        board = parse_board(spec)
-        if board.kind is not BoardKind.KADON:
-            raise GameSpecError(f"board {spec!r} is not a board of leap-over; expected kadon")
-        return board
+        """Only the 93-node kadon board."""
+        return kadon_board(spec, self.name)
 
     def parse_rules(self, data: Mapping[str, Any] | None) -> Rules:
         """Rules from {pie, max_plies, goal}."""

@@ -6,12 +6,13 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ytourney.boards.board import Board, BoardKind, parse_board
+from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
-from ytourney.errors import GameSpecError, NotationError
+from ytourney.errors import NotationError
 from ytourney.games.api import SWAP, SWAP_TOKEN, Game, Move, MoveKind, RuleOption, State, Termination
 from ytourney.games.singularity.rules import CORNER_COLOURS, DEFAULT_MAX_PLIES, FUSION_ZONES, Rules
 from ytourney.games.singularity.state import SINGULARITY, SingularityState
+from ytourney.games.stones import kadon_board
 
 _MOVE = re.compile(r"([a-z]+[0-9]+)-([a-z]+[0-9]+)(?:x([a-z]+[0-9]+))?")
 
@@ -38,11 +39,8 @@ class SingularityGame(Game):
     """The generic mcts scores each new leaf by the evaluation at once (random play never finishes a game)."""
 
     def parse_board(self, spec: str) -> Board:
-        """Only the kadon board."""
-        board = parse_board(spec)
-        if board.kind is not BoardKind.KADON:
-            raise GameSpecError(f"board {spec!r} is not a board of singularity; expected kadon")
-        return board
+        """Only the 93-node kadon board."""
+        return kadon_board(spec, self.name)
 
     def parse_rules(self, data: Mapping[str, Any] | None) -> Rules:
         """Rules from {pie, max_plies, corners, fusion}."""

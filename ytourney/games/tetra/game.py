@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ytourney.boards.board import Board, parse_board
+from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
 from ytourney.errors import GameSpecError
 from ytourney.games.api import Game, Move, RuleOption, State, Termination
-from ytourney.games.stones import format_path_move, parse_path_move
+from ytourney.games.stones import format_path_move, kadon_board, parse_path_move
 from ytourney.games.tetra.state import STONES, TetraRules, TetraState
 
 
@@ -34,9 +34,7 @@ class TetraGame(Game):
 
     def parse_board(self, spec: str) -> Board:
         """Only the 93-node kadon board."""
-        if not isinstance(spec, str) or spec.strip().lower() != "kadon":
-            raise GameSpecError(f"board {spec!r} is not a board of tetra; expected kadon")
-        return parse_board("kadon")
+        return kadon_board(spec, self.name)
 
     def parse_rules(self, data: Mapping[str, Any] | None) -> TetraRules:
         """Rules from {pie, bridge_lines, max_plies}; missing keys take the defaults."""

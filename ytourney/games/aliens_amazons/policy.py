@@ -17,13 +17,19 @@ from ytourney.games.aliens_amazons import tables as t
 
 Path = tuple[int, ...]
 
-SPACE_WEIGHT = 0.06
+CAPTURE_WEIGHT = 0.3
+"""What each Amazon captured (or on offer to the Aliens to move) is worth to the Aliens in `evaluate`."""
+HOLE_WEIGHT = 0.12
+"""What each node of the gap is worth to the Aliens in `evaluate`."""
+SPACE_WEIGHT = 0.03
 """What each empty node the Aliens can step to is worth to them in `evaluate`."""
 LOOSE_WEIGHT = 0.15
 """What each Amazon open to a jump after an Alien's step is worth to the Aliens in `evaluate`."""
 LOOSE_SLACK = 1
 """How many more loose Amazons than the fewest a searched Amazon move may leave (room to advance a wall)."""
-"""What each Amazon open to a jump after an Alien's step is worth to the Aliens in `evaluate`."""
+TRAP_WEIGHT = 0.5
+"""What each Alien's own gap (its need set's empty nodes) adds to the gap in `evaluate`, the smallest most, so the
+Amazons close one trap at a time."""
 
 
 class Sim:
@@ -257,21 +263,26 @@ def policy(sim: Sim, moves: list[Path], rng: random.Random, greed: float) -> Pat
 
 def evaluate(sim: Sim) -> float:
     """The Aliens' chance of winning, guessed from captures (and the capture on offer), the gap the Amazons
-    still have to fill to immobilize the Aliens, how many Amazons stand far from every Alien, and the Aliens'
-    room to step (`alien_space`)."""
+    still have to fill to immobilize the Aliens (and each Alien's own, the smallest first), how many Amazons stand
+    far from every Alien, the Aliens' room to step (`alien_space`) and the loose Amazons; centred so that a
+    position where the Amazons hold out scores near the middle of the curve, where the search can tell moves apart."""
     if sim.winner:
         return 0.5 if sim.winner < 0 else float(sim.winner == t.ALIEN)
     cells, tables = sim.cells, sim.tables
     threat = alien_room(cells, tables)[1] if sim.to_move == t.ALIEN else 0
     aliens = [a for a, stone in enumerate(cells) if stone == t.ALIEN]
-    hole = t.gap(cells, tables) + 8 * (t.ALIENS - len(aliens))
+    hole = min(t.gap(cells, tables) + 8 * (t.ALIENS - len(aliens)), 24)
+    if aliens:
+        need = tables.need_nodes
+        gaps = sorted(sum(1 for c in need[a] if cells[c] == t.EMPTY) for a in aliens)
+        hole += TRAP_WEIGHT * sum(w * g for w, g in zip((1.0, 0.5, 0.25), gaps))
     far = 0
     if aliens:
         distance = tables.distance
         far = sum(1 for c, stone in enumerate(cells) if stone == t.AMAZON and min(distance[c][a] for a in aliens) > 3)
     space = alien_space(cells, tables)
-    x = (0.3 * (sim.captured + threat - 8) + 0.35 * (min(hole, 24) - 4) + 0.05 * far + SPACE_WEIGHT * (space - 12)
-         + LOOSE_WEIGHT * loose(cells, tables))
+    x = (CAPTURE_WEIGHT * (sim.captured + threat - 6) + HOLE_WEIGHT * (hole - 16) + 0.05 * far
+         + SPACE_WEIGHT * (space - 40) + LOOSE_WEIGHT * loose(cells, tables))
     return 1.0 / (1.0 + math.exp(-x))
 
 

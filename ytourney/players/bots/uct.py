@@ -69,16 +69,15 @@ def decided_value(state: Any) -> float | None:
 
 
 class UctBot(BaseBot):
-    """UCT limited by `playouts` or by the move time, scoring leaves by the state's rollout or random playouts;
-    reproducible for a seed."""
+    """UCT for any game, leaves scored by the game's rollout or random playouts; reproducible for a seed."""
 
     name = "mcts"
     OPTIONS: ClassVar[dict[str, BotOption]] = {
         "playouts": BotOption(int, 1000, "playouts per move (when no time budget is given)", 1, 10_000_000),
-        "c": BotOption(float, 1.0, "UCT exploration constant (default: the game's search_defaults, else 1.0)", 0, 100),
-        "playout_plies": BotOption(int, 400, "plies of each playout before it is scored: a draw for random playouts, "
-                                   "the game's evaluation for its own rollout (default: the game's, else 400)",
-                                   0, 100_000),
+        "c": BotOption(float, 1.0, "UCT exploration constant (unless given: the game's search_defaults, else 1.0)",
+                       0, 100),
+        "playout_plies": BotOption(int, 400, "plies a playout runs before it is scored (unless given: the game's "
+                                   "search_defaults, else 400)", 0, 100_000),
     }
 
     def __init__(self, seed: int | None = None, playouts: int = 1000, c: float | None = None,

@@ -153,3 +153,17 @@ def test_the_generic_mcts_sees_a_five_in_one_and_blocks_it() -> None:
     after = defend.copy()
     after.play(move)
     assert not after.can_win_now(), GAME.format_move(BOARD, move)
+
+
+def test_the_generic_mcts_is_reproducible_and_keeps_to_a_time_budget() -> None:
+    import time  # noqa: PLC0415
+
+    from ytourney.games.bot import Limit  # noqa: PLC0415
+    from ytourney.players.bots.uct import UctBot  # noqa: PLC0415
+
+    start = GAME.new_state(BOARD, GAME.parse_rules(None))
+    first = UctBot(seed=9, playouts=120).move(start.copy(), Limit())
+    assert first == UctBot(seed=9, playouts=120).move(start.copy(), Limit()) and start.is_legal(first)
+    begin = time.perf_counter()
+    timed = UctBot(seed=9, playouts=10_000_000).move(start.copy(), Limit(seconds=0.2))
+    assert start.is_legal(timed) and time.perf_counter() - begin < 1.0

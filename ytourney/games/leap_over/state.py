@@ -9,7 +9,7 @@ from typing import Any
 from ytourney.boards.board import Board
 from ytourney.boards.regions import region
 from ytourney.games.api import EMPTY, PASS, Color, Move, MoveKind, Outcome, Termination
-from ytourney.games.leap_over.evaluation import distances, evaluate
+from ytourney.games.leap_over.evaluation import evaluate
 from ytourney.games.stones import StoneState, evaluated_rollout
 
 FILLED = Termination.define("filled")
@@ -138,27 +138,23 @@ class LeapOverState(StoneState):
 
     def search_moves(self) -> list[Move]:
         """The leaps worth a search: one chain per stone and landing (chains ending on the same node give the same
-        position), the shortest, found breadth first; only landings no farther from the goal than the stone's start
-        (a race: the evaluation's distances) unless there are none; the pass when there is no leap."""
+        position), the shortest, found breadth first instead of listing every chain; the pass when there is none."""
         me, cells, jumps = int(self._to_move), self.cells, self.geo.jumps
-        cost = distances(self.board)[self._to_move]
-        forward: list[tuple[int, ...]] = []
-        back: list[tuple[int, ...]] = []
+        moves: list[Move] = []
         for s in range(len(cells)):
             if cells[s] != me:
                 continue
             cells[s] = EMPTY
             paths = {s: (s,)}
             todo = [s]
-            start = cost[s]
             for p in todo:
                 for over, to in jumps[p]:
                     if cells[over] and not cells[to] and to not in paths:
                         path = paths[to] = (*paths[p], to)
                         todo.append(to)
-                        (forward if cost[to] <= start else back).append(path)
+                        moves.append(_jump(path))
             cells[s] = me
-        return [_jump(path) for path in forward or back] or [PASS]
+        return moves or [PASS]
 
     def rollout(self, rng: Any, plies: int) -> float:
         """Black's value for the generic mcts: the evaluation after `plies` random moves (its default: none)."""

@@ -144,3 +144,39 @@ def test_every_game_describes_itself(name: str) -> None:
         assert option.help, f"{name}: rules.{key} needs a line of help"
     kinds = {move.kind for move in state.legal_moves()}
     assert kinds and kinds <= set(MoveKind)
+
+
+def mapped(move: Move, image: tuple[int, ...]) -> Move:
+    """`move` carried by a board symmetry (`image[node]` is where node goes)."""
+    capture = None if move.capture is None else image[move.capture]
+    return Move(move.kind, tuple(image[node] for node in move.path), capture)
+
+
+@GAMES
+@FEW
+@given(seed=st.integers(0, 2**31))
+def test_the_board_symmetries_map_legal_moves_to_legal_moves(name: str, seed: int) -> None:
+    from ytourney.boards.symmetry import automorphisms
+
+    game, state = start(name, seed)
+    cells = list(state.cells)
+    # the symmetries that keep the start position (a colour-alternating start is kept by the rotations only)
+    images = [image for image in automorphisms(state.board)
+              if all(cells[image[n]] == cells[n] for n in range(len(cells)))]
+    assert images, f"{name}: not even the identity keeps the start"
+    rng = random.Random(seed)
+    twins = [(image, start(name, seed)[1]) for image in images]
+    for _ in range(60):
+        if state.is_over:
+            break
+        legal = state.legal_moves()
+        for image, twin in twins:
+            assert sorted(map(repr, twin.legal_moves())) == sorted(repr(mapped(m, image)) for m in legal), name
+        move = rng.choice(legal)
+        state.play(move)
+        for image, twin in twins:
+            twin.play(mapped(move, image))
+    for image, twin in twins:  # the same end (its reason may name the mapped nodes)
+        ends = [None if s.outcome is None else (s.outcome.winner, s.outcome.termination, s.outcome.score)
+                for s in (twin, state)]
+        assert ends[0] == ends[1]

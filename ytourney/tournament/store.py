@@ -31,84 +31,20 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 from ytourney.errors import ConfigMismatchError, StoreError
-from ytourney.games.api import Color
-from ytourney.games.record import GameRecord, Termination, utc_now
+from ytourney.games.record import GameRecord, utc_now
 from ytourney.games.registry import get_game
 from ytourney.tournament.folder import RunLock, refuse_links
+from ytourney.tournament.store_schema import (
+    GAME_COLUMNS,
+    SCHEMA,
+    SCHEMA_VERSION,
+    RowReader,
+    game_columns,
+    migrate_v1,
+)
 
 DB_NAME = "tournament.db"
-SCHEMA_VERSION = 2
-"""1: Y only (pie and misere columns, a winner always); 2: a game column, the game's rules as JSON, draws (a NULL
-winner) and scores. Version 1 stores read as Y games and become version 2 when a run resumes them."""
 BUSY_TIMEOUT_MS = 10_000
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tournaments (
-    id            INTEGER PRIMARY KEY CHECK (id = 1),
-    name          TEXT NOT NULL,
-    config_text   TEXT NOT NULL,
-    config_hash   TEXT NOT NULL,
-    config_key    TEXT NOT NULL,
-    config_path   TEXT NOT NULL DEFAULT '',
-    planned_games INTEGER NOT NULL,
-    created       TEXT NOT NULL,
-    updated       TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS players (
-    id    INTEGER PRIMARY KEY,
-    name  TEXT NOT NULL UNIQUE,
-    spec  TEXT NOT NULL,
-    kind  TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS games (
-    id            INTEGER PRIMARY KEY,
-    seq           INTEGER NOT NULL,
-    round         INTEGER NOT NULL,
-    game          TEXT NOT NULL DEFAULT 'y',
-    board         TEXT NOT NULL,
-    rules         TEXT NOT NULL,
-    handicap      INTEGER NOT NULL,
-    first         TEXT NOT NULL,
-    second        TEXT NOT NULL,
-    black         TEXT NOT NULL,
-    white         TEXT NOT NULL,
-    winner        TEXT CHECK (winner IN ('black', 'white')),
-    winner_name   TEXT,
-    termination   TEXT NOT NULL,
-    reason        TEXT NOT NULL DEFAULT '',
-    seed          INTEGER,
-    started       TEXT NOT NULL,
-    finished      TEXT NOT NULL,
-    opening_plies INTEGER NOT NULL DEFAULT 0,
-    num_moves     INTEGER NOT NULL,
-    extra         TEXT NOT NULL DEFAULT '{}',
-    score         TEXT
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id  INTEGER PRIMARY KEY REFERENCES games(id),
-    moves    TEXT NOT NULL,
-    seconds  TEXT NOT NULL
-);
-CREATE VIEW IF NOT EXISTS move_rows (game_id, ply, move, seconds) AS
-    SELECT moves.game_id, played.key + 1, played.value, json_extract(moves.seconds, '$[' || played.key || ']')
-    FROM moves, json_each(moves.moves) AS played;
-"""
-
-_GAMES_TABLE = "CREATE TABLE games (" + _SCHEMA.split("CREATE TABLE IF NOT EXISTS games (")[1].split(";")[0]
-
-_COLORS = {str(color): color for color in Color}
-
-_GAME_COLUMNS = (
-    "id", "seq", "round", "game", "board", "rules", "handicap", "first", "second", "black", "white", "winner",
-    "winner_name", "termination", "reason", "seed", "started", "finished", "opening_plies", "num_moves", "extra",
-    "score",
-)
-_V1_RULES = ("json_object('pie', json(CASE WHEN games.pie THEN 'true' ELSE 'false' END), "
-             "'misere', json(CASE WHEN games.misere THEN 'true' ELSE 'false' END))")
-_V1_AS_V2 = {"game": "'y'", "rules": _V1_RULES, "score": "NULL"}
-"""How a version 1 games table yields each version 2 column it lacks: every game is Y, rules from two flags."""
-
-
 @dataclass(frozen=True)
 class StoredPlayer:
     """A player as the store remembers it: name, spec text and kind (builtin, plugin, gtp)."""
@@ -235,83 +171,14 @@ def encode_moves(record: GameRecord) -> EncodedMoves:
     return EncodedMoves(_json_moves(record.moves), _json_seconds(record.move_seconds), len(record.moves))
 
 
-class _RowReader:
-    """Turns rows into records, sharing equal strings (names, and move tokens unless streaming) between records to
-    save memory when many records are kept."""
-
-    def __init__(self, tournament: str, *, moves: bool = True, times: bool = True, share_moves: bool = True) -> None:
-        self.tournament = tournament
-        self.moves = moves
-        self.times = times
-        self.share_moves = share_moves
-        self._strings: dict[str, str] = {}
-        self._parsed: dict[tuple[str, str], Any] = {}
-
-    def _shared(self, text: str) -> str:
-        return self._strings.setdefault(text, text)
-
-    def record(self, row: Sequence[Any]) -> GameRecord:
-        """The GameRecord of one `_SELECT_GAMES` row."""
-        (game_id, _, round_number, game, board, rules_text, handicap, first, second, black, white, winner, _,
-         termination, reason, seed, started, finished, opening_plies, _, extra, score, moves_text, seconds_text) = row
-        shared = self._shared
-        moves: tuple[str, ...] = ()
-        seconds: tuple[float, ...] = ()
-        if self.moves and moves_text:
-            played = json.loads(moves_text)
-            moves = tuple(map(shared, played)) if self.share_moves else tuple(played)
-            if self.times and seconds_text:
-                seconds = tuple(json.loads(seconds_text))
-        return GameRecord(
-            id=game_id,
-            tournament=self.tournament,
-            game=shared(game),
-            round=round_number,
-            board=shared(board),
-            rules=self._rules(game, rules_text),
-            handicap=handicap,
-            first=shared(first),
-            second=shared(second),
-            black=shared(black),
-            white=shared(white),
-            moves=moves,
-            winner=None if winner is None else _COLORS[winner],
-            termination=Termination.parse(termination),
-            move_seconds=seconds,
-            seed=seed,
-            started=started,
-            finished=finished,
-            reason=reason,
-            opening_plies=opening_plies,
-            extra=json.loads(extra) if extra and extra != "{}" else {},
-            score=None if score is None else tuple(json.loads(score)),
-        )
-
-    def _rules(self, game: str, text: str) -> Any:
-        """The rules value of a stored JSON text, parsed once per distinct text."""
-        key = (game, text)
-        rules = self._parsed.get(key)
-        if rules is None:
-            rules = self._parsed[key] = get_game(game).parse_rules(json.loads(text))
-        return rules
-
-
-_INSERT_GAME = f"INSERT INTO games ({', '.join(_GAME_COLUMNS)}) VALUES ({', '.join('?' * len(_GAME_COLUMNS))})"
-
-
-def _game_columns(conn: sqlite3.Connection) -> str:
-    """The select list of a games row in version 2's order, from a version 2 or a version 1 table."""
-    present = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
-    if "game" in present or "pie" not in present:  # version 2 (a damaged table fails loudly on its missing column)
-        return ", ".join(f"games.{c}" for c in _GAME_COLUMNS)
-    return ", ".join(f"{_V1_AS_V2[c]} AS {c}" if c in _V1_AS_V2 else f"games.{c}" for c in _GAME_COLUMNS)
+_INSERT_GAME = f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) VALUES ({', '.join('?' * len(GAME_COLUMNS))})"
 
 
 def _iter_records(conn: sqlite3.Connection, tournament: str, *, order: str = "id", moves: bool = True,
                   times: bool = True, share_moves: bool = True) -> Iterator[GameRecord]:
     """Stream every game in game-id order (or completion order with order='seq'); without moves it is cheap."""
-    reader = _RowReader(tournament, moves=moves, times=times, share_moves=share_moves)
-    columns = _game_columns(conn)
+    reader = RowReader(tournament, moves=moves, times=times, share_moves=share_moves)
+    columns = game_columns(conn)
     if moves:
         query = (f"SELECT {columns}, moves.moves, {'moves.seconds' if times else 'NULL'}"
                  " FROM games LEFT JOIN moves ON moves.game_id = games.id")
@@ -319,31 +186,6 @@ def _iter_records(conn: sqlite3.Connection, tournament: str, *, order: str = "id
         query = f"SELECT {columns}, NULL, NULL FROM games"
     for row in conn.execute(f"{query} ORDER BY games.{order}"):
         yield reader.record(row)
-
-
-def _migrate_v1(conn: sqlite3.Connection) -> None:
-    """Rebuild a version 1 games table as version 2 in one transaction: every game becomes a Y game with its rules
-    as JSON, and draws become possible. SQLite cannot alter a CHECK in place, so the table is copied, the old one
-    dropped and the copy renamed, with foreign keys off meanwhile (SQLite's own recipe for such changes)."""
-    present = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
-    if not present or "game" in present:
-        return
-    values = ", ".join(_V1_AS_V2[c] if c in _V1_AS_V2 else f"games.{c}" for c in _GAME_COLUMNS)
-    conn.execute("PRAGMA foreign_keys=OFF")
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            conn.execute(_GAMES_TABLE.replace("CREATE TABLE games (", "CREATE TABLE games_v2 (", 1))
-            conn.execute(f"INSERT INTO games_v2 ({', '.join(_GAME_COLUMNS)}) SELECT {values} FROM games")
-            conn.execute("DROP TABLE games")
-            conn.execute("ALTER TABLE games_v2 RENAME TO games")
-            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            conn.execute("COMMIT")
-        except BaseException:
-            _rollback(conn)
-            raise
-    finally:
-        conn.execute("PRAGMA foreign_keys=ON")
 
 
 @contextlib.contextmanager
@@ -377,7 +219,7 @@ def _check_version(conn: sqlite3.Connection, folder: Path) -> None:
 def _check_columns(conn: sqlite3.Connection, folder: Path) -> None:
     """Refuse a store whose games table lacks a column this version writes and reads."""
     present = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
-    missing = [column for column in _GAME_COLUMNS if column not in present]
+    missing = [column for column in GAME_COLUMNS if column not in present]
     if missing:
         raise StoreError(f"results store in {str(folder)!r} is damaged: its games table has no column "
                          f"{', '.join(missing)}; use --out to start a new results folder")
@@ -434,7 +276,7 @@ def stored_variants(directory: str | os.PathLike[str]) -> list[tuple[str, str, d
     with _reader(directory) as conn:
         if not _has_table(conn, "games"):
             return []
-        columns = _game_columns(conn)
+        columns = game_columns(conn)
         rows = conn.execute(f"SELECT game, board, rules FROM (SELECT {columns} FROM games) "
                             "GROUP BY game, board, rules ORDER BY MIN(id)")
         return [(game, board, json.loads(rules)) for game, board, rules in rows]
@@ -544,10 +386,10 @@ class ResultStore:
                  config_key: dict[str, Any], planned_games: int, players: Sequence[StoredPlayer],
                  config_path: str, grows: Callable[[TournamentInfo], bool] | None = None) -> TournamentInfo:
         _check_version(conn, folder)
-        _migrate_v1(conn)
+        migrate_v1(conn)
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in filter(None, (s.strip() for s in _SCHEMA.split(";"))):
+            for statement in filter(None, (s.strip() for s in SCHEMA.split(";"))):
                 conn.execute(statement)
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             info = _info(conn)

@@ -1,0 +1,181 @@
+"""The results store's schema: its tables, their version, reading rows as records, and the move from version 1.
+
+Version 1 (before games) held Y only, with pie and misere columns and a winner always; version 2 has a game
+column, the game's rules as JSON, draws (a NULL winner) and scores. Readers take either; a run resuming a version 1
+store rebuilds it as version 2 first.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from ytourney.games.api import Color
+from ytourney.games.record import GameRecord, Termination
+from ytourney.games.registry import get_game
+
+SCHEMA_VERSION = 2
+"""1: Y only (pie and misere columns, a winner always); 2: a game column, the game's rules as JSON, draws (a NULL
+winner) and scores. Version 1 stores read as Y games and become version 2 when a run resumes them."""
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tournaments (
+    id            INTEGER PRIMARY KEY CHECK (id = 1),
+    name          TEXT NOT NULL,
+    config_text   TEXT NOT NULL,
+    config_hash   TEXT NOT NULL,
+    config_key    TEXT NOT NULL,
+    config_path   TEXT NOT NULL DEFAULT '',
+    planned_games INTEGER NOT NULL,
+    created       TEXT NOT NULL,
+    updated       TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS players (
+    id    INTEGER PRIMARY KEY,
+    name  TEXT NOT NULL UNIQUE,
+    spec  TEXT NOT NULL,
+    kind  TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id            INTEGER PRIMARY KEY,
+    seq           INTEGER NOT NULL,
+    round         INTEGER NOT NULL,
+    game          TEXT NOT NULL DEFAULT 'y',
+    board         TEXT NOT NULL,
+    rules         TEXT NOT NULL,
+    handicap      INTEGER NOT NULL,
+    first         TEXT NOT NULL,
+    second        TEXT NOT NULL,
+    black         TEXT NOT NULL,
+    white         TEXT NOT NULL,
+    winner        TEXT CHECK (winner IN ('black', 'white')),
+    winner_name   TEXT,
+    termination   TEXT NOT NULL,
+    reason        TEXT NOT NULL DEFAULT '',
+    seed          INTEGER,
+    started       TEXT NOT NULL,
+    finished      TEXT NOT NULL,
+    opening_plies INTEGER NOT NULL DEFAULT 0,
+    num_moves     INTEGER NOT NULL,
+    extra         TEXT NOT NULL DEFAULT '{}',
+    score         TEXT
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id  INTEGER PRIMARY KEY REFERENCES games(id),
+    moves    TEXT NOT NULL,
+    seconds  TEXT NOT NULL
+);
+CREATE VIEW IF NOT EXISTS move_rows (game_id, ply, move, seconds) AS
+    SELECT moves.game_id, played.key + 1, played.value, json_extract(moves.seconds, '$[' || played.key || ']')
+    FROM moves, json_each(moves.moves) AS played;
+"""
+
+GAMES_TABLE = "CREATE TABLE games (" + SCHEMA.split("CREATE TABLE IF NOT EXISTS games (")[1].split(";")[0]
+
+COLORS = {str(color): color for color in Color}
+
+GAME_COLUMNS = (
+    "id", "seq", "round", "game", "board", "rules", "handicap", "first", "second", "black", "white", "winner",
+    "winner_name", "termination", "reason", "seed", "started", "finished", "opening_plies", "num_moves", "extra",
+    "score",
+)
+V1_RULES = ("json_object('pie', json(CASE WHEN games.pie THEN 'true' ELSE 'false' END), "
+             "'misere', json(CASE WHEN games.misere THEN 'true' ELSE 'false' END))")
+V1_AS_V2 = {"game": "'y'", "rules": V1_RULES, "score": "NULL"}
+"""How a version 1 games table yields each version 2 column it lacks: every game is Y, rules from two flags."""
+
+
+class RowReader:
+    """Turns rows into records, sharing equal strings (names, and move tokens unless streaming) between records to
+    save memory when many records are kept."""
+
+    def __init__(self, tournament: str, *, moves: bool = True, times: bool = True, share_moves: bool = True) -> None:
+        self.tournament = tournament
+        self.moves = moves
+        self.times = times
+        self.share_moves = share_moves
+        self._strings: dict[str, str] = {}
+        self._parsed: dict[tuple[str, str], Any] = {}
+
+    def _shared(self, text: str) -> str:
+        return self._strings.setdefault(text, text)
+
+    def record(self, row: Sequence[Any]) -> GameRecord:
+        """The GameRecord of one `_SELECT_GAMES` row."""
+        (game_id, _, round_number, game, board, rules_text, handicap, first, second, black, white, winner, _,
+         termination, reason, seed, started, finished, opening_plies, _, extra, score, moves_text, seconds_text) = row
+        shared = self._shared
+        moves: tuple[str, ...] = ()
+        seconds: tuple[float, ...] = ()
+        if self.moves and moves_text:
+            played = json.loads(moves_text)
+            moves = tuple(map(shared, played)) if self.share_moves else tuple(played)
+            if self.times and seconds_text:
+                seconds = tuple(json.loads(seconds_text))
+        return GameRecord(
+            id=game_id,
+            tournament=self.tournament,
+            game=shared(game),
+            round=round_number,
+            board=shared(board),
+            rules=self._rules(game, rules_text),
+            handicap=handicap,
+            first=shared(first),
+            second=shared(second),
+            black=shared(black),
+            white=shared(white),
+            moves=moves,
+            winner=None if winner is None else COLORS[winner],
+            termination=Termination.parse(termination),
+            move_seconds=seconds,
+            seed=seed,
+            started=started,
+            finished=finished,
+            reason=reason,
+            opening_plies=opening_plies,
+            extra=json.loads(extra) if extra and extra != "{}" else {},
+            score=None if score is None else tuple(json.loads(score)),
+        )
+
+    def _rules(self, game: str, text: str) -> Any:
+        """The rules value of a stored JSON text, parsed once per distinct text."""
+        key = (game, text)
+        rules = self._parsed.get(key)
+        if rules is None:
+            rules = self._parsed[key] = get_game(game).parse_rules(json.loads(text))
+        return rules
+
+
+def game_columns(conn: sqlite3.Connection) -> str:
+    """The select list of a games row in version 2's order, from a version 2 or a version 1 table."""
+    present = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+    if "game" in present or "pie" not in present:  # version 2 (a damaged table fails loudly on its missing column)
+        return ", ".join(f"games.{c}" for c in GAME_COLUMNS)
+    return ", ".join(f"{V1_AS_V2[c]} AS {c}" if c in V1_AS_V2 else f"games.{c}" for c in GAME_COLUMNS)
+
+
+def migrate_v1(conn: sqlite3.Connection) -> None:
+    """Rebuild a version 1 games table as version 2 in one transaction: every game becomes a Y game with its rules
+    as JSON, and draws become possible. SQLite cannot alter a CHECK in place, so the table is copied, the old one
+    dropped and the copy renamed, with foreign keys off meanwhile (SQLite's own recipe for such changes)."""
+    present = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+    if not present or "game" in present:
+        return
+    values = ", ".join(V1_AS_V2[c] if c in V1_AS_V2 else f"games.{c}" for c in GAME_COLUMNS)
+    conn.execute("PRAGMA foreign_keys=OFF")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute(GAMES_TABLE.replace("CREATE TABLE games (", "CREATE TABLE games_v2 (", 1))
+            conn.execute(f"INSERT INTO games_v2 ({', '.join(GAME_COLUMNS)}) SELECT {values} FROM games")
+            conn.execute("DROP TABLE games")
+            conn.execute("ALTER TABLE games_v2 RENAME TO games")
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    finally:
+        conn.execute("PRAGMA foreign_keys=ON")

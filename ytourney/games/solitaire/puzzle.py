@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ytourney.boards.board import Board, BoardKind, parse_board
+from ytourney.boards.board import Board, parse_board
 from ytourney.boards.regions import CENTRAL_TRIANGLE, CORNERS, NEXT_TO_CORNERS, RING, SIDE_MIDDLES
 from ytourney.errors import IllegalMoveError, NotationError, YTourneyError
 from ytourney.games.api import Move

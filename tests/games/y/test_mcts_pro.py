@@ -178,7 +178,7 @@ def test_never_passes_its_deadline(python: bool) -> None:
     # 40 decisions of 0.05 s on tri:11 from a fresh game each time the board fills.
     seconds = 0.05
     player = bot(python)
-    times = []
+    times, searched = [], []
     state = GameState("tri:11", Rules(pie=False))
     for _ in range(40):
         if state.is_over:
@@ -186,11 +186,12 @@ def test_never_passes_its_deadline(python: bool) -> None:
         begin = time.perf_counter()
         move = player.move(state.copy(), Limit(seconds=seconds))
         times.append(time.perf_counter() - begin)
+        searched.append(player.last_search.simulations)
         state.play(move)
     # Every move in time on a quiet machine; a shared one may deschedule the process now and then.
     assert sorted(times)[int(0.9 * len(times))] < seconds + 0.005
     assert max(times) < seconds + 0.25
-    assert player.last_search.simulations > 0
+    assert min(searched[:5]) > 0  # the opening moves are searched (a position the solver proves needs none)
 
 
 @pytest.mark.parametrize("python", CORES)

@@ -98,9 +98,11 @@ class KillOnce:
         outcomes = self.inner.results(timeout)
         self.failures += [o for o in outcomes if o.record is None]
         if outcomes and not self.killed:
-            pid = next(actor.pid for actor in self.inner._actors if actor.ready and actor.calls)
-            os.kill(pid, signal.SIGKILL)
-            self.killed.append(pid)
+            # an actor busy with a game right now; when none is (a loaded machine), try again at the next results
+            pid = next((actor.pid for actor in self.inner._actors if actor.ready and actor.calls), None)
+            if pid is not None:
+                os.kill(pid, signal.SIGKILL)
+                self.killed.append(pid)
         return outcomes
 
 

@@ -8,6 +8,7 @@ leaves by; `SlideGame` writes the kadon-only board, the rules reader, the FROM-T
 
 from __future__ import annotations
 
+import abc
 import functools
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -38,16 +39,16 @@ class SlideState(StoneState):
     example: ClassVar[str] = "E5-E7"
     """A slide in the game's notation, for refusals."""
 
+    @abc.abstractmethod
     def start_sets(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The node names of Black's and White's start stones under `self.rules`."""
-        raise NotImplementedError(f"{type(self).__name__} must name its start")
 
     def setup(self) -> None:
         """Per-game tables and fields, set after the stones (none by default)."""
 
+    @abc.abstractmethod
     def rollout_won(self, cells: list[int], mover: int, target: int) -> bool:
         """True when `mover`, having just slid a stone to `target`, wins on `cells` (in a rollout)."""
-        raise NotImplementedError(f"{type(self).__name__} must say when a rollout is won")
 
     def rollout_score(self, cells: list[int], own: dict[int, list[int]], mover: int) -> float:
         """Black's prospects in [0, 1] on `cells` (stones by colour in `own`) when a rollout stops unfinished."""

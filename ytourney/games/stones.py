@@ -8,6 +8,7 @@ override `start` (the start position), `no_moves_outcome` and `copy_extra`.
 
 from __future__ import annotations
 
+import abc
 import functools
 import math
 import re
@@ -32,7 +33,7 @@ from ytourney.games.api import (
 from ytourney.games.pie import PieSeats, swap_allowed
 
 
-class StoneState(PieSeats):
+class StoneState(PieSeats, abc.ABC):
     """One position of a stone game: node contents, the side to move, the history and the outcome."""
 
     game: Game
@@ -56,13 +57,13 @@ class StoneState(PieSeats):
     def start(self) -> None:
         """Set up the start position (an empty board unless the game places stones)."""
 
+    @abc.abstractmethod
     def generate_moves(self) -> list[Move]:
         """The legal moves of the side to move (the pie answer is added by this base)."""
-        raise NotImplementedError(f"{type(self).__name__} must generate its moves")
 
+    @abc.abstractmethod
     def apply(self, move: Move) -> None:
         """Put a legal move on the board (the base has checked it is legal)."""
-        raise NotImplementedError(f"{type(self).__name__} must apply its moves")
 
     def judge(self, move: Move) -> Outcome | None:
         """The outcome `move`, just played by the other side of `to_move`, decides; None while the game goes on."""

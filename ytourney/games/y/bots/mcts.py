@@ -40,6 +40,15 @@ DEFAULT_LEAVES = 8
 DEFAULT_BATCH = 8
 
 
+def swap_decision(state: GameState, black_value: float, margin: float) -> bool:
+    """The pie answer of Y's searches: a search value decisive for either side decides; otherwise the first
+    stone's worth from the Y-reduction table (its gain net of half the best stone's gain) does."""
+    if black_value >= DECISIVE or black_value <= 1.0 - DECISIVE:
+        return black_value >= DECISIVE
+    stone = next(c for c in range(state.board.num_cells) if state.cells[c] != EMPTY)
+    return bool(first_stone_worth(state.board, state.rules.misere)[stone] > 0.5 + margin)
+
+
 # --- knowledge: bridges -------------------------------------------------------------------------------
 
 
@@ -202,12 +211,7 @@ class MctsBot(BaseBot):
         otherwise random-playout values cannot tell a first stone from White's tempo, and the stone's worth
         from the Y-reduction table (its gain net of half the best stone's gain) decides.
         """
-        result = self.search(state, limit)
-        black_value = 1.0 - result.value
-        if black_value >= DECISIVE or black_value <= 1.0 - DECISIVE:
-            return black_value >= DECISIVE
-        stone = next(c for c in range(state.board.num_cells) if state.cells[c] != EMPTY)
-        return bool(first_stone_worth(state.board, state.rules.misere)[stone] > 0.5 + self.swap_margin)
+        return swap_decision(state, 1.0 - self.search(state, limit).value, self.swap_margin)
 
     # --- search --------------------------------------------------------------------------------------------
 

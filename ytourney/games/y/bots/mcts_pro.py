@@ -23,11 +23,11 @@ from ytourney.boards.board import Board
 from ytourney.games.y.notation import SWAP
 from ytourney.games.api import Color
 from ytourney.games.y.rules import Rules
-from ytourney.games.y.state import EMPTY, GameState
+from ytourney.games.y.state import GameState
 from ytourney.games.y.ysearch import PySearcher, Searcher
 from ytourney.games.bot import BaseBot, Limit
-from ytourney.games.y.bots.heuristic import fair_openings, first_stone_worth
-from ytourney.games.y.bots.mcts import DECISIVE, SearchResult, bridge_saves
+from ytourney.games.y.bots.heuristic import fair_openings
+from ytourney.games.y.bots.mcts import SearchResult, bridge_saves, swap_decision
 from ytourney.games.bot import BotOption
 
 DEFAULT_PLAYOUTS = 20_000
@@ -159,12 +159,7 @@ class MctsProBot(BaseBot):
 
     def swap(self, state: GameState, limit: Limit) -> bool:
         """Swap when the search finds the first stone decisive for Black, else when the first-stone table says so."""
-        result = self.search(state, limit)
-        black_value = 1.0 - result.value
-        if black_value >= DECISIVE or black_value <= 1.0 - DECISIVE:
-            return black_value >= DECISIVE
-        stone = next(c for c in range(state.board.num_cells) if state.cells[c] != EMPTY)
-        return bool(first_stone_worth(state.board, state.rules.misere)[stone] > 0.5 + self.swap_margin)
+        return swap_decision(state, 1.0 - self.search(state, limit).value, self.swap_margin)
 
     # --- search --------------------------------------------------------------------------------------------
 

@@ -1,8 +1,9 @@
-"""Suite-wide checks: no process started by a test outlives the test session."""
+"""Suite-wide checks: no process started by a test outlives the test session; hostile tests run under a memory cap."""
 
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import time
 import uuid
@@ -11,6 +12,8 @@ from collections.abc import Iterator
 import pytest
 
 SESSION_MARK = "YTOURNEY_TEST_SESSION"
+MEMORY_CAP = 1 << 30
+"""Bytes of address space a test under `memory_cap` may add to what the test process already uses."""
 
 
 def _survivors(token: bytes) -> list[int]:
@@ -57,3 +60,28 @@ def no_process_outlives_the_suite() -> Iterator[None]:
         except OSError:
             continue
     assert not described, "processes outlived the test session:\n" + "\n".join(described)
+
+
+def _address_space() -> int:
+    """Bytes of address space this process uses now (its virtual size)."""
+    with open("/proc/self/statm", encoding="ascii") as statm:
+        return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.fixture
+def memory_cap() -> Iterator[None]:
+    """Caps the address space (RLIMIT_AS) at today's size plus MEMORY_CAP while the test runs: a hostile input that
+    makes ytourney allocate without bound fails the test with MemoryError instead of exhausting the machine.
+    Processes the test starts inherit the cap. The hostile test modules use it for every test (`pytestmark`)."""
+    if not os.path.isfile("/proc/self/statm"):
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = _address_space() + MEMORY_CAP
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))

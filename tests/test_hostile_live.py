@@ -21,6 +21,8 @@ from ytourney.errors import ReportError
 from ytourney.publish.export import ExportFormat, open_feed
 from ytourney.tournament.store import load_info, load_records
 
+pytestmark = pytest.mark.usefixtures("memory_cap")  # tests/conftest.py: a regression fails, the machine lives
+
 CONFIG = ("name: {name}\nboard: tri:4\nseed: {seed}\nworkers: 1\nschedule: {{games_per_pair: {games}}}\n"
           "players: [{{name: ä-{name}, bot: random}}, {{name: \"b é\", bot: random}}]\n")
 

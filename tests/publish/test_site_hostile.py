@@ -20,6 +20,8 @@ from ytourney.errors import ReportError
 from ytourney.publish.live import publish_results
 from ytourney.publish.site_files import MANIFEST, SiteWriter, digest, lock_site, read_manifest
 
+pytestmark = pytest.mark.usefixtures("memory_cap")  # tests/conftest.py: a regression fails, the machine lives
+
 
 def publish(folder: Path, files: dict[str, str]) -> None:
     writer = SiteWriter(folder)

@@ -195,7 +195,7 @@ def test_reading_without_files_keeps_named_paths_as_written(tmp_path: Path) -> N
         ("name: x\ntime: {move_seconds: -1}\nplayers: [random, heuristic]\n",
          "time.move_seconds: expected a number > 0; found -1"),
         ("name: x\ntime: {increment: 1}\nplayers: [random, heuristic]\n", "time.increment: only used with game_seconds"),
-        ("name: x\nratings: {sigma: 0}\nplayers: [random, heuristic]\n", "ratings.sigma: expected a number > 0"),
+        ("name: x\nratings: {sigma: 0}\nplayers: [random, heuristic]\n", "ratings.sigma: expected a number >= 0.001"),
         ("name: x\nratings: {draw_chance: 0.1}\nplayers: [random, heuristic]\n", "ratings.draw_chance: unknown key"),
         ("name: x\nworkers: 0\nplayers: [random, heuristic]\n", "workers: expected a whole number >= 1; found 0"),
         ("name: x\nseed: abc\nplayers: [random, heuristic]\n", "seed: expected a whole number; found str 'abc'"),

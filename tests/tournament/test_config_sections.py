@@ -192,8 +192,8 @@ def test_ratings_are_read_into_rating_settings() -> None:
     ("ratings", "path", "value", "message"),
     [
         ("{handicap: sometimes}", "ratings.handicap", "sometimes", "expected one of learn, even; found str 'sometimes'"),
-        ("{sigma: 0}", "ratings.sigma", 0, "ratings.sigma: expected a number > 0; found 0"),
-        ("{beta: -1}", "ratings.beta", -1, "ratings.beta: expected a number > 0; found -1"),
+        ("{sigma: 0}", "ratings.sigma", 0, "ratings.sigma: expected a number >= 0.001; found 0"),
+        ("{beta: -1}", "ratings.beta", -1, "ratings.beta: expected a number >= 0.001; found -1"),
         ("{tau: -0.5}", "ratings.tau", -0.5, "ratings.tau: expected a number >= 0; found -0.5"),
         ("{mu: .nan}", "ratings.mu", math.nan, "ratings.mu: expected a number; found float nan"),
         ("{draw: 0.1}", "ratings.draw", "draw", "ratings.draw: unknown key"),

@@ -46,7 +46,8 @@ from ytourney.stats.normal import normal_cdf
 from ytourney.stats.results import PlayerResults, count_results
 
 __all__ = [
-    "Backend", "HandicapRating", "HistoryPoint", "PlayerRating", "PlayerResults", "RatedGame", "RatingSettings",
+    "RATING_BOUNDS", "Backend", "HandicapRating", "HistoryPoint", "PlayerRating", "PlayerResults", "RatedGame",
+    "RatingSettings",
     "Ratings", "ReplayCounts", "RunningRatings", "can_draw", "count_results", "make_env", "rate_records",
     "superiority",
 ]
@@ -63,6 +64,16 @@ MPMATH_PRECISIONS = (50, 400)
 """Decimal digits tried, in order, when the float backend fails on an extreme upset."""
 
 _NUMBER_KEYS = ("mu", "sigma", "beta", "tau")
+RATING_BOUNDS: dict[str, tuple[float, float]] = {
+    "mu": (-1e6, 1e6),
+    "sigma": (1e-3, 1e6),
+    "beta": (1e-3, 1e6),
+    "tau": (0.0, 1e6),
+    "draw_probability": (1e-6, 1 - 1e-6),
+}
+"""Inclusive bounds of each setting that the config reader enforces: every combination of them rates upsets, draws
+and handicap games to finite numbers (floats, else mpmath, else the game is left unrated); tests/stats check the
+corners. Beyond them TrueSkill's floats overflow or divide by zero."""
 
 
 class HandicapRating(str, enum.Enum):
@@ -75,8 +86,7 @@ class HandicapRating(str, enum.Enum):
 @dataclass(frozen=True)
 class RatingSettings:
     """TrueSkill parameters (prior mean and deviation, performance spread beta, per-game drift tau), handicaps and
-    the draw probability of games that can draw (a plain value: the config reader checks sigma, beta > 0,
-    tau >= 0 and 0 < draw_probability < 1)."""
+    the draw probability of games that can draw (a plain value: the config reader keeps each in RATING_BOUNDS)."""
 
     mu: float = DEFAULT_MU
     sigma: float = DEFAULT_SIGMA
@@ -439,8 +449,8 @@ class _Replay:
         try:
             after, bonus_after = self._update(self.draw_env if draws else self.env, winner, loser, bonus, record)
             return Backend.FLOAT, after, bonus_after, ""
-        except FloatingPointError:
-            pass
+        except (FloatingPointError, ValueError, ZeroDivisionError, OverflowError):
+            pass  # floats gave up (an extreme upset, or settings at the edge of their bounds): mpmath tries
         import mpmath  # only extreme upsets need it
 
         env = make_env(self.settings, backend="mpmath", draws=draws)
@@ -449,7 +459,7 @@ class _Replay:
                 with mpmath.workdps(digits):
                     after, bonus_after = self._update(env, winner, loser, bonus, record)
                 return Backend.MPMATH, after, bonus_after, f"extreme upset rated with mpmath ({digits} digits)"
-            except (FloatingPointError, ValueError, ZeroDivisionError):
+            except (FloatingPointError, ValueError, ZeroDivisionError, OverflowError):
                 continue
         # No backend could compute the update: keep the ratings, only the per-game drift tau applies.
         tau = self.settings.tau
@@ -512,7 +522,11 @@ class _Replay:
 
 
 def _float_rating(rating: trueskill.Rating) -> trueskill.Rating:
-    return trueskill.Rating(mu=float(rating.mu), sigma=float(rating.sigma))
+    """A float rating; FloatingPointError when the backend's answer is not finite (the next backend tries)."""
+    mu, sigma = float(rating.mu), float(rating.sigma)
+    if not (math.isfinite(mu) and math.isfinite(sigma)):
+        raise FloatingPointError(f"rating mu {mu!r}, sigma {sigma!r} is not finite")
+    return trueskill.Rating(mu=mu, sigma=sigma)
 
 
 def _player(name: str, rating: trueskill.Rating) -> PlayerRating:

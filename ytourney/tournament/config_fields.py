@@ -75,6 +75,10 @@ def load_yaml(text: str, source: str) -> Any:
     except RecursionError as err:  # a nesting the token scan did not see (indentation alone): still no traceback
         raise ConfigError(f"{source}: invalid YAML: nested too deeply; expected at most {MAX_DEPTH} levels",
                           source=source, expected=f"at most {MAX_DEPTH} levels of nesting") from err
+    except ValueError as err:  # a value YAML resolves but Python cannot build: a 5000-digit number, 2026-13-45
+        problem = str(err).split(":")[0].split(";")[0].lower()
+        raise ConfigError(f"{source}: invalid YAML: a value cannot be read ({problem}); expected numbers of at most "
+                          f"4300 digits and real dates", source=source, expected="valid YAML") from err
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
@@ -180,6 +184,8 @@ def describe(value: Any) -> str:
         return "a mapping"
     if isinstance(value, list):
         return "a list"
+    if isinstance(value, int) and abs(value).bit_length() > 64:
+        return f"an integer of about {math.floor(abs(value).bit_length() * math.log10(2)) + 1} digits"
     return f"{type(value).__name__} {value!r}"
 
 
@@ -196,6 +202,14 @@ def _broken_bound(value: float, above: float | None, at_least: float | None, bel
               ("<=", at_most, operator.le))
     return next((f"{sign} {limit:g}" for sign, limit, holds in bounds
                  if limit is not None and not holds(value, limit)), "")
+
+
+def _finite(value: float) -> bool:
+    """True for a finite number, False for nan, inf and an integer too large for a float (10**400)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 class FieldReader:
@@ -247,7 +261,7 @@ class FieldReader:
     def number(self, value: Any, path: str, *, above: float | None = None, at_least: float | None = None,
                below: float | None = None, at_most: float | None = None) -> float:
         """A finite number within the bounds given (`above`/`below` exclusive, `at_least`/`at_most` inclusive)."""
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not _finite(value):
             raise self.mismatch(path, value, "a number")
         broken = _broken_bound(value, above, at_least, below, at_most)
         if broken:

@@ -26,7 +26,7 @@ from ytourney.players.gtp.settings import (
 )
 from ytourney.stats.elo_sprt import EloSprtSettings, SprtModel
 from ytourney.stats.handicap import HandicapMode, HandicapSettings
-from ytourney.stats.ratings import HandicapRating, RatingSettings
+from ytourney.stats.ratings import RATING_BOUNDS, HandicapRating, RatingSettings
 from ytourney.stats.sprt import SprtSettings
 from ytourney.tournament.config_fields import FieldReader
 
@@ -52,8 +52,6 @@ _GTP_CHOICES: dict[str, type[FirstColor | RowOrder | SwapDialect | SwapStyle | P
     "time_command": TimeCommand,
 }
 _GTP_SECONDS = ("startup_seconds", "command_seconds", "grace_seconds", "untimed_seconds")
-_RATING_BOUNDS: dict[str, dict[str, float]] = {"mu": {}, "sigma": {"above": 0}, "beta": {"above": 0},
-                                               "tau": {"at_least": 0}, "draw_probability": {"above": 0, "below": 1}}
 
 
 def read_gtp(reader: FieldReader, value: Any, path: str) -> GtpSettings:
@@ -170,8 +168,8 @@ def _check_error_rates(reader: FieldReader, alpha: float, beta: float, path: str
 def read_ratings(reader: FieldReader, value: Any, path: str) -> RatingSettings:
     """TrueSkill parameters and how handicap games are rated."""
     section = reader.mapping(value, path, RATING_KEYS)
-    values: dict[str, Any] = {key: reader.number(section[key], f"{path}.{key}", **bounds)
-                              for key, bounds in _RATING_BOUNDS.items() if key in section}
+    values: dict[str, Any] = {key: reader.number(section[key], f"{path}.{key}", at_least=low, at_most=high)
+                              for key, (low, high) in RATING_BOUNDS.items() if key in section}
     if "handicap" in section:
         values["handicap"] = reader.choice(section["handicap"], f"{path}.handicap", HandicapRating)
     return RatingSettings(**values)

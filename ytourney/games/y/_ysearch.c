@@ -313,18 +313,23 @@ place(Searcher *s, int x, int color)
     int at = s->pos[x];
     s->e[at] = (int16_t)last;
     s->pos[last] = (int16_t)at;
-    int sides = m[x];
+    int sides = m[x], root = x;
     const int16_t *row = s->nbr + NB * x;
     for (int k = 0; k < NB && row[k] >= 0; k++) {
         if (c[row[k]] == color) {
             int r = find(p, row[k]);
-            if (r != x) {
-                p[r] = (int16_t)x;
+            if (root == x) { /* the stone joins the first neighbouring group: no tree grows taller */
+                root = r;
+                p[x] = (int16_t)r;
+                sides |= m[r];
+            }
+            else if (r != root) {
+                p[r] = (int16_t)root;
                 sides |= m[r];
             }
         }
     }
-    m[x] = (uint8_t)sides;
+    m[root] = (uint8_t)sides;
     return sides;
 }
 
@@ -342,17 +347,31 @@ reach(Searcher *s, int x, int color)
     return sides;
 }
 
+/* The cell that saves a link of `color` broken by a stone on `last` (the first in table order), or -1; with
+ * y_wanted >= 0, whether that cell saves one. */
 static inline int
 bridge_save(Searcher *s, int last, int color, int y_wanted)
 {
     const int16_t *t = s->btab + 3 * s->bstart[last], *end = s->btab + 3 * s->bstart[last + 1];
-    for (; t < end; t += 3) {
-        if (s->c[t[0]] == color && (t[1] < 0 || s->c[t[1]] == color) && s->c[t[2]] == 0 &&
-            (y_wanted < 0 || t[2] == y_wanted)) {
-            return t[2];
+    const uint8_t *c = s->c;
+    if (y_wanted >= 0) {
+        for (; t < end; t += 3) {
+            if (t[2] == y_wanted && c[t[0]] == color && (t[1] < 0 || c[t[1]] == color) && c[y_wanted] == 0) {
+                return y_wanted;
+            }
         }
+        return -1;
     }
-    return -1;
+    /* Branch-free, last triple first, so that the first match in table order is the one left: colours are 1
+     * and 2, so `c & color` is nonzero exactly on `color`'s stones, and an edge template (b < 0) counts as 3. */
+    int found = -1;
+    while (end > t) {
+        end -= 3;
+        int cb = end[1] < 0 ? 3 : c[end[1]];
+        int ok = (c[end[0]] & cb & color) != 0 && c[end[2]] == 0;
+        found = ok ? end[2] : found;
+    }
+    return found;
 }
 
 /* --- the tree ------------------------------------------------------------------------------------------------- */
@@ -778,11 +797,10 @@ iterate(Searcher *s)
             if (node->first >= 0) {
                 int pm = s->pmover[d], won = winner == pm;
                 Node *c = s->pool + node->first;
-                for (int k = 0; k < node->num; k++, c++) {
-                    if (s->c[c->move] == pm) {
-                        c->an += 1;
-                        c->aw += won;
-                    }
+                for (int k = 0; k < node->num; k++, c++) { /* branch-free: the test is a coin flip */
+                    int hit = s->c[c->move] == pm;
+                    c->an += hit;
+                    c->aw += hit & won;
                 }
             }
         }

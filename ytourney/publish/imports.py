@@ -14,6 +14,7 @@ import contextlib
 import dataclasses
 import itertools
 import os
+import re
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import yaml
 
-from ytourney.errors import RecordError, StoreError
+from ytourney.errors import ConfigError, RecordError, StoreError
 from ytourney.games.record import GameRecord
 from ytourney.games.registry import DEFAULT_GAME, get_game
 from ytourney.publish.sgf import read_sgf_games
@@ -33,6 +34,8 @@ from ytourney.tournament.store import DB_NAME, db_path
 
 SGF_BYTES = 64 << 20
 """Largest SGF file read."""
+MAX_IMPORT_GAMES = 200_000
+"""Most games one import reads, over all its files (memory stays bounded)."""
 CONFIG_NAME = "config.yaml"
 """The synthetic config an import writes next to its store."""
 IMPORTED_COMMAND = "imported-player-cannot-be-started"
@@ -72,18 +75,40 @@ def sgf_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
 
 def read_games(files: Sequence[Path]) -> list[GameRecord]:
     """Every game of every file, checked move by move."""
-    records = []
+    return [record for record, _ in read_sourced(files)]
+
+
+def read_sourced(files: Sequence[Path]) -> list[tuple[GameRecord, str]]:
+    """Every game of every file with the file it came from; at most MAX_IMPORT_GAMES in all."""
+    sourced: list[tuple[GameRecord, str]] = []
     for file in files:
         raw = read_file(file, SGF_BYTES, error=RecordError) or b""  # bounded; a FIFO or device is refused
-        records += read_sgf_games(_decoded(raw), str(file))
-    return records
+        games = read_sgf_games(decoded(raw, str(file)), str(file), limit=MAX_IMPORT_GAMES - len(sourced))
+        sourced += ((record, str(file)) for record in games)
+    return sourced
 
 
-def _decoded(raw: bytes) -> str:
-    """SGF text: UTF-8 (a byte-order mark dropped) or UTF-16 with its mark; bytes that are neither are replaced."""
+def decoded(raw: bytes, source: str) -> str:
+    """SGF text: UTF-16 by its byte-order mark (or its zero bytes), UTF-8 with or without a mark, else the charset
+    its CA[] names; bytes the charset cannot read are replaced. RecordError for a CA[] Python does not know."""
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return raw.decode("utf-16", errors="replace")
-    return raw.decode("utf-8-sig", errors="replace")
+    if raw.startswith(codecs.BOM_UTF8):
+        return raw.decode("utf-8-sig", errors="replace")
+    head = raw[:2].lstrip()
+    if head[:2] in (b"(\0", b"\0("):  # UTF-16 without a mark: an ASCII '(' next to a zero byte
+        return raw.decode("utf-16-le" if head[:1] == b"(" else "utf-16-be", errors="replace")
+    found = re.search(rb"CA\s*\[([^\]]{0,40})\]", raw)
+    charset = found.group(1).decode("ascii", errors="replace").strip() if found else ""
+    if not charset:
+        return raw.decode("utf-8", errors="replace")
+    try:
+        if codecs.lookup(charset).name == "utf-8":
+            return raw.decode("utf-8-sig", errors="replace")
+        return raw.decode(charset, errors="replace")
+    except LookupError as err:  # an unknown name, or a codec that is no text encoding (zlib, base64)
+        raise RecordError(f"{source}: CA[{charset}] is no character set Python knows; expected one like UTF-8, "
+                          "ISO-8859-1 or Shift_JIS") from err
 
 
 def _one_setting(records: Sequence[GameRecord], what: str) -> None:
@@ -126,7 +151,8 @@ def import_sgf(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[s
     if os.path.lexists(directory / CONFIG_NAME):
         raise StoreError(f"{str(directory)!r} already holds a {CONFIG_NAME}; import into a new or empty folder")
     files = sgf_files(paths)
-    records = read_games(files)
+    sourced = read_sourced(files)
+    records = [record for record, _ in sourced]
     for what in ("game", "board", "rules"):
         _one_setting(records, what)
     events = {r.tournament for r in records}
@@ -140,7 +166,10 @@ def import_sgf(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[s
     records = [dataclasses.replace(r, tournament=name, id=game_id) for r, game_id in zip(records, ids)]
     text = synthetic_config(name, records, players, len(files))
     config_file = directory / CONFIG_NAME
-    config = parse_config(text, source=str(config_file), base_dir=directory, require_files=False)
+    try:
+        config = parse_config(text, source=str(config_file), base_dir=directory, require_files=False)
+    except ConfigError as err:  # the config is ours; what it refuses came from an SGF file (or the folder's name)
+        raise RecordError(_blame(err, sourced, players, name)) from err
     created = not os.path.lexists(directory)
     before = set() if created else _entries(directory)
     try:
@@ -155,6 +184,27 @@ def import_sgf(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[s
             _remove_new(directory, before)
         raise
     return ImportResult(directory, name, len(records), players, len(files))
+
+
+def _blame(err: ConfigError, sourced: Sequence[tuple[GameRecord, str]], players: Sequence[str], name: str) -> str:
+    """The config reader's refusal of an imported game's value, said of the SGF file that gave the value."""
+    problem = f"expected {err.expected}" if err.expected else str(err).removeprefix(f"{err.source}: ")
+    player = re.fullmatch(r"players\[(\d+)\]\.name", err.path)
+    if player:
+        who = players[int(player.group(1))]
+        source = next(source for record, source in sourced if who in (record.first, record.second))
+        return f"{source}: player name {_shown(who)} cannot be used: {problem}"
+    if err.path == "name":
+        from_file = next((source for record, source in sourced if record.tournament == name), None)
+        if from_file is not None:
+            return f"{from_file}: EV[{_shown(name)[1:-1]}] cannot name the tournament: {problem}; give --name"
+        return f"tournament name {_shown(name)} (--name, else the folder's name) cannot be used: {problem}"
+    return f"{sourced[0][1]}: the games' {err.path or 'settings'} cannot be used: {problem}"
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """A value as an error shows it: its repr, cut to `limit` characters."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
 
 
 def _entries(directory: Path) -> set[str]:

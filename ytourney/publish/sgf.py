@@ -18,8 +18,9 @@ stones there. Every move is replayed by the rules; an illegal one stops the impo
 from __future__ import annotations
 
 import json
+import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,11 @@ from ytourney.publish.game_facts import rules_in_play
 SGF_LINE_WIDTH = 79
 SGF_GAME_PREFIX = "ytourney-"
 """GM[ytourney-<game>]: the SGF game of a game with no standard SGF number or name."""
+MAX_SGF_NODES = 100_000
+"""Most nodes one game tree's main line may hold (no game of ours lasts that long): memory stays bounded."""
+NUMBER_BOUNDS: dict[str, tuple[int, int]] = {"GN": (0, 2**53), "RO": (0, 2**31 - 1), "YS": (0, 2**63 - 1),
+                                             "HA": (0, 10_000)}
+"""The whole numbers of the root node and what is accepted (the store keeps them as 64-bit integers)."""
 
 # --- export -----------------------------------------------------------------------------------------------------
 
@@ -164,36 +170,44 @@ Node = dict[str, list[str]]
 
 
 class _Parser:
-    """A recursive-descent reader of SGF collections that keeps each tree's main line (first variations)."""
+    """A reader of SGF collections that keeps each tree's main line (first variations), with an explicit stack:
+    variations nested a million deep cost no recursion."""
 
     def __init__(self, text: str, source: str) -> None:
         self.text = text
         self.source = source
         self.at = 0
 
-    def collection(self) -> list[list[Node]]:
-        trees = []
+    def collection(self) -> Iterator[list[Node]]:
+        """Each game tree's main line in turn (read lazily: one tree in memory at a time)."""
         while self._skip() and self.text[self.at] == "(":
-            trees.append(self.tree())
+            yield self.tree()
         if self._skip():
             raise self.error(f"unexpected {self.text[self.at]!r}")
-        return trees
 
     def tree(self) -> list[Node]:
+        """The main line of the tree opening here: its nodes, then its first variation's, and so on."""
         self.at += 1  # "("
         nodes: list[Node] = []
-        while self._skip() and self.text[self.at] == ";":
-            self.at += 1
-            nodes.append(self.node())
-        first = True
-        while self._skip() and self.text[self.at] == "(":
-            variation = self.tree()
-            if first:
-                nodes += variation
-                first = False
-        if not self._skip() or self.text[self.at] != ")":
-            raise self.error("a game tree is not closed with ')'")
-        self.at += 1
+        frames = [[True, False]]  # per open tree: on the main line, a variation of it seen
+        while frames:
+            frame = frames[-1]
+            while self._skip() and self.text[self.at] == ";":
+                self.at += 1
+                node = self.node()
+                if frame[0]:
+                    nodes.append(node)
+                    if len(nodes) > MAX_SGF_NODES:
+                        raise self.error(f"more than {MAX_SGF_NODES} nodes in one game; expected a game")
+            if self._skip() and self.text[self.at] == "(":
+                self.at += 1
+                frames.append([frame[0] and not frame[1], False])  # only the first variation continues the line
+                frame[1] = True
+            elif self._skip() and self.text[self.at] == ")":
+                self.at += 1
+                frames.pop()
+            else:
+                raise self.error("a game tree is not closed with ')'")
         return nodes
 
     def node(self) -> Node:
@@ -237,7 +251,7 @@ class _Parser:
 
 def parse_sgf(text: str, source: str = "<sgf>") -> list[list[Node]]:
     """The game trees of an SGF collection, each as its main line of nodes (property name -> values)."""
-    return _Parser(text, source).collection()
+    return list(_Parser(text, source).collection())
 
 
 @dataclass(frozen=True)
@@ -253,13 +267,40 @@ def _one(node: Node, key: str) -> str | None:
     return values[0].strip() if values else None
 
 
+def _shown(text: str, limit: int = 40) -> str:
+    """A value as an error shows it: cut to `limit` characters."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
 def _number(node: Node, key: str, source: str) -> int | None:
+    """The whole number of a root property, within NUMBER_BOUNDS; None when it is absent or empty."""
     text = _one(node, key)
     if text is None or text == "":
         return None
-    if not re.fullmatch(r"-?\d+", text):
-        raise RecordError(f"{source}: {key}[{text}] is not a whole number")
+    low, high = NUMBER_BOUNDS[key]
+    if not re.fullmatch(r"-?\d{1,30}", text) or not low <= int(text) <= high:
+        raise RecordError(f"{source}: {key}[{_shown(text)}] is not a whole number from {low} to {high}")
     return int(text)
+
+
+def _player(node: Node, key: str) -> str | None:
+    """A player name (PB, PW): spaces kept, runs of white space (a wrapped line, a tab) as one space."""
+    text = _one(node, key)
+    return " ".join(text.split()) if text else None
+
+
+def _scores(text: str | None, source: str) -> tuple[float, float] | None:
+    """The YC value: Black's and White's scores, two finite numbers; None when there is none."""
+    words = (text or "").split()
+    if len(words) != 2:
+        return None
+    try:
+        scores = (float(words[0]), float(words[1]))
+    except ValueError as err:
+        raise RecordError(f"{source}: YC[{_shown(text or '')}] is not two scores; expected two numbers") from err
+    if not all(math.isfinite(score) for score in scores):
+        raise RecordError(f"{source}: YC[{_shown(text or '')}] is not two scores; expected two finite numbers")
+    return scores
 
 
 def sgf_game_of(value: str | None, source: str) -> Game:
@@ -347,12 +388,14 @@ def game_from_sgf(nodes: Sequence[Node], source: str) -> GameRecord:
     except ReplayError as err:
         raise RecordError(f"{source}: move {err.number} ({err.token or 'empty'!r}) is illegal: "
                           f"{err.__cause__ or err}") from err
+    except YTourneyError as err:  # before the first move: a handicap the board cannot take
+        raise RecordError(f"{source}: {err}") from err
     first_letter = first_letter or ("B" if game.first_color is Color.BLACK else "W")
     other_letter = "W" if first_letter == "B" else "B"
     first_colour = game.first_color
     # PB/PW as read by move order: the owner of the first mover's stones, then of the other's
-    first_owner = _one(root, f"P{first_letter}") or "first mover"
-    other_owner = _one(root, f"P{other_letter}") or "second mover"
+    first_owner = _player(root, f"P{first_letter}") or "first mover"
+    other_owner = _player(root, f"P{other_letter}") or "second mover"
     black, white = (first_owner, other_owner) if first_colour is Color.BLACK else (other_owner, first_owner)
     first, second = (other_owner, first_owner) if state.swapped else (first_owner, other_owner)
     result = _one(root, "RE") or ""
@@ -377,8 +420,7 @@ def game_from_sgf(nodes: Sequence[Node], source: str) -> GameRecord:
     reason = reason[len(prefix):] if termination.is_fault and reason.startswith(prefix) else ""
     date = _one(root, "DT") or ""
     started = f"{date[:10]}T00:00:00.000Z" if re.fullmatch(r"\d{4}-\d{2}-\d{2}.*", date) else ""
-    score_text = (_one(root, "YC") or "").split()
-    score = (float(score_text[0]), float(score_text[1])) if len(score_text) == 2 else None
+    score = _scores(_one(root, "YC"), source)
     if score is None and outcome is not None and outcome.score is not None:
         score = outcome.score
     return GameRecord(
@@ -390,11 +432,19 @@ def game_from_sgf(nodes: Sequence[Node], source: str) -> GameRecord:
     )
 
 
-def read_sgf_games(text: str, source: str) -> list[GameRecord]:
-    """Every game of an SGF collection as a record."""
-    trees = parse_sgf(text, source)
-    if not trees:
+def read_sgf_games(text: str, source: str, *, limit: int | None = None) -> list[GameRecord]:
+    """Every game of an SGF collection as a record, read one tree at a time (the next one read ahead, to name
+    games by number in a collection); more than `limit` games is an error."""
+    trees = _Parser(text, source).collection()
+    current = next(trees, None)
+    if current is None:
         raise RecordError(f"{source}: holds no SGF game tree")
-    many = len(trees) > 1
-    return [game_from_sgf(tree, f"{source} game {number}" if many else source)
-            for number, tree in enumerate(trees, start=1)]
+    following = next(trees, None)
+    many = following is not None
+    records: list[GameRecord] = []
+    while current is not None:
+        if limit is not None and len(records) >= limit:
+            raise RecordError(f"{source}: more than {limit} games; expected at most {limit} in one import")
+        records.append(game_from_sgf(current, f"{source} game {len(records) + 1}" if many else source))
+        current, following = following, (next(trees, None) if following is not None else None)
+    return records

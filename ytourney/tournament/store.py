@@ -17,6 +17,7 @@ the lock.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import os
@@ -30,11 +31,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-from ytourney.errors import ConfigMismatchError, StoreError
+from ytourney.errors import ConfigMismatchError, StoreError, YTourneyError
 from ytourney.games.record import GameRecord, utc_now
 from ytourney.games.registry import get_game
 from ytourney.tournament.folder import RunLock, refuse_links
 from ytourney.tournament.store_schema import (
+    DamagedRowError,
     GAME_COLUMNS,
     SCHEMA,
     SCHEMA_VERSION,
@@ -202,8 +204,19 @@ def _reader(directory: str | os.PathLike[str]) -> Iterator[sqlite3.Connection]:
         yield conn
     except sqlite3.Error as err:
         raise _failure("read results store", path, err) from err
+    except DamagedRowError as err:
+        raise damaged(path, err) from err
     finally:
         conn.close()
+
+
+def damaged(path: Path, err: DamagedRowError) -> StoreError:
+    """The one line that refuses a results store holding a damaged row (see store_schema)."""
+    remedy = "restore it from a backup"
+    if isinstance(err.game_id, int):
+        remedy += (f", or delete that game (DELETE FROM games WHERE id = {err.game_id}; DELETE FROM moves WHERE "
+                   f"game_id = {err.game_id}) and a run plays it again")
+    return StoreError(f"results store {str(path)!r} is damaged, so it is not read: {err}; {remedy}")
 
 
 def _check_version(conn: sqlite3.Connection, folder: Path) -> None:
@@ -239,7 +252,11 @@ def _info(conn: sqlite3.Connection) -> TournamentInfo | None:
     if row is None:
         return None
     name, text, digest, key, path, planned, created, updated = row
-    return TournamentInfo(name, text, digest, json.loads(key), path, planned, created, updated)
+    try:
+        config_key = json.loads(key)
+    except (TypeError, ValueError) as err:
+        raise DamagedRowError(f"the tournament row's config_key {str(key)[:60]!r} is not JSON", None) from err
+    return TournamentInfo(name, text, digest, config_key, path, planned, created, updated)
 
 
 def load_records(directory: str | os.PathLike[str], *, times: bool = True) -> list[GameRecord]:
@@ -277,9 +294,24 @@ def stored_variants(directory: str | os.PathLike[str]) -> list[tuple[str, str, d
         if not _has_table(conn, "games"):
             return []
         columns = game_columns(conn)
-        rows = conn.execute(f"SELECT game, board, rules FROM (SELECT {columns} FROM games) "
+        rows = conn.execute(f"SELECT game, board, rules, MIN(id) FROM (SELECT {columns} FROM games) "
                             "GROUP BY game, board, rules ORDER BY MIN(id)")
-        return [(game, board, json.loads(rules)) for game, board, rules in rows]
+        return [_variant(game, board, rules, first_id) for game, board, rules, first_id in rows]
+
+
+def _variant(game: Any, board: Any, rules: Any, game_id: Any) -> tuple[str, str, dict[str, Any]]:
+    """One (game, board, rules) set, checked as the row reader checks it; DamagedRowError naming its first game."""
+    try:
+        found = get_game(game)
+        found.parse_board(board)
+        data = json.loads(rules)
+        if not isinstance(data, dict):
+            raise TypeError("not a JSON object")
+        found.parse_rules(data)
+    except (YTourneyError, TypeError, ValueError) as err:
+        problem = str(err) if isinstance(err, YTourneyError) else f"rules {str(rules)[:60]!r} are no JSON object"
+        raise DamagedRowError(f"game {game_id!r} is damaged: {problem}", game_id) from err
+    return game, board, data
 
 
 def load_info(directory: str | os.PathLike[str]) -> TournamentInfo:
@@ -375,6 +407,11 @@ class ResultStore:
                 conn.close()
             lock.release()
             raise _failure("use results store", db_path(folder), err) from err
+        except DamagedRowError as err:
+            if conn is not None:
+                conn.close()
+            lock.release()
+            raise damaged(db_path(folder), err) from err
         except BaseException:
             if conn is not None:
                 conn.close()
@@ -393,6 +430,9 @@ class ResultStore:
                 conn.execute(statement)
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             info = _info(conn)
+            if info is not None:  # a damaged row refuses the folder before anything is written (store_schema)
+                _check_columns(conn, folder)
+                collections.deque(_iter_records(conn, info.name, share_moves=False), maxlen=0)
             now = utc_now()
             if info is None:
                 conn.execute(
@@ -434,7 +474,11 @@ class ResultStore:
 
     def iter_records(self, *, completion_order: bool = False, moves: bool = True) -> Iterator[GameRecord]:
         """Stream stored games (game-id or completion order); `moves=False` leaves moves and times empty."""
-        return _iter_records(self._conn, self.info.name, order="seq" if completion_order else "id", moves=moves)
+        records = _iter_records(self._conn, self.info.name, order="seq" if completion_order else "id", moves=moves)
+        try:
+            yield from records
+        except DamagedRowError as err:
+            raise damaged(db_path(self.directory), err) from err
 
     # --- writes -----------------------------------------------------------------------------------
 

@@ -3,15 +3,23 @@
 Version 1 (before games) held Y only, with pie and misere columns and a winner always; version 2 has a game
 column, the game's rules as JSON, draws (a NULL winner) and scores. Readers take either; a run resuming a version 1
 store rebuilds it as version 2 first.
+
+A damaged row (a column holding what ytourney never writes: an unknown termination or winner, JSON that does not
+parse or is not the type written there, a game or board no game knows, a text where a number belongs) is not
+skipped: every reader refuses the whole folder in one line naming the game id (DamagedRowError, a StoreError for
+its folder in store.py). Skipping would rate, cross-tabulate and publish a tournament with a game silently
+missing, and a resumed run would try to play that game again into its occupied slot.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
+from ytourney.errors import RecordError, YTourneyError
 from ytourney.games.api import Color
 from ytourney.games.record import GameRecord, Termination
 from ytourney.games.registry import get_game
@@ -98,22 +106,53 @@ class RowReader:
         self.share_moves = share_moves
         self._strings: dict[str, str] = {}
         self._parsed: dict[tuple[str, str], Any] = {}
+        self._boards: set[tuple[str, str]] = set()  # (game, board) pairs already checked
 
     def _shared(self, text: str) -> str:
         return self._strings.setdefault(text, text)
 
     def record(self, row: Sequence[Any]) -> GameRecord:
-        """The GameRecord of one `_SELECT_GAMES` row."""
+        """The GameRecord of one `_SELECT_GAMES` row; DamagedRowError naming the game when a column holds what
+        ytourney never writes (an unknown termination or winner, bad JSON, a wrong type)."""
+        try:
+            return self._record(row)
+        except (YTourneyError, ValueError, TypeError, KeyError) as err:
+            problem = str(err) if isinstance(err, YTourneyError) else f"{type(err).__name__}: {err}"
+            raise DamagedRowError(f"game {row[0]!r} is damaged: {' '.join(problem.split())[:300]}",
+                                  row[0]) from err
+
+    def _record(self, row: Sequence[Any]) -> GameRecord:
         (game_id, _, round_number, game, board, rules_text, handicap, first, second, black, white, winner, _,
          termination, reason, seed, started, finished, opening_plies, _, extra, score, moves_text, seconds_text) = row
+        for column, value, kind in (("id", game_id, int), ("round", round_number, int), ("handicap", handicap, int),
+                                    ("opening_plies", opening_plies, int), ("seed", seed, (int, type(None))),
+                                    ("game", game, str), ("board", board, str), ("first", first, str),
+                                    ("second", second, str), ("black", black, str), ("white", white, str),
+                                    ("reason", reason, str), ("started", started, str), ("finished", finished, str)):
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise RecordError(f"column {column} holds {value!r}; expected {_kind_name(kind)}")
+        if handicap < 0 or winner not in (None, *COLORS):
+            raise RecordError(f"handicap {handicap!r} and winner {winner!r}; expected a handicap >= 0 and a winner "
+                              f"{', '.join(COLORS)} or none")
         shared = self._shared
         moves: tuple[str, ...] = ()
         seconds: tuple[float, ...] = ()
         if self.moves and moves_text:
-            played = json.loads(moves_text)
+            played = _json(moves_text, "moves", list)
+            if not all(isinstance(token, str) for token in played):
+                raise RecordError("column moves holds a list that is not all text; expected move tokens")
             moves = tuple(map(shared, played)) if self.share_moves else tuple(played)
             if self.times and seconds_text:
-                seconds = tuple(json.loads(seconds_text))
+                seconds = tuple(_json(seconds_text, "seconds", list))
+                if not all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in seconds):
+                    raise RecordError("column seconds holds a list that is not all numbers; expected move times")
+        scores = None if score is None else tuple(_json(score, "score", list))
+        if scores is not None and (len(scores) != 2 or not all(isinstance(value, (int, float)) and
+                                                               math.isfinite(value) for value in scores)):
+            raise RecordError(f"column score holds {score!r}; expected two numbers")
+        if (game, board) not in self._boards:
+            get_game(game).parse_board(board)
+            self._boards.add((game, board))
         return GameRecord(
             id=game_id,
             tournament=self.tournament,
@@ -135,8 +174,8 @@ class RowReader:
             finished=finished,
             reason=reason,
             opening_plies=opening_plies,
-            extra=json.loads(extra) if extra and extra != "{}" else {},
-            score=None if score is None else tuple(json.loads(score)),
+            extra=_json(extra, "extra", dict) if extra and extra != "{}" else {},
+            score=scores,  # type: ignore[arg-type]
         )
 
     def _rules(self, game: str, text: str) -> Any:
@@ -144,8 +183,33 @@ class RowReader:
         key = (game, text)
         rules = self._parsed.get(key)
         if rules is None:
-            rules = self._parsed[key] = get_game(game).parse_rules(json.loads(text))
+            rules = self._parsed[key] = get_game(game).parse_rules(_json(text, "rules", dict))
         return rules
+
+
+class DamagedRowError(RecordError):
+    """A stored games row that ytourney never writes; the store reader refuses its folder in one line."""
+
+    def __init__(self, message: str, game_id: object) -> None:
+        super().__init__(message)
+        self.game_id = game_id
+
+
+def _json(text: object, column: str, kind: type) -> Any:
+    """The JSON value of a column, of the type ytourney writes there."""
+    try:
+        value = json.loads(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError) as err:
+        raise RecordError(f"column {column} holds {str(text)[:60]!r}, which is not JSON") from err
+    if not isinstance(value, kind):
+        raise RecordError(f"column {column} holds {str(text)[:60]!r}; expected a JSON {_kind_name(kind)}")
+    return value
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {int: "whole number", str: "text", list: "list", dict: "object", type(None): "null"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
 def game_columns(conn: sqlite3.Connection) -> str:

@@ -125,15 +125,12 @@ def test_play_ends_when_a_plugin_hangs(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    for bad, code in (("Hangs", 0), ("HangsStubborn", 1)):
+    for bad in ("Hangs", "HangsStubborn"):  # a plugin swallowing the alarm too: its process is killed
         done = subprocess.run([sys.executable, "-m", "ytourney", "play", f"{PLUGINS}:{bad}", "random", "--board",
                                "tri:5", "--move-seconds", "0.2", "--seed", "1"],
                               capture_output=True, text=True, timeout=60)
-        assert done.returncode == code, done.stderr
-        if code == 0:
-            assert "wins by time" in done.stdout
-        else:
-            assert "past its hard deadline" in done.stderr and "Traceback" not in done.stderr
+        assert done.returncode == 0, done.stderr
+        assert "wins by time" in done.stdout and "Traceback" not in done.stderr
 
 
 @pytest.mark.parametrize("blameless", [False, True])

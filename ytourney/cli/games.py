@@ -66,7 +66,7 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
     bots: list[Any] = []
     try:
         for spec, bot_seed in zip(specs, seeds):  # created inside the try: a second bot failing closes the first
-            bots.append(create_bot(spec, bot_seed))
+            bots.append(_served(spec, bot_seed, game) if spec.kind is BotKind.PLUGIN else create_bot(spec, bot_seed))
         time_control = TimeControl(move_seconds=move_seconds, grace_seconds=max(1.0, (move_seconds or 0) * 0.5))
         seats = [Seat(name, bot, trusted=spec.kind is BotKind.BUILTIN) for name, bot, spec in zip(names, bots, specs)]
         with contextlib.redirect_stdout(sys.stderr):  # what a bot prints never mixes with the board
@@ -94,6 +94,16 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
     where = f"{record.board}" if game.name == "y" else f"{game.name}, {record.board}"
     click.echo(f"result: {result}{detail}{score} after {move_count(record)} moves   "
                f"[{where}, {shown}, handicap {record.handicap}, seed {seed}]")
+
+
+def _served(spec: Any, seed: int | None, game: Any, **options: Any) -> Any:
+    """A plugin (or, for `gtp`, any bot) hosted in a child process: its import, constructor and every call run
+    there under a deadline, so a hang, a crash or os._exit is one line or one lost game, never a silent end."""
+    from ytourney.players.host import HostedBot
+    from ytourney.players.spec import BotKind
+
+    what = f"plugin class {spec.name!r} in {spec.path!r}" if spec.kind is BotKind.PLUGIN else f"bot {str(spec)!r}"
+    return HostedBot(spec, seed, game, what=what, **options)
 
 
 GTP_PREFIX = "gtp:"
@@ -228,8 +238,11 @@ def games(svg_dir: str | None) -> None:
 @click.option("--swap-style", type=click.Choice(("exchange", "recolor")), default="exchange", show_default=True,
               help="After a swap: exchange (the players trade colours) or recolor (the first stone changes colour "
                    "and Black moves next, HexGUI's convention).")
+@click.option("--deadline", "deadline", type=FiniteFloat(min=0, min_open=True), default=300.0, show_default=True,
+              help="Seconds a genmove may take when the controller set no time (time_settings and the engine time "
+                   "commands set it otherwise); past it the bot is stopped and genmove answers an error.")
 def gtp(bot: str, game_name: str, board_spec: str | None, seed: int | None, rows: str, first_color: str,
-        pie: bool | None, swap_style: str) -> None:
+        pie: bool | None, swap_style: str, deadline: float) -> None:
     """Serve a built-in or plugin bot over GTP on stdin/stdout.
 
     \b
@@ -240,6 +253,9 @@ def gtp(bot: str, game_name: str, board_spec: str | None, seed: int | None, rows
     genmove may answer `swap` when the pie is offered; `play COLOR swap` is accepted.
     --rows, --first-color and --swap-style speak the dialect of other Y engines' tools;
     --game serves any game in its own move notation (play b E5-E7, play w pass).
+    The bot runs in a child process with a deadline on every genmove (the time
+    commands', else --deadline) and the config default memory limit; a late or
+    crashed bot makes genmove answer an error, and the next genmove restarts it.
     Example:
       ytourney gtp mcts:playouts=2000 --board tri:13
       ytourney gtp heuristic --rows flipped
@@ -247,11 +263,13 @@ def gtp(bot: str, game_name: str, board_spec: str | None, seed: int | None, rows
     import sys
 
     from ytourney.games.registry import get_game
-    from ytourney.players import create_bot, parse_bot_spec
+    from ytourney.players import parse_bot_spec
     from ytourney.players.gtp.server import gtp_server
 
     game = get_game(game_name)
-    player = create_bot(parse_bot_spec(bot, game.name), seed)
+    # the bot runs in a child process: a move past its deadline (the time commands', else --deadline) or a crash
+    # is a GTP error, and the next command starts it again
+    player = _served(parse_bot_spec(bot, game.name), seed, game, untimed_seconds=deadline, restart=True)
     try:
         server = gtp_server(player, game, board_spec, pie=pie, rows=rows, first_color=first_color,
                             swap_style=swap_style)

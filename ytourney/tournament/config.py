@@ -32,6 +32,7 @@ from ytourney.games.registry import DEFAULT_GAME, game_names, get_game
 from ytourney.games.replay import ReplayError, replay
 from ytourney.players.clock import TimeControl
 from ytourney.players.spec import BotKind, BotSpec, parse_bot_spec
+from ytourney.players.untrusted import DEFAULT_MEMORY_MB
 from ytourney.stats.elo_sprt import EloSprtSettings
 from ytourney.stats.handicap import HandicapMode, HandicapSettings
 from ytourney.stats.ratings import RatingSettings
@@ -52,12 +53,16 @@ from ytourney.tournament.config_sections import (
 
 DEFAULT_GAMES_PER_PAIR = 2
 DEFAULT_FAULT_LIMIT = 5
+MIN_MEMORY_MB = 256
+"""The smallest `memory_mb` other than 0: below it no Python process, plugin host or engine, can start."""
+MAX_MEMORY_MB = 1 << 30
+"""The largest `memory_mb` (a petabyte and more: practically no limit)."""
 MAX_PLANNED_GAMES = 1_000_000
 """The most games one tournament may plan: its slot list is built in memory (about 2 s and 20 MB a million)."""
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 
 _TOP_KEYS = ("name", "game", "board", "rules", "schedule", "handicap", "time", "ratings", "workers", "seed",
-             "fault_limit", "players")
+             "fault_limit", "memory_mb", "players")
 _SCHEDULE_KEYS = ("format", "games_per_pair", "challenger", "openings", "sprt")
 _OPENING_KEYS = ("file", "random_plies", "order")
 _PLAYER_KEYS = ("name", "bot", "gtp")
@@ -132,6 +137,7 @@ class TournamentConfig:
     seed: int
     fault_limit: int
     players: tuple[PlayerConfig, ...]
+    memory_mb: int = DEFAULT_MEMORY_MB
     text: str = ""
     path: str = ""
     canonical: str = "{}"
@@ -250,11 +256,16 @@ class _ConfigReader(FieldReader):
                                                                                            at_least=0)
         fault_limit = DEFAULT_FAULT_LIMIT if top.get("fault_limit") is None else self.integer(
             top["fault_limit"], "fault_limit", at_least=0)
+        memory_mb = DEFAULT_MEMORY_MB if top.get("memory_mb") is None else self.integer(
+            top["memory_mb"], "memory_mb", at_least=0, at_most=MAX_MEMORY_MB)
+        if 0 < memory_mb < MIN_MEMORY_MB:
+            raise self.error("memory_mb", f"{memory_mb!r} MiB is too small to start a Python process "
+                             "(0 means no limit)", value=memory_mb, expected=f"0 (no limit) or at least {MIN_MEMORY_MB}")
         canonical = self.canonical(top, name, game, board, rules, schedule, handicap, time, seed, players)
         return TournamentConfig(
             name=name, game=game.name, board=board.spec, rules=rules, schedule=schedule, handicap=handicap, time=time,
-            ratings=ratings, workers=workers, seed=seed, fault_limit=fault_limit, players=players, text=text,
-            path=self.source, canonical=canonical,
+            ratings=ratings, workers=workers, seed=seed, fault_limit=fault_limit, players=players,
+            memory_mb=memory_mb, text=text, path=self.source, canonical=canonical,
         )
 
     def name(self, top: Mapping[str, Any]) -> str:
@@ -482,7 +493,7 @@ class _ConfigReader(FieldReader):
                   handicap: HandicapSettings, time: TimeControl, seed: int, players: Sequence[PlayerConfig]) -> str:
         """JSON of everything that decides which games are played, as written (paths unresolved).
 
-        The execution keys (workers, ratings, fault_limit) are left out: they may change when a run is resumed.
+        The execution keys (workers, ratings, fault_limit, memory_mb) are left out: they may change when a run is resumed.
         """
         openings: dict[str, Any] | None = None
         if schedule.openings is not None:

@@ -15,6 +15,15 @@ from ytourney.games.api import SWAP, Game, Move, MoveKind, Outcome, State
 from ytourney.games.bot import Bot, Limit
 from ytourney.games.record import GameRecord, GameSetup, Termination, utc_now
 from ytourney.players.clock import OWN_BUDGET, TimeControl
+from ytourney.players.untrusted import (
+    cap,
+    describe,
+    describe_error,
+    error_message,
+    memory_note,
+    plain_move,
+    plain_swap,
+)
 
 T = TypeVar("T")
 
@@ -66,10 +75,18 @@ class _Fault(Exception):
     """Internal: a seat lost by fault."""
 
     def __init__(self, seat: int, termination: Termination, reason: str) -> None:
+        reason = cap(reason)  # stored with the game: whatever a player said is kept short
         super().__init__(reason)
         self.seat = seat
         self.termination = termination
         self.reason = reason
+
+
+@dataclass(frozen=True)
+class _Illegal:
+    """An untrusted player's answer that is not a move (or not a pie answer), already described as plain text."""
+
+    reason: str
 
 
 def play_game(
@@ -159,13 +176,15 @@ class _Referee:
                 seat_index = state.seat_to_move()
                 bot = self.seats[seat_index].bot
                 if state.can_swap():
-                    wants, spent = self._decide(seat_index, lambda limit, b=bot: b.swap(state.copy(), limit))
+                    wants, spent = self._decide(seat_index, lambda limit, b=bot, i=seat_index: self._plain_swap(
+                        i, b.swap(state.copy(), limit)))
                     if self._checked_swap(seat_index, wants):
                         state.play(SWAP)
                         self.times.append(spent)
                         continue
                     self.pending[seat_index] += spent
-                move, spent = self._decide(seat_index, lambda limit, b=bot: b.move(state.copy(), limit))
+                move, spent = self._decide(seat_index, lambda limit, b=bot, i=seat_index: self._plain_move(
+                    i, b.move(state.copy(), limit)))
                 self._play(seat_index, move)
                 self.times.append(spent + self.pending[seat_index])
                 self.pending[seat_index] = 0.0
@@ -197,15 +216,18 @@ class _Referee:
             signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)  # rings again each second until the call ends
         try:
             return call()
-        except PlayerFault as err:
-            raise _Fault(seat_index, Termination(err.termination), str(err)) from err
-        except DeadlinePassed as err:
+        except DeadlinePassed:
             raise _Fault(seat_index, Termination.TIME, f"still thinking after its hard deadline of {seconds:.3f}s"
-                         ) from err
+                         ) from None
         except HaltGame:
             raise
         except BaseException as err:  # noqa: BLE001 - SystemExit, KeyboardInterrupt... from a bot lose its game
-            raise _Fault(seat_index, Termination.CRASH, f"{type(err).__name__}: {err}") from err
+            try:  # described while the alarm still holds: a message that loops is stopped by it
+                fault = _blamed(seat_index, err)
+            except DeadlinePassed:
+                fault = _Fault(seat_index, Termination.TIME, "its error message was still being written after its "
+                               f"hard deadline of {seconds:.3f}s")
+            raise fault from None  # never chained: nothing of the player's error is formatted later
         finally:
             if guard and self.alarm:
                 _ARMED[0] = False  # first: an alarm ringing now is ignored
@@ -213,16 +235,35 @@ class _Referee:
             if self.watch is not None:
                 self.watch(0, 0.0)
 
+    def _plain_move(self, seat_index: int, answer: object) -> object:
+        """An untrusted seat's move answer as a fresh Move, or _Illegal (converted inside the call's deadline)."""
+        if self.seats[seat_index].trusted:
+            return answer
+        move = plain_move(self.game, self.state.board, answer)
+        return move if isinstance(move, Move) else _Illegal(move)
+
+    def _plain_swap(self, seat_index: int, answer: object) -> object:
+        """An untrusted seat's pie answer as a plain bool, or _Illegal (converted inside the call's deadline)."""
+        if self.seats[seat_index].trusted:
+            return answer
+        wants = plain_swap(answer)
+        return wants if isinstance(wants, bool) else _Illegal(wants)
+
     def _checked_swap(self, seat_index: int, wants: object) -> bool:
         """A pie answer must be a bool (numpy's included): anything else, even a truthy string, is illegal."""
+        if isinstance(wants, _Illegal):
+            raise _Fault(seat_index, Termination.ILLEGAL, wants.reason)
         if isinstance(wants, bool) or (getattr(wants, "dtype", None) is not None and wants.dtype.kind == "b"
                                        and getattr(wants, "shape", None) == ()):
             return bool(wants)
-        raise _Fault(seat_index, Termination.ILLEGAL, f"answered the pie offer with {wants!r}, which is not a bool")
+        raise _Fault(seat_index, Termination.ILLEGAL,
+                     f"answered the pie offer with {describe(wants)}, which is not a bool")
 
     def _play(self, seat_index: int, answer: object) -> None:
         """Play the answer as a Move of this game, or end the game as the seat's loss naming what was wrong."""
         state = self.state
+        if isinstance(answer, _Illegal):
+            raise _Fault(seat_index, Termination.ILLEGAL, answer.reason)
         try:
             move = self.game.coerce_move(state.board, answer)
         except YTourneyError as err:
@@ -237,3 +278,13 @@ class _Referee:
             except YTourneyError:
                 name = repr(move)
             raise _Fault(seat_index, Termination.ILLEGAL, f"played {name}: {err}") from err
+
+
+def _blamed(seat_index: int, err: BaseException) -> _Fault:
+    """The fault of a seat whose call raised `err`: a PlayerFault keeps its termination, anything else is a crash."""
+    if isinstance(err, PlayerFault):
+        termination = getattr(type(err), "termination", "crash")
+        kind = Termination._known.get(termination) if type(termination) is str else None  # noqa: SLF001
+        return _Fault(seat_index, kind if kind is not None and kind.is_fault else Termination.CRASH,
+                      error_message(err))
+    return _Fault(seat_index, Termination.CRASH, describe_error(err) + memory_note(err))

@@ -25,6 +25,7 @@ import multiprocess.connection
 from ytourney.errors import RunnerError
 from ytourney.games.record import Termination
 from ytourney.players.gtp.reaper import become_subreaper, keep, mark_descendants, reap_orphans, release
+from ytourney.players.untrusted import limit_memory, set_player_memory
 from ytourney.tournament.executor import (
     ABANDON_SECONDS,
     STOP_SECONDS,
@@ -37,10 +38,12 @@ from ytourney.tournament.executor import (
 from ytourney.tournament.match import HaltGame
 from ytourney.tournament.schedule import GameTask
 from ytourney.tournament.worker import (
+    LIFELINE_LOST_EXIT,
     GamePlayer,
     PlayedGame,
     SeatTracker,
     TournamentContext,
+    lifeline_of,
 )
 
 KILL_MARGIN = 5.0
@@ -110,9 +113,13 @@ def _worker_main(index: int, context: TournamentContext, conn: Any, tracker_cell
     signal.signal(signal.SIGTERM, _stop_worker)
     _die_with_parent()
     mark_descendants()  # whatever its plugins and engines start is ended by the run once this worker is gone
+    limit_memory(context.memory_mb)  # plugins run here; engines inherit the limit
+    set_player_memory(context.memory_mb)
     with contextlib.suppress(OSError):
         os.dup2(2, 1)  # what player code writes to stdout must never reach the run's table
     player = GamePlayer(context, SeatTracker(tracker_cells, deadline_cells))
+    with contextlib.suppress(OSError):
+        player.tracker.lifeline = lifeline_of(conn.fileno())  # player code cutting it costs its seat the game
     try:
         while True:
             if os.getppid() != parent:
@@ -242,6 +249,8 @@ class ProcessExecutor:
         if worker.overdue:
             how, termination = "worker killed past the hard deadline", Termination.TIME
             seat = seat or int(worker.deadline[1])
+        elif worker.process.exitcode == LIFELINE_LOST_EXIT:
+            how, termination = "its code closed or replaced the worker's pipe to the run", Termination.CRASH
         else:
             how, termination = f"worker process died (exit code {worker.process.exitcode})", Termination.CRASH
         outcomes += dead_worker_outcomes(self._context, worker.work.clear(), seat, slot, how, termination)

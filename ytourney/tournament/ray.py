@@ -47,6 +47,7 @@ from ytourney.tournament.executor import (
     least_loaded,
 )
 from ytourney.tournament.schedule import GameTask
+from ytourney.players.untrusted import set_player_memory
 from ytourney.tournament.worker import (
     GamePlayer,
     PlayedGame,
@@ -207,6 +208,9 @@ class GameActor:
         self._actor_id = runtime.get_actor_id()
         self._node_id = runtime.get_node_id()
         self._cells = _SeatCells(_seat_dir() / f"{self._actor_id}.seat")
+        # the engines it starts get the config's memory limit; the actor itself is Ray's process, maps Ray's memory
+        # and keeps its own limits
+        set_player_memory(context.memory_mb)
         self._player = GamePlayer(context, SeatTracker(self._cells))
 
     def ready(self) -> tuple[str, int, str, str]:

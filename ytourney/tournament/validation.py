@@ -36,7 +36,9 @@ def check_player(config: TournamentConfig, player: PlayerConfig) -> str:
     """Build the player as a worker would, start its game setup, close it; return a note or raise YTourneyError.
     Whatever its code starts and leaves running is ended when the check is over."""
     from ytourney.players.gtp.reaper import plugin_code
+    from ytourney.players.untrusted import set_player_memory
 
+    set_player_memory(config.memory_mb)  # engines started here, and plugin hosts, get the config's memory limit
     with plugin_code():
         return _check_player(config, player)
 
@@ -44,6 +46,8 @@ def check_player(config: TournamentConfig, player: PlayerConfig) -> str:
 def _check_player(config: TournamentConfig, player: PlayerConfig) -> str:
     spec = player.spec
     note = "ok"
+    if spec.kind is BotKind.PLUGIN:
+        return _check_plugin(config, player)
     if spec.kind is BotKind.GTP:
         from ytourney.players.gtp.settings import check_engine
 
@@ -62,6 +66,25 @@ def _check_player(config: TournamentConfig, player: PlayerConfig) -> str:
         with contextlib.suppress(Exception):
             bot.close()
     return note
+
+
+def _check_plugin(config: TournamentConfig, player: PlayerConfig) -> str:
+    """The start check of a plugin, in a child process under deadlines and the memory limit: its import, its
+    constructor, its game setup and its close(); nothing of its code runs in this process."""
+    from ytourney.players.host import START_SECONDS, HostedBot
+
+    game = config.game_rules
+    bot = HostedBot(player.spec, 0, game, memory_mb=config.memory_mb, start_seconds=START_SECONDS,
+                    what=f"plugin class {player.spec.name!r} in {player.spec.path!r}")
+    try:
+        bot.new_game(game.parse_board(config.board), config.rules, game.first_color)
+    except YTourneyError as err:
+        raise RunnerError(f"new_game failed: {err}") from None
+    finally:
+        bot.close()
+    if bot.close_problem:
+        raise RunnerError(f"close() failed: {bot.close_problem}")
+    return "ok"
 
 
 @dataclass(frozen=True)

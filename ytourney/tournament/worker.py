@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -30,6 +32,7 @@ from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.transcript import Transcript
 from ytourney.players.spec import BotKind, BotSpec, bot_factory, create_bot
+from ytourney.players.untrusted import DEFAULT_MEMORY_MB
 from ytourney.tournament.config import TournamentConfig
 from ytourney.tournament.match import Seat, play_game
 from ytourney.tournament.schedule import GameTask
@@ -37,6 +40,10 @@ from ytourney.tournament.store import EncodedMoves, encode_moves
 
 OUTPUT_CHARS = 4096
 """Most characters a plugin's prints keep per game (in the record's extra, under "stdout")."""
+START_SECONDS = 60.0
+"""Hard deadline of building a plugin or an engine in a worker, and of closing one (the parent kills past it)."""
+LIFELINE_LOST_EXIT = 75
+"""Exit code of a worker whose player code closed or replaced the pipe to its parent: that seat loses the game."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +66,7 @@ class TournamentContext:
     time_control: TimeControl | None
     players: tuple[PlayerEntry, ...]
     game_name: str = "y"
+    memory_mb: int = DEFAULT_MEMORY_MB  # the address-space limit of every process running plugins or engines
 
     @property
     def game(self) -> Game:
@@ -71,7 +79,8 @@ class TournamentContext:
         logs = gtp_logs or {}
         players = tuple(PlayerEntry(p.name, p.spec, p.own_budget, logs.get(p.name, "")) for p in config.players)
         game = config.game_rules
-        return cls(config.name, game.parse_board(config.board), config.rules, config.time, players, game.name)
+        return cls(config.name, game.parse_board(config.board), config.rules, config.time, players, game.name,
+                   config.memory_mb)
 
 
 def seat_seed(game_seed: int, seat: int) -> int:
@@ -130,6 +139,26 @@ class SeatTracker:
         self._deadline[1] = seat
         self._deadline[0] = deadline
 
+    @contextlib.contextmanager
+    def player_code(self, seat: int, seconds: float = START_SECONDS) -> Any:
+        """Mark `seat` (1-based) as running player code outside the referee (building or closing a bot) under a hard
+        deadline of `seconds` that the parent enforces; a copy of this process forked by that code ends as it
+        returns, and a worker whose pipe to its parent was closed or replaced by it ends, blaming the seat."""
+        pid = os.getpid()
+        self.set(seat)
+        if self._deadline is not None:
+            self._watch(seat, time.monotonic() + seconds)
+        try:
+            yield
+        finally:
+            survive(pid, self.lifeline)
+            if self._deadline is not None:
+                self._watch(0, 0.0)
+            self.set(0)
+
+    lifeline: tuple[int, int, int] | None = None
+    """(fd, device, inode) of the worker's pipe to its parent, checked after player code ran (None: no parent)."""
+
     def set(self, seat: int) -> None:
         """Mark seat (1-based) as running user code; 0 clears."""
         self._cells[0] = seat
@@ -146,6 +175,30 @@ class SeatTracker:
     @slot.setter
     def slot(self, slot_id: int) -> None:
         self._cells[1] = slot_id
+
+
+def lifeline_of(fd: int) -> tuple[int, int, int]:
+    """What identifies the pipe `fd` of a worker to its parent, for `survive`."""
+    stat = os.fstat(fd)
+    return fd, stat.st_dev, stat.st_ino
+
+
+def survive(pid: int, lifeline: tuple[int, int, int] | None) -> None:
+    """After player code returns: a copy of the process that it forked (its pid is not `pid`) ends at once, never
+    answering twice; a process whose pipe to its parent that code closed or replaced ends too, with the seat still
+    marked, so its parent blames that seat for the game."""
+    if os.getpid() != pid:
+        os._exit(0)
+    if lifeline is None:
+        return
+    fd, device, inode = lifeline
+    try:
+        stat = os.fstat(fd)
+        intact = (stat.st_dev, stat.st_ino) == (device, inode)
+    except OSError:
+        intact = False
+    if not intact:
+        os._exit(LIFELINE_LOST_EXIT)
 
 
 class CapturedOutput(io.StringIO):
@@ -178,11 +231,13 @@ class _WatchedBot:
         self.output = CapturedOutput()
 
     def _call(self, method: Callable[..., Any], *args: Any) -> Any:
+        pid = os.getpid()
         self._tracker.set(self._seat)
         try:
             with contextlib.redirect_stdout(self.output):
                 return method(*args)
         finally:
+            survive(pid, self._tracker.lifeline)  # a forked copy returning here ends; a cut pipe blames this seat
             self._tracker.set(0)  # the referee turns whatever it raised into this seat's loss
 
     def new_game(self, board: Board, rules: Any, color: Color) -> None:
@@ -198,8 +253,9 @@ class _WatchedBot:
         return self._call(self.bot.swap, state, limit)
 
     def close(self) -> None:
-        """Forwarded."""
-        self._call(self.bot.close)
+        """Forwarded, under the parent's deadline."""
+        with self._tracker.player_code(self._seat, START_SECONDS):
+            self._call(self.bot.close)
 
 
 def _transcribe(bot: Bot, entry: PlayerEntry, slot: int, seat: int) -> Transcript | None:
@@ -237,7 +293,8 @@ class GamePlayer:
             for seat_index, player_index in enumerate(task.seats):
                 entry = context.players[player_index]
                 try:
-                    bot = self._bot(player_index, seat_seed(task.seed, seat_index), fresh)
+                    with self.tracker.player_code(seat_index + 1, START_SECONDS):
+                        bot = self._bot(player_index, seat_seed(task.seed, seat_index), fresh)
                 except PlayerFault as err:
                     return fault_record(context, task, seat_index, Termination(err.termination),
                                         f"could not start: {err}")
@@ -260,7 +317,7 @@ class GamePlayer:
                 if not seat:
                     raise
                 self.tracker.set(0)
-                self._drop(task.seats[seat - 1])
+                self._drop(task.seats[seat - 1], seat)
                 return fault_record(context, task, seat - 1, Termination.CRASH, f"{type(err).__name__}: {err}")
         finally:
             for bot in fresh:
@@ -276,7 +333,7 @@ class GamePlayer:
             transcript = transcripts[loser_seat] if loser_seat < len(transcripts) else None
             if transcript is not None and transcript.path is not None:
                 record = replace(record, extra={**record.extra, "gtp_log": str(transcript.path)})
-            self._drop(task.seats[loser_seat])
+            self._drop(task.seats[loser_seat], loser_seat + 1)
         printed = {seat.name: seat.bot.output.text() for seat in seats
                    if isinstance(seat.bot, _WatchedBot) and seat.bot.output.tell()}
         return replace(record, extra={**record.extra, "stdout": printed}) if printed else record
@@ -289,7 +346,7 @@ class GamePlayer:
                 try:
                     bot.reset(seed)  # type: ignore[attr-defined]
                 except BaseException:
-                    self._drop(player_index)
+                    self._drop(player_index, 0)
                     raise
                 return bot
             factory = self._factories.get(player_index)
@@ -307,13 +364,14 @@ class GamePlayer:
             self._cache[player_index] = bot
         return bot
 
-    def _drop(self, player_index: int) -> None:
-        """Close a cached or kept bot after it faulted: its next game starts it afresh."""
+    def _drop(self, player_index: int, seat: int) -> None:
+        """Close a cached or kept bot after it faulted (in `seat`, 1-based, blamed if its close() never returns):
+        its next game starts it afresh."""
         bot = self._cache.pop(player_index, None)
         if bot is None:
             bot = self._kept.pop(player_index, None)
         if bot is not None:
-            with contextlib.suppress(Exception):
+            with self.tracker.player_code(seat, START_SECONDS), contextlib.suppress(Exception, SystemExit):
                 bot.close()
 
     def close(self) -> None:
@@ -321,5 +379,5 @@ class GamePlayer:
         for bots in (self._cache, self._kept):
             while bots:
                 _, bot = bots.popitem()
-                with contextlib.suppress(Exception):
+                with self.tracker.player_code(0, START_SECONDS), contextlib.suppress(Exception, SystemExit):
                     bot.close()

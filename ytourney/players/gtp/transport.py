@@ -25,6 +25,7 @@ from ytourney.players.gtp.reaper import (
     mark_descendants,
 )
 from ytourney.players.gtp.settings import GtpSettings
+from ytourney.players.untrusted import limit_engine
 
 # --- transports: where GTP lines go and come from ----------------------------------------------------------------
 
@@ -58,6 +59,12 @@ class Transport(Protocol):
         """End the engine: give it `wait` seconds to exit after end of input, then terminate, then kill."""
 
 
+def _prepare_engine() -> None:
+    """Run in the new engine process before exec: mark it for containment and cap its memory."""
+    mark_descendants()
+    limit_engine()
+
+
 class ProcessTransport:
     """An engine subprocess in its own session; reader threads feed queues so no read blocks without a deadline."""
 
@@ -89,7 +96,7 @@ class ProcessTransport:
                 cwd=settings.cwd,
                 env=engine_environment(settings.environment),
                 start_new_session=True,
-                preexec_fn=mark_descendants,  # a mark no descendant can drop, however it detaches
+                preexec_fn=_prepare_engine,  # a mark no descendant can drop, however it detaches; the memory cap
             )
         except OSError as err:
             raise EngineCrashError(

@@ -185,7 +185,8 @@ def test_play_says_why_a_plugin_could_not_start(tmp_path: Path, kind: str, words
 @pytest.mark.parametrize(("kind", "words"), [("MoveExits", "wins by crash (ended its process"),
                                              ("AnswersEndless", "wins by time"),
                                              ("RaisesEndless", "wins by time"),
-                                             ("ForksTwice", "wins by connection")])
+                                             ("ForksTwice", "wins by connection"),
+                                             ("Greedy", "wins by crash (MemoryError (memory limit")])
 def test_play_ends_a_game_against_a_hostile_plugin_with_a_result(tmp_path: Path, kind: str, words: str) -> None:
     result = invoke("play", "random", plugin_spec(tmp_path, kind), "--board", "tri:4", "--seed", "1",
                     "--move-seconds", "0.3")
@@ -226,6 +227,11 @@ def test_gtp_reports_a_plugin_that_ends_its_process_and_restarts_it(tmp_path: Pa
     got = answers(done)
     assert got[0] == "? bot failed: ended its process while choosing a move (exit code 5)", got
     assert got[1] == got[0] and done.returncode == 0  # started again for the second genmove
+
+
+def test_gtp_keeps_the_controllers_commands_from_the_bot(tmp_path: Path) -> None:
+    done = serve(f"{HOSTILE}:ReadsStdin", "genmove b\ngenmove w\nname\nquit\n")
+    assert answers(done) == ["= a1", "= b1", "= ytourney-bot", "="], done.stdout
 
 
 def test_gtp_says_why_a_plugin_could_not_start(tmp_path: Path) -> None:

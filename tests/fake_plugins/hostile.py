@@ -147,3 +147,11 @@ class Greedy(First):
     def move(self, state, limit):  # noqa: ANN001, ANN201
         hoard = bytearray(64 << 30)
         return state.empty_cells()[len(hoard) % 2]
+
+
+class ReadsStdin(First):
+    """Reads everything on its stdin before each move (under `gtp`, the controller's commands)."""
+
+    def move(self, state, limit):  # noqa: ANN001, ANN201
+        os.read(0, 1 << 16)
+        return state.empty_cells()[0]

@@ -286,8 +286,12 @@ def _protocol_stdout() -> Any:
     import os
     import sys
 
+    from ytourney.players.host import keep_private
+
     sys.stdout.flush()
-    protocol = io.TextIOWrapper(os.fdopen(os.dup(1), "wb"), encoding="utf-8", line_buffering=True)
+    fd = os.dup(1)
+    keep_private(fd)  # a bot restarted later in a child process never holds the GTP stream
+    protocol = io.TextIOWrapper(os.fdopen(fd, "wb"), encoding="utf-8", line_buffering=True)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     return protocol

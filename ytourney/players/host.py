@@ -51,6 +51,14 @@ FORKED_COPY_EXIT = 0
 """Exit code of a copy of the child forked by plugin code, ended as soon as it returns into the host loop."""
 
 
+_private_fds: set[int] = set()  # descriptors of this process a hosted plugin must never hold (the GTP stream)
+
+
+def keep_private(fd: int) -> None:
+    """Never let a hosted plugin hold descriptor `fd` of this process (closed in every child forked from now on)."""
+    _private_fds.add(fd)
+
+
 class TimeFault(PlayerFault):
     """A hosted bot did not answer before its deadline (the child was killed)."""
 
@@ -243,9 +251,16 @@ def _child_main(conn: Connection, spec: Any, seed: int | None, game: Game, memor
         _die_with_parent()
         mark_descendants()  # whatever the plugin starts is ended by the parent once the child is gone
         limit_memory(memory_mb)
+        for fd in _private_fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
         with contextlib.suppress(OSError):
             os.dup2(2, 1)  # what the plugin prints never reaches a protocol or a table on stdout
+            nothing = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(nothing, 0)  # nor does it read the controller's commands
+            os.close(nothing)
         sys.stdout = sys.stderr
+        sys.stdin = open(os.devnull)  # noqa: SIM115 - the child's whole life
         _serve(conn, spec, seed, game)
     except BaseException:  # noqa: BLE001 - the child ends here whatever happened
         code = 70

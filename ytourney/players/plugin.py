@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ytourney.errors import PluginError
 from ytourney.games.bot import PROTOCOL_METHODS
+from ytourney.players.untrusted import describe_error
 
 
 def _existing(path: str) -> Path:
@@ -89,7 +90,7 @@ def load_plugin_class(path: str, class_name: str) -> type:
             raise PluginError(_moved(path, err)) from err
         except (Exception, SystemExit) as err:  # a plugin calling sys.exit() at import is refused, not obeyed
             del sys.modules[module_name]
-            raise PluginError(f"plugin file {path!r} failed to import: {type(err).__name__}: {err}") from err
+            raise PluginError(f"plugin file {path!r} failed to import: {describe_error(err)}") from None
     cls = getattr(module, class_name, None)
     if cls is None or not inspect.isclass(cls):
         found = sorted(n for n, v in vars(module).items() if inspect.isclass(v) and v.__module__ == module_name)

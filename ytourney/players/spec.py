@@ -16,6 +16,7 @@ from ytourney.games.registry import DEFAULT_GAME, get_game
 from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.settings import GtpSettings
 from ytourney.players.plugin import load_plugin_class
+from ytourney.players.untrusted import describe_error
 
 # Built-in bots that play every game, by name -> "module:Class"; each class declares OPTIONS: dict[str, BotOption].
 # A game's own bots (Game.own_bots) join them for that game, replacing a generic bot of the same name.
@@ -162,7 +163,7 @@ def bot_factory(spec: BotSpec) -> Callable[[int | None], Bot]:
         try:
             bot = cls(seed=seed, **options) if takes_seed else cls(**options)
         except (Exception, SystemExit) as err:
-            raise PluginError(f"{where} could not be created: {type(err).__name__}: {err}") from err
+            raise PluginError(f"{where} could not be created: {describe_error(err)}") from None
         if not getattr(bot, "name", None):
             bot.name = cls.__name__
         return bot

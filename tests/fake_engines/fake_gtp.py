@@ -13,6 +13,8 @@ then creates it, so a restarted engine behaves):
   off-board      answer genmove with a cell outside the board
   occupied       answer genmove with the first occupied cell
   unsolicited    answer genmove twice (the second answer comes unasked)
+  double-late    answer genmove twice, the second answer --delay seconds later (read as the next command's)
+  double-play    answer every play twice, the second answer --delay seconds later
   bad-swap       answer genmove with "swap" where no swap is possible
   refuse-genmove answer genmove with "? not now"
   refuse-play    answer play with "? illegal move"
@@ -115,6 +117,9 @@ def main() -> int:
             if args[1].lower() != "swap":
                 stones.append(args[1].lower())
             reply()
+            if fault == "double-play":
+                time.sleep(options.delay)
+                reply()
         elif command == "genmove":
             genmoves += 1
             active = fault if genmoves >= options.after else "none"
@@ -151,6 +156,12 @@ def main() -> int:
                 sys.stdout.flush()
                 if active == "unsolicited":
                     stones.append(move)
+                continue
+            if active == "double-late":
+                stones.append(move)
+                reply(move)
+                time.sleep(options.delay)
+                reply(move)
                 continue
             stones.append(move)
             reply(move)

@@ -164,7 +164,7 @@ def test_time_commands_become_the_bots_limit() -> None:
     assert bot.limits[-1] == Limit()
     assert ask(server, "time_settings 1 2", "time_left b -3 0", "kgs-time_settings hourglass 3") == [
         "? syntax error; expected: time_settings MAIN_TIME BYO_YOMI_TIME BYO_YOMI_STONES",
-        "? time '-3' must be >= 0",
+        "? time '-3' must be a number from 0 to 1e+07",
         "? unknown time system 'hourglass'",
     ]
 

@@ -146,17 +146,21 @@ def _build_board(spec: str) -> Board:
         return _kadon_board()
     hex_match = re.fullmatch(r"hex:(\d+)", spec)
     if hex_match is not None:
-        size = int(hex_match.group(1))
-        if not MIN_HEX_SIZE <= size <= MAX_HEX_SIZE:
-            raise BoardSpecError(f"board size {size} in {spec!r} is out of range; expected {ACCEPTED_SPECS}")
-        return _hex_board(size)
+        return _hex_board(_size(hex_match.group(1), spec, MIN_HEX_SIZE, MAX_HEX_SIZE))
     match = re.fullmatch(r"tri:(\d+)", spec)
     if match is None:
-        raise BoardSpecError(f"unknown board spec {spec!r}; expected {ACCEPTED_SPECS}")
-    size = int(match.group(1))
-    if not MIN_TRI_SIZE <= size <= MAX_TRI_SIZE:
-        raise BoardSpecError(f"board size {size} in {spec!r} is out of range; expected {ACCEPTED_SPECS}")
-    return _tri_board(size)
+        shown = spec if len(spec) <= 40 else f"{spec[:40]}... ({len(spec)} characters)"
+        raise BoardSpecError(f"unknown board spec {shown!r}; expected {ACCEPTED_SPECS}")
+    return _tri_board(_size(match.group(1), spec, MIN_TRI_SIZE, MAX_TRI_SIZE))
+
+
+def _size(digits: str, spec: str, low: int, high: int) -> int:
+    """The size a spec's digits give, within [low, high]; a number of thousands of digits is never converted."""
+    if len(digits) > 6 or not low <= int(digits) <= high:
+        shown = digits if len(digits) <= 12 else f"of {len(digits)} digits"
+        spec = spec if len(spec) <= 40 else f"{spec[:40]}..."
+        raise BoardSpecError(f"board size {shown} in {spec!r} is out of range; expected {ACCEPTED_SPECS}")
+    return int(digits)
 
 
 def tri_index(size: int, x: int, y: int) -> int:

@@ -18,6 +18,8 @@ from ytourney.players.gtp.transport import ANSWER_BYTES, Transport
 _RESPONSE = re.compile(r"([=?])(\d*)(?:\s(.*))?$", re.DOTALL)
 CHATTER_BYTES = 1 << 16
 """Most bytes of chatter (lines that are not GTP) an engine may print before one answer."""
+SILENT_COMMANDS = frozenset({"play", "boardsize", "clear_board", "komi", "time_left", "time_settings"})
+"""Commands whose success GTP answers with an empty `=`: text there is a second answer to the command before."""
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,10 @@ class GtpClient:
 
     An engine may print up to `chatter_lines` lines (and CHATTER_BYTES bytes) that are not GTP before an answer, as
     engines that show their search statistics on stdout do; they are skipped. Any more is a protocol fault.
+
+    One response per command: an engine that answers a command twice is blamed for the double answer, whether the
+    second comes at once (output nobody asked for), as the text of a command that answers nothing, or as the empty
+    answer of a genmove after such a command.
     """
 
     def __init__(self, transport: Transport, name: str, chatter_lines: int = 0,
@@ -41,6 +47,7 @@ class GtpClient:
         self.name = name
         self.chatter_lines = chatter_lines
         self.chatter_bytes = chatter_bytes
+        self.last_command = ""  # the command answered before, to blame a second answer to it
 
     def command(self, command: str, timeout: float) -> GtpResponse:
         """Send `command` and return its response; raise the engine fault that prevents an answer."""
@@ -90,8 +97,24 @@ class GtpClient:
                 if size > ANSWER_BYTES:
                     raise EngineProtocolError(f"{self.name} answered {command!r} with more than {ANSWER_BYTES} bytes")
             else:
-                return GtpResponse(first.group(1) == "=", "\n".join(body).strip())
+                return self._answered(command, GtpResponse(first.group(1) == "=", "\n".join(body).strip()))
         return GtpResponse(True, "\n".join(body).strip())  # `quit` answered, then the engine closed its output
+
+    def _answered(self, command: str, response: GtpResponse) -> GtpResponse:
+        """The response, unless it shows a second answer to the command before (see the class docstring)."""
+        before, self.last_command = self.last_command, command
+        verb = command.split()[0] if command.split() else ""
+        if not before or not response.ok:
+            return response
+        if verb in SILENT_COMMANDS and response.text:
+            raise EngineProtocolError(
+                f"{self.name} answered {before!r} twice: {clip(response.text)!r} came as the answer to {command!r}, "
+                f"which answers nothing (GTP gives one response per command)")
+        if verb == "genmove" and not response.text and before.split()[0] in SILENT_COMMANDS:
+            raise EngineProtocolError(
+                f"{self.name} answered {before!r} twice: its second, empty answer came as the answer to {command!r} "
+                "(GTP gives one response per command)")
+        return response
 
     def expect(self, command: str, timeout: float) -> str:
         """Send `command` and return its text; EngineProtocolError when the engine answers `?`."""
@@ -128,7 +151,10 @@ class GtpClient:
             if line is None:
                 raise EngineCrashError(self.describe_death("between commands"))
             if line.strip():
-                raise EngineProtocolError(f"{self.name} wrote {clip(line)!r} without being asked")
+                double = f", a second answer to {self.last_command!r}" if self.last_command and _RESPONSE.match(
+                    line.strip()) else ""
+                raise EngineProtocolError(f"{self.name} wrote {clip(line)!r} without being asked{double} (GTP gives "
+                                          "one response per command)")
 
 
 def clip(text: str, limit: int = 80) -> str:

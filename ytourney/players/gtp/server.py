@@ -30,6 +30,12 @@ from ytourney.players.gtp.settings import FirstColor, RowOrder, SwapStyle
 
 # Share of a byo-yomi period (seconds per move) a bot is told to spend, leaving room for the controller's overhead.
 PERIOD_SHARE = 0.8
+MAX_COMMAND_CHARS = 1 << 16
+"""Longest command line read; a longer one is skipped in bounded pieces and answered with an error."""
+MAX_NUMBER = 1e7
+"""Largest time (seconds) or komi a command may give: beyond it no clock or timer can hold the value."""
+MAX_STONES_DIGITS = 9
+"""Most digits of a stone count (a byo-yomi period's stones)."""
 
 COMMANDS = (
     "protocol_version",
@@ -140,10 +146,15 @@ class GtpServer:
         """Answer commands from `source` on `sink` until `quit`, end of input or a closed sink; then close the bot."""
         try:
             while not self.finished:
-                line = source.readline()
+                line = source.readline(MAX_COMMAND_CHARS + 1)
                 if not line:
                     break
-                response = self.handle(line)
+                if len(line) > MAX_COMMAND_CHARS and not line.endswith("\n"):
+                    while (rest := source.readline(MAX_COMMAND_CHARS)) and not rest.endswith("\n"):
+                        continue  # the rest of the line, read in bounded pieces and dropped
+                    response = f"? command longer than {MAX_COMMAND_CHARS} characters\n\n"
+                else:
+                    response = self.handle(line)
                 if response is not None:
                     sink.write(response)
                     sink.flush()
@@ -512,13 +523,14 @@ def _number(word: str, what: str) -> float:
         value = float(word)
     except ValueError:
         raise GtpCommandError(f"{what} {word!r} is not a number") from None
-    if value < 0 or value != value:
-        raise GtpCommandError(f"{what} {word!r} must be >= 0")
+    if not 0 <= value <= MAX_NUMBER:  # nan and inf fail here too
+        raise GtpCommandError(f"{what} {word[:20]!r} must be a number from 0 to {MAX_NUMBER:g}")
     return value
 
 
 def _stones(word: str) -> int:
-    if not (word.isascii() and word.isdigit()):
-        raise GtpCommandError(f"stone count {word!r} is not a whole number >= 0")
+    if not (word.isascii() and word.isdigit()) or len(word) > MAX_STONES_DIGITS:
+        raise GtpCommandError(f"stone count {word[:20]!r} is not a whole number from 0 to "
+                              f"{10 ** MAX_STONES_DIGITS - 1}")
     return int(word)
 

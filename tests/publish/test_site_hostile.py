@@ -1,6 +1,7 @@
-"""Hostile publishes: manifests without digests, and several publishes into one site at once.
+"""Hostile publishes: manifests without digests, binary or oversized manifests, several publishes at once.
 
-Classes covered (issue 24): a manifest entry without a digest (the file it names is never removed), concurrent
+Classes covered (issue 24): a manifest entry without a digest (the file it names is never removed), a binary
+(non-UTF-8, or NUL-holding) or oversized manifest (refused in one line, exit 1, the folder untouched), concurrent
 publishes into one site (they take turns under the site's lock: the manifest always agrees with every page; a
 publish that waits too long is refused in one line).
 """
@@ -95,3 +96,31 @@ def test_four_publishes_at_once_leave_a_manifest_that_agrees_with_every_page(tmp
     assert on_disk == set(manifest)
     titles = {line for line in (site / "index.html").read_text(encoding="utf-8").splitlines() if "publish " in line}
     assert len({t for t in ("publish 0", "publish 1", "publish 2", "publish 3") if any(t in x for x in titles)}) == 1
+
+
+def _folder_bytes(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("manifest", [b"\x00\xff\xfe binary \x80\x81", b"index.html\tabc\ncaf\xe9.html\tdef\n",
+                                      b"index.html\x00\tabc\n", b"x" * 2000])
+def test_a_binary_or_oversized_manifest_is_refused_in_one_line_and_the_folder_untouched(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, manifest: bytes) -> None:
+    out = tmp_path / "results"
+    config = tmp_path / "cup.yaml"
+    config.write_text("name: cup\nboard: tri:4\nseed: 3\nworkers: 1\nschedule: {games_per_pair: 1}\n"
+                      "players: [{name: a, bot: random}, {name: b, bot: random}]\n")
+    assert CliRunner().invoke(main, ["run", str(config), "--out", str(out), "-q"]).exit_code == 0
+    site = tmp_path / "site"
+    publish(site, {"index.html": "one", "notes.html": "the user's own page"})
+    (site / MANIFEST).write_bytes(manifest)
+    before = _folder_bytes(site)
+    monkeypatch.setattr(site_files, "MANIFEST_BYTES", 1000)
+    result = CliRunner().invoke(main, ["publish", str(out), "--out", str(site)])
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert len(result.output.strip().splitlines()) == 1
+    expected = "holds 2000 bytes; expected at most 1000" if len(manifest) > 1000 else \
+        "is binary, not the text list of files ytourney writes"
+    assert f"site manifest '{site / MANIFEST}'" in result.output or expected in result.output, result.output
+    assert expected in result.output, result.output
+    assert _folder_bytes(site) == before

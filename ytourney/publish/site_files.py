@@ -19,9 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ytourney.errors import ReportError
+from ytourney.safe_files import read_file
 
 MANIFEST = ".ytourney-site"
 """File listing what a publish wrote (path and digest per line), so a later publish replaces exactly those files."""
+MANIFEST_BYTES = 64 << 20
+"""Largest site manifest read (one line per published file)."""
 LOCK_SECONDS = 120.0
 """Longest wait for another publish into the same site folder to finish (then the publish is refused)."""
 STAGING_PREFIX = ".ytourney-staging-"
@@ -83,9 +86,17 @@ def read_manifest(folder: Path) -> dict[str, ManifestEntry] | None:
     if info is None or not stat.S_ISREG(info.st_mode):
         return None
     try:
-        lines = manifest.read_text(encoding="utf-8", errors="replace").splitlines()
+        raw = read_file(manifest, MANIFEST_BYTES, error=ReportError) or b""
     except OSError as err:
         raise ReportError(f"cannot read site manifest {str(manifest)!r}: {err.strerror or err}") from err
+    try:
+        if b"\0" in raw:
+            raise ValueError("a zero byte")
+        lines = raw.decode("utf-8").splitlines()
+    except ValueError as err:  # binary: no manifest ytourney wrote, so no file in the folder is known to be ours
+        raise ReportError(f"site manifest {str(manifest)!r} is binary, not the text list of files ytourney writes; "
+                          "expected a site folder of ytourney: remove that file, or choose a new or empty folder"
+                          ) from err
     entries = {}
     for line in lines:
         name, _, mark = line.partition("\t")

@@ -1,0 +1,56 @@
+"""Hostile command-line specs: the `--sprt` spec, `--publish-every`, bot specs and boards given on the command line.
+
+Classes covered (issue 24): duplicate `--sprt` keys (Elo and win-probability forms), `--sprt` values that are nan,
+overflow to infinity or run to thousands of digits, `--publish-every` nan, inf, -inf and 1e400, a `--board` and a
+bot-spec option of thousands of digits. Each is one clear error line (exit 1, or Click's usage exit 2 for an option
+of the wrong type), with no traceback, in seconds, under a memory cap, and nothing is written. YAML alias bombs in
+`--set` values and engine-spec values are covered in tests/tournament/test_config_hostile.py.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ytourney.cli import main
+
+pytestmark = pytest.mark.usefixtures("memory_cap")  # tests/conftest.py: a regression fails, the machine lives
+
+DIGITS = "9" * 5000
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--sprt", "elo0=0,elo1=5,elo1=9"], "--sprt 'elo0=0,elo1=5,elo1=9' names 'elo1' twice; expected each key once"),
+    (["--sprt", "p0=0.4,p1=0.6,alpha=0.1,alpha=0.2"], "names 'alpha' twice; expected each key once"),
+    (["--sprt", "elo0=0, elo1=5,elo0=1"], "names 'elo0' twice"),
+    (["--sprt", "elo0=0,elo1=nan"], "--sprt: expected a number; found"),
+    (["--sprt", "elo0=0,elo1=1e400"], "--sprt: expected a number; found float inf"),
+    (["--sprt", f"elo0=0,elo1={DIGITS}"], "a value cannot be read (exceeds the limit (4300 digits)"),
+    (["--publish", "site", "--publish-every", "nan"], "--publish-every nan: expected a finite number of seconds >= 1"),
+    (["--publish", "site", "--publish-every", "inf"], "--publish-every inf: expected a finite number of seconds >= 1"),
+    (["--publish", "site", "--publish-every", "1e400"], "--publish-every inf: expected a finite number"),
+    (["--publish", "site", "--publish-every", "-inf"], "-inf is not in the range x>=1.0"),
+    (["--board", f"tri:{DIGITS}"], "board size of 5000 digits in 'tri:9999"),
+])
+def test_hostile_option_values_are_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    begin = time.monotonic()
+    result = CliRunner().invoke(main, ["match", "a=random", "b=random", "--out", str(tmp_path / "m"), "-q", *args])
+    assert time.monotonic() - begin < 20
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code in (1, 2) and message in result.output, result.output
+    assert "Traceback" not in result.output
+    assert [line for line in result.output.splitlines() if line.startswith("Error")] == \
+        [next(line for line in result.output.splitlines() if message in line)]
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("spec", [f"a=mcts:playouts={DIGITS}", "a=mcts:playouts=nan", "a=mcts:c=inf",
+                                  "a=mcts:playouts=99999999999999999999999"])
+def test_hostile_bot_spec_values_are_one_line(tmp_path: Path, spec: str) -> None:
+    result = CliRunner().invoke(main, ["match", spec, "b=random", "--out", str(tmp_path / "m"), "-q"])
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert len(result.output.strip().splitlines()) == 1 and "option" in result.output and "mcts" in result.output
+    assert list(tmp_path.iterdir()) == []

@@ -5,7 +5,8 @@ Classes covered (issue 24): a UTF-8 byte-order mark, UTF-16 with and without its
 wrapped line or a tab read as one space), huge numbers in GN/RO/YS/HA and bad YC scores, variations nested
 a hundred thousand deep (no RecursionError) and games of too many nodes, refusals of values the config reader refuses (a long
 player name, an EV that cannot name a tournament) said of the SGF file and not of a config.yaml, a FIFO or a
-device given as input (refused at once, never read). Each is one clear line, exit 1, in seconds, under a memory
+device given as input (refused at once, never read), a file over the size cap
+and more games than one import takes. Each is one clear line, exit 1, in seconds, under a memory
 cap, and nothing is written.
 """
 
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+import ytourney.publish.imports as imports
 from ytourney.cli import main
 from ytourney.publish.sgf import MAX_SGF_NODES
 from ytourney.tournament.store import load_records
@@ -133,3 +135,14 @@ def test_a_fifo_or_a_device_given_as_input_is_refused_at_once(tmp_path: Path, ta
     result = invoke("import", path, "--out", str(tmp_path / "out"))
     assert result.exit_code == 1 and ("is a FIFO" in result.output or "device" in result.output), result.output
     assert len(result.output.strip().splitlines()) == 1 and not (tmp_path / "out").exists()
+
+
+def test_a_file_over_the_size_cap_and_too_many_games_are_one_line(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(imports, "SGF_BYTES", 1000)
+    refused(tmp_path, game() + " " * 1000, f"holds {len(game()) + 1000} bytes; expected at most 1000")
+    monkeypatch.setattr(imports, "SGF_BYTES", 1 << 20)
+    monkeypatch.setattr(imports, "MAX_IMPORT_GAMES", 3)
+    refused(tmp_path, game() * 4, "more than 3 games; expected at most 3 in one import")
+    result, out = import_file(tmp_path, game(gn="1") + game(gn="2") + game(gn="3"))
+    assert result.exit_code == 0 and len(load_records(out)) == 3, result.output

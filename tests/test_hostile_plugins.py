@@ -4,10 +4,11 @@ Classes covered (issue 24): a loop at import, in the constructor or in close(), 
 or in the constructor, under `run` and `validate` (one line, exit 1, within seconds, nothing stored); an answer or
 an error whose repr, str, eq or bool loops or raises, in a worker and under `play` (a lost game, never a hang or a
 traceback); os._exit at import, in the constructor and in a move under `play` and `gtp` (a clear line, not a
-silent end); a plugin that forks and returns twice or closes the worker's descriptors (one lost game, not the
-end of the tournament); `ytourney gtp` serving a bot that hangs (a GTP error at its deadline: time_settings or
---deadline; the next genmove starts it again); memory without bound (the `memory_mb` limit, one lost game), and
-messages without end (stored capped). Every test checks that no process is left behind.
+silent end); a plugin that forks and returns twice or closes the worker's descriptors, or whose close() never
+returns after a fault (one lost game, not the end of the tournament); `ytourney gtp` serving a bot that hangs (a
+GTP error at its deadline: time_settings or --deadline; the next genmove starts it again) or that reads the
+controller's commands (it cannot); memory without bound (the `memory_mb` limit, one lost game; a bad `memory_mb`
+is one line), and messages without end (stored capped). Every test checks that no process is left behind.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 import ytourney.players.host as host
+import ytourney.tournament.pool as pool
+import ytourney.tournament.worker as worker
 from ytourney.cli import main
 from ytourney.players.untrusted import MESSAGE_CHARS
 from ytourney.tournament.store import load_records
@@ -153,6 +156,18 @@ def test_a_hostile_plugin_in_a_worker_loses_its_games_and_the_run_ends_well(
         if termination != "connection":
             assert record.loser_name == "bad" and words in record.reason, record.reason
             assert len(record.reason) <= MESSAGE_CHARS + 100
+
+
+def test_a_close_that_never_returns_in_a_worker_costs_its_game_only(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(worker, "START_SECONDS", 1.0)  # the workers are forked: they inherit both
+    monkeypatch.setattr(pool, "KILL_MARGIN", 0.5)
+    out = tmp_path / "out"
+    result = invoke("run", str(write_config(tmp_path, plugin_spec(tmp_path, "CloseLoopsAfterFault"))), "--out",
+                    str(out), "-q", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    records = load_records(out)
+    assert sorted(r.id for r in records) == [1, 2] and all(r.loser_name == "bad" for r in records)
 
 
 def test_a_memory_limit_from_the_config_stops_a_greedy_plugin(tmp_path: Path) -> None:

@@ -155,3 +155,17 @@ class ReadsStdin(First):
     def move(self, state, limit):  # noqa: ANN001, ANN201
         os.read(0, 1 << 16)
         return state.empty_cells()[0]
+
+
+class CloseLoopsAfterFault(First):
+    """Raises in every move, then never returns from close() (the start check sees a polite bot)."""
+
+    faulted = False
+
+    def move(self, state, limit):  # noqa: ANN001, ANN201
+        self.faulted = True
+        raise RuntimeError("lost")
+
+    def close(self) -> None:
+        while self.faulted:
+            time.sleep(0.01)

@@ -124,11 +124,18 @@ class HostedBot:
     def move(self, state: Any, limit: Limit) -> Move:
         """Forwarded; the answer comes back as a Move (an illegal answer raises IllegalAnswer-style faults)."""
         answer = self._ask("move", (state, limit), self.seconds(limit), "choosing a move")
-        return self.game.parse_move(state.board, answer)
+        try:
+            if not isinstance(answer, str):
+                raise IllegalAnswerError("answered no move")
+            return self.game.parse_move(state.board, answer)
+        except YTourneyError as err:
+            self._end()  # our own child sends only our notation: something else wrote on its pipe
+            raise IllegalAnswerError(f"answered {cap(answer if isinstance(answer, str) else '', 80)!r}, which is "
+                                     f"not a move ({err})") from None
 
     def swap(self, state: Any, limit: Limit) -> bool:
         """Forwarded; the answer comes back as a plain bool."""
-        return bool(self._ask("swap", (state, limit), self.seconds(limit), "answering the pie offer"))
+        return self._ask("swap", (state, limit), self.seconds(limit), "answering the pie offer") is True
 
     def close(self) -> None:
         """Close the bot in the child (deadline CLOSE_SECONDS) and end the child; a problem is kept in

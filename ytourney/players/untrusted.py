@@ -80,7 +80,8 @@ def plain_swap(answer: object) -> bool | str:
     if isinstance(answer, bool):  # bool cannot be subclassed: this is True or False itself
         return answer
     try:
-        if getattr(answer, "dtype", None) is not None and answer.dtype.kind == "b" and answer.shape == ():  # type: ignore[attr-defined]
+        dtype = getattr(answer, "dtype", None)
+        if dtype is not None and dtype.kind == "b" and getattr(answer, "shape", None) == ():
             return True if answer else False  # noqa: SIM210 - numpy's bool, read once
     except Exception:  # noqa: BLE001, S110 - an object failing these checks is simply not a bool
         pass

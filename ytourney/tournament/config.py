@@ -260,7 +260,8 @@ class _ConfigReader(FieldReader):
             top["memory_mb"], "memory_mb", at_least=0, at_most=MAX_MEMORY_MB)
         if 0 < memory_mb < MIN_MEMORY_MB:
             raise self.error("memory_mb", f"{memory_mb!r} MiB is too small to start a Python process "
-                             "(0 means no limit)", value=memory_mb, expected=f"0 (no limit) or at least {MIN_MEMORY_MB}")
+                             "(0 means no limit)", value=memory_mb,
+                             expected=f"0 (no limit) or at least {MIN_MEMORY_MB}")
         canonical = self.canonical(top, name, game, board, rules, schedule, handicap, time, seed, players)
         return TournamentConfig(
             name=name, game=game.name, board=board.spec, rules=rules, schedule=schedule, handicap=handicap, time=time,
@@ -493,7 +494,8 @@ class _ConfigReader(FieldReader):
                   handicap: HandicapSettings, time: TimeControl, seed: int, players: Sequence[PlayerConfig]) -> str:
         """JSON of everything that decides which games are played, as written (paths unresolved).
 
-        The execution keys (workers, ratings, fault_limit, memory_mb) are left out: they may change when a run is resumed.
+        The execution keys (workers, ratings, fault_limit, memory_mb) are left out: they may change when a run is
+        resumed.
         """
         openings: dict[str, Any] | None = None
         if schedule.openings is not None:

@@ -333,7 +333,11 @@ class GamePlayer:
             transcript = transcripts[loser_seat] if loser_seat < len(transcripts) else None
             if transcript is not None and transcript.path is not None:
                 record = replace(record, extra={**record.extra, "gtp_log": str(transcript.path)})
-            self._drop(task.seats[loser_seat], loser_seat + 1)
+            self.tracker.slot = task.slot  # a close() that never returns costs this game, not a blameless retry
+            try:
+                self._drop(task.seats[loser_seat], loser_seat + 1)
+            finally:
+                self.tracker.slot = 0
         printed = {seat.name: seat.bot.output.text() for seat in seats
                    if isinstance(seat.bot, _WatchedBot) and seat.bot.output.tell()}
         return replace(record, extra={**record.extra, "stdout": printed}) if printed else record

@@ -21,7 +21,8 @@ typedef struct { u128 pos; int16_t last; int16_t budget; int32_t used; } Entry;
 typedef struct { u128 pos; int to; int len; int order; unsigned char path[MAXPATH]; } MoveRec;
 
 static int ncells, njumps[MAXC], jover[MAXC][MAXJ], jto[MAXC][MAXJ];
-static u128 unjumpable, targets[MAXT];
+static u128 unjumpable, targets[MAXT], near[MAXC], classmask[MAXC];
+static int nclasses, jumpers[MAXC];
 static int ntargets, npag, nsym;
 static long long pag[MAXP][MAXC], needs[MAXT][MAXP];
 static int sym[MAXS][MAXC];
@@ -92,6 +93,44 @@ static int gen_moves(u128 pos, int last, MoveRec *out) {
     return n;
 }
 
+/* Is every stone of `outside` in the cluster of `pos` (stones two steps apart) holding its first stone? */
+static int one_cluster(u128 pos, u128 outside) {
+    if (!outside) return 1;
+    u128 low = outside & (~outside + 1), cluster = low, frontier = low;
+    while (frontier) {
+        u128 reach = 0;
+        for (; frontier; frontier &= frontier - 1) reach |= near[lowbit(frontier)];
+        frontier = reach & pos & ~cluster;
+        cluster |= frontier;
+    }
+    return (outside & ~cluster) == 0;
+}
+
+/* At least one move, and the moves each jump class must make, summed over the classes (PyKernel.moves_needed). */
+static int moves_needed(u128 pos, u128 target) {
+    int per_class[MAXC], wanted[MAXC], nwanted = 0, sum = 0, loose = 0;
+    for (int k = 0; k < nclasses; k++) {
+        int empty = popcount128(target & classmask[k] & ~pos), stuck = popcount128(pos & unjumpable & classmask[k] & ~target);
+        per_class[k] = empty > stuck ? empty : stuck;
+    }
+    for (int k = 0; k < nclasses; k++) {
+        if (popcount128(pos & classmask[k]) <= popcount128(target & classmask[k])) continue;
+        int movers = (target & classmask[k]) ? jumpers[k] : jumpers[k] & ~(1 << k);
+        if (!movers) return INFINITE;
+        wanted[nwanted++] = movers;
+    }
+    for (int w = 0; w < nwanted; w++)
+        if (__builtin_popcount(wanted[w]) == 1) { int j = __builtin_ctz(wanted[w]); if (per_class[j] < 1) per_class[j] = 1; }
+    for (int w = 0; w < nwanted; w++) {
+        int hit = 0;
+        for (int j = 0; j < nclasses; j++) if (((wanted[w] >> j) & 1) && per_class[j]) hit = 1;
+        if (!hit) loose = 1;
+    }
+    for (int k = 0; k < nclasses; k++) sum += per_class[k];
+    sum += loose;
+    return sum < 1 ? 1 : sum;
+}
+
 static int bound(u128 pos) {
     long long values[MAXP];
     for (int t = 0; t < ntargets; t++) if (pos == targets[t]) return 0;
@@ -100,13 +139,14 @@ static int bound(u128 pos) {
         for (u128 bits = pos; bits; bits &= bits - 1) s += pag[p][lowbit(bits)];
         values[p] = s;
     }
-    int best = INFINITE;
+    int best = INFINITE, count = popcount128(pos);
     for (int t = 0; t < ntargets; t++) {
+        if (count <= popcount128(targets[t])) continue;
         int ok = 1;
         for (int p = 0; p < npag; p++) if (values[p] < needs[t][p]) { ok = 0; break; }
         if (!ok) continue;
-        int h = popcount128(pos & unjumpable & ~targets[t]);
-        if (h < 1) h = 1;
+        int h = moves_needed(pos, targets[t]);
+        if (h == 1 && !one_cluster(pos, pos & ~targets[t])) h = 2;
         if (h < best) best = h;
     }
     return best;
@@ -145,9 +185,44 @@ static Entry *lookup(u128 pos, int last, int create) {
     return weakest;
 }
 
+
 static int solution_len;
 static unsigned char solution[MAXDEPTH][MAXPATH];
 static int solution_lens[MAXDEPTH];
+
+/* Is there one move from pos (not by the stone on `last`) that ends on a target? Fills solution[ply] if so.
+ * A depth-first walk over every chain, in gen_moves' order, with no list of moves kept. */
+static int one_move(u128 pos, int last, int ply) {
+    int need = 0;
+    for (int t = 0; t < ntargets; t++) { int k = popcount128(pos) - popcount128(targets[t]); if (k > need) need = k; }
+    struct { int at; u128 rest; int len; unsigned char path[MAXPATH]; } stack[512];
+    for (u128 bits = pos; bits; bits &= bits - 1) {
+        int start = lowbit(bits);
+        if (start == last) continue;
+        stack[0].at = start; stack[0].rest = pos ^ bit(start); stack[0].len = 1; stack[0].path[0] = (unsigned char)start;
+        int sp = 1;
+        while (sp) {
+            sp--;
+            int at = stack[sp].at, len = stack[sp].len; u128 rest = stack[sp].rest;
+            unsigned char path[MAXPATH]; memcpy(path, stack[sp].path, len);
+            for (int j = njumps[at] - 1; j >= 0; j--) {
+                int over = jover[at][j], to = jto[at][j];
+                if (!((rest >> over) & 1) || ((rest >> to) & 1) || len >= MAXPATH) continue;
+                u128 after = rest ^ bit(over), result = after | bit(to);
+                for (int t = 0; t < ntargets; t++) if (result == targets[t]) {
+                    memcpy(solution[ply], path, len); solution[ply][len] = (unsigned char)to;
+                    solution_lens[ply] = len + 1; solution_len = ply + 1;
+                    return 1;
+                }
+                if (len < need && sp < 512) {
+                    stack[sp].at = to; stack[sp].rest = after; stack[sp].len = len + 1;
+                    memcpy(stack[sp].path, path, len); stack[sp].path[len] = (unsigned char)to; sp++;
+                }
+            }
+        }
+    }
+    return 0;
+}
 
 /* 1: solved (solution filled from `ply`), 0: none, -1: error (Python exception set) */
 static int search(u128 pos, int last, int budget, int ply) {
@@ -159,6 +234,7 @@ static int search(u128 pos, int last, int budget, int ply) {
     }
     for (int t = 0; t < ntargets; t++) if (pos == targets[t]) { solution_len = ply; return 1; }
     if (budget == 0 || bound(pos) > budget) return 0;
+    if (budget == 1) return one_move(pos, last, ply);
     u128 kpos = 0; int klast = -1;
     canon(pos, last, &kpos, &klast);
     Entry *e = lookup(kpos, klast, 0);
@@ -198,8 +274,9 @@ static int read_int_rows(PyObject *rows, int maxrows, int maxcols, long long *ds
 }
 
 static PyObject *py_setup(PyObject *self, PyObject *args) {
-    PyObject *jumps, *pyunj, *pags, *pytargets, *pyneeds, *syms, *prog; int table_bits;
-    if (!PyArg_ParseTuple(args, "iOOOOOOOi", &ncells, &jumps, &pyunj, &pags, &pytargets, &pyneeds, &syms, &prog, &table_bits)) return NULL;
+    PyObject *jumps, *pyunj, *pags, *pytargets, *pyneeds, *syms, *pyclasses, *pyjumpers, *pynear, *prog; int table_bits;
+    if (!PyArg_ParseTuple(args, "iOOOOOOOOOOi", &ncells, &jumps, &pyunj, &pags, &pytargets, &pyneeds, &syms, &pyclasses,
+                          &pyjumpers, &pynear, &prog, &table_bits)) return NULL;
     if (ncells > MAXC || table_bits < 10 || table_bits > 30) { PyErr_SetString(PyExc_ValueError, "board or table size out of range"); return NULL; }
     int err = 0, count = 0;
     static long long jrows[MAXC][2 * MAXJ];
@@ -219,6 +296,15 @@ static PyObject *py_setup(PyObject *self, PyObject *args) {
     }
     (void)jrows;
     unjumpable = from_py(pyunj, &err);
+    nclasses = (int)PySequence_Size(pyclasses);
+    if (nclasses < 1 || nclasses > 30 || PySequence_Size(pyjumpers) != nclasses) { PyErr_SetString(PyExc_ValueError, "classes out of range"); return NULL; }
+    for (int k = 0; k < nclasses; k++) {
+        PyObject *o = PySequence_GetItem(pyclasses, k), *j = PySequence_GetItem(pyjumpers, k);
+        classmask[k] = o ? from_py(o, &err) : 0; jumpers[k] = j ? (int)PyLong_AsLong(j) : 0;
+        Py_XDECREF(o); Py_XDECREF(j);
+    }
+    if (PySequence_Size(pynear) != ncells) { PyErr_SetString(PyExc_ValueError, "near masks out of range"); return NULL; }
+    for (int c = 0; c < ncells; c++) { PyObject *o = PySequence_GetItem(pynear, c); near[c] = o ? from_py(o, &err) : 0; Py_XDECREF(o); }
     if (read_int_rows(pags, MAXP, MAXC, &pag[0][0], MAXC, &npag) < 0) return NULL;
     if (read_int_rows(pyneeds, MAXT, MAXP, &needs[0][0], MAXP, &count) < 0) return NULL;
     Py_ssize_t nt = PySequence_Size(pytargets);

@@ -20,7 +20,8 @@ class CKernel(PyKernel):
         super().__init__(tables, progress)
         self._base = 0
         _solvecore.setup(tables.cells, tables.jumps, tables.unjumpable, tables.pagodas, tables.targets,
-                         tables.needs, tables.symmetries, progress, TABLE_BITS)
+                         tables.needs, tables.symmetries, tables.classes, tables.jumpers, tables.near, progress,
+                         TABLE_BITS)
 
     def moves(self, pos: int, last: int) -> list[Move]:
         return _solvecore.moves(pos, last)

@@ -20,6 +20,10 @@ class Geometry:
     classes: tuple[int, ...]
     """Masks of the jump classes: a stone never leaves its class, so each class's count never grows."""
     symmetries: tuple[tuple[int, ...], ...]
+    jumpers: tuple[int, ...]
+    """jumpers[k]: the set (bit i for class i) of classes whose stones can jump over a stone of class k."""
+    near: tuple[int, ...]
+    """near[c]: the mask of nodes at one or two steps from c."""
 
 
 def geometry(board: Board) -> Geometry:
@@ -45,12 +49,24 @@ def geometry(board: Board) -> Geometry:
     classes: dict[int, int] = {}
     for cell in range(n):
         classes[root(cell)] = classes.get(root(cell), 0) | 1 << cell
+    ordered = sorted(classes.values())
+    class_of = {cell: i for i, cells in enumerate(ordered) for cell in range(n) if cells >> cell & 1}
+    jumpers = [0] * len(ordered)
+    for a in range(n):
+        for b, _ in jumps[a]:
+            jumpers[class_of[b]] |= 1 << class_of[a]
+    near = []
+    for cell in range(n):
+        ring = {m for x in board.neighbors[cell] for m in (x, *board.neighbors[x])} - {cell}
+        near.append(mask(ring))
     return Geometry(
         board=board,
         jumps=tuple(tuple(j) for j in jumps),
         unjumpable=((1 << n) - 1) & ~jumped,
-        classes=tuple(sorted(classes.values())),
+        classes=tuple(ordered),
         symmetries=automorphisms(board),
+        jumpers=tuple(jumpers),
+        near=tuple(near),
     )
 
 

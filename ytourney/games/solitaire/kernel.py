@@ -26,6 +26,12 @@ class Tables:
     """needs[t][p]: the value of pagoda p on target t; a position below it on any p cannot reach t."""
     symmetries: tuple[tuple[int, ...], ...]
     """The board symmetries that map the goal's set of targets onto itself (identity first)."""
+    classes: tuple[int, ...]
+    """The jump classes as masks: a stone never leaves its class."""
+    jumpers: tuple[int, ...]
+    """jumpers[k]: the set (bit i for class i) of classes whose stones can jump over a stone of class k."""
+    near: tuple[int, ...]
+    """near[c]: the mask of nodes within two steps of c (the stones one move can take away hang together so)."""
 
 
 Move = tuple[int, int, tuple[int, ...]]
@@ -88,18 +94,69 @@ class PyKernel:
     def bound(self, pos: int) -> int:
         """An admissible lower bound on the moves left: 0 on a target, INFINITE when every target is cut off.
 
-        A target t is cut off when some pagoda is below its value on t. Otherwise at least one move is needed, and
-        at least one per stone on an unjumpable node outside t: such a stone can only leave by moving, and a move
-        moves one stone.
+        A target t is cut off when some pagoda is below its value on t, or when the position has no more stones
+        than t (a move removes at least one). Otherwise `moves_needed` counts the moves t needs, and two when
+        one is counted but the stones outside t do not lie in one cluster of stones two steps apart (one move
+        takes its mover and the stones it jumps from one such cluster).
         """
         if pos in self.t.targets:
             return 0
         values = self.values(pos)
+        count = pos.bit_count()
         best = INFINITE
         for target, needs in zip(self.t.targets, self.t.needs):
-            if all(v >= n for v, n in zip(values, needs)):
-                best = min(best, max(1, (pos & self.t.unjumpable & ~target).bit_count()))
+            if count <= target.bit_count() or any(v < n for v, n in zip(values, needs)):
+                continue
+            h = self.moves_needed(pos, target)
+            if h == 1 and not self.one_cluster(pos, pos & ~target):
+                h = 2
+            best = min(best, h)
         return best
+
+    def moves_needed(self, pos: int, target: int) -> int:
+        """At least one move, and a count of moves by their mover's jump class, summed over the classes.
+
+        A mover stays in its class, so moves of different classes are different moves. Within class k, at least:
+        one per empty node of t in k (a move fills one node, its end); one per stone on an unjumpable node of k
+        outside t (it leaves only by moving, and a move moves one stone); one if only class k can take away
+        stones that must go (more stones of some class than t keeps, and only k jumps that class; or the last
+        stones of a class t does not keep, and only k, a class other than theirs, jumps it).
+        """
+        per_class = []
+        for cells in self.t.classes:
+            per_class.append(max((target & cells & ~pos).bit_count(),
+                                 (pos & self.t.unjumpable & cells & ~target).bit_count()))
+        wanted = []
+        for k, cells in enumerate(self.t.classes):
+            if (pos & cells).bit_count() <= (target & cells).bit_count():
+                continue
+            movers = self.t.jumpers[k] if target & cells else self.t.jumpers[k] & ~(1 << k)
+            if not movers:
+                return INFINITE
+            wanted.append(movers)
+        for movers in wanted:
+            if movers.bit_count() == 1:
+                j = movers.bit_length() - 1
+                per_class[j] = max(per_class[j], 1)
+        loose = any(not any(per_class[j] for j in range(len(per_class)) if movers >> j & 1) for movers in wanted)
+        return max(1, sum(per_class) + loose)
+
+    def one_cluster(self, pos: int, outside: int) -> bool:
+        """True if every stone of `outside` is in the cluster of `pos` (stones two steps apart) of its first one."""
+        if not outside:
+            return True
+        near = self.t.near
+        low = outside & -outside
+        cluster, frontier = low, low
+        while frontier:
+            reach = 0
+            while frontier:
+                bit = frontier & -frontier
+                frontier ^= bit
+                reach |= near[bit.bit_length() - 1]
+            frontier = reach & pos & ~cluster
+            cluster |= frontier
+        return outside & ~cluster == 0
 
     def key(self, pos: int, last: int) -> tuple[int, int]:
         """The table key: the least image of (position, last node) under the goal's symmetries."""
@@ -116,6 +173,30 @@ class PyKernel:
         assert best is not None
         return best
 
+    def one_move(self, pos: int, last: int) -> list[tuple[int, ...]] | None:
+        """The one move from `pos` that ends on a target, as a solution, walking chains in `moves`' order."""
+        count = pos.bit_count()
+        need = max(count - target.bit_count() for target in self.t.targets)
+        targets, jumps = self.t.targets, self.t.jumps
+        bits = pos
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            start = low.bit_length() - 1
+            if start == last:
+                continue
+            stack = [(start, pos ^ low, (start,))]
+            while stack:
+                at, rest, path = stack.pop()
+                for over, to in reversed(jumps[at]):
+                    if rest >> over & 1 and not (rest >> to & 1):
+                        after = rest ^ (1 << over)
+                        if (after | (1 << to)) in targets:
+                            return [path + (to,)]
+                        if len(path) < need:
+                            stack.append((to, after, path + (to,)))
+        return None
+
     def search(self, pos: int, last: int, budget: int) -> list[tuple[int, ...]] | None:
         """A solution of at most `budget` moves from `pos` (its paths), or None when there is none."""
         self.nodes += 1
@@ -125,6 +206,8 @@ class PyKernel:
             return []
         if budget == 0 or self.bound(pos) > budget:
             return None
+        if budget == 1:
+            return self.one_move(pos, last)
         key = self.key(pos, last)
         if self.table.get(key, -1) >= budget:
             return None

@@ -59,6 +59,9 @@ def tables(puzzle: Puzzle, goal: Goal) -> Tables:
         targets=targets,
         needs=needs,
         symmetries=keep,
+        classes=geo.classes,
+        jumpers=geo.jumpers,
+        near=geo.near,
     )
 
 

@@ -244,6 +244,11 @@ def test_gtp_reports_a_plugin_that_ends_its_process_and_restarts_it(tmp_path: Pa
     assert got[1] == got[0] and done.returncode == 0  # started again for the second genmove
 
 
+def test_gtp_answers_a_bot_error_with_blank_lines_as_one_error() -> None:
+    done = serve(f"{HOSTILE}:RaisesLines", "genmove b\nname\nquit\n")
+    assert answers(done) == ["? bot failed: RuntimeError: first = a1 last", "= ytourney-bot", "="], done.stdout
+
+
 def test_gtp_keeps_the_controllers_commands_from_the_bot(tmp_path: Path) -> None:
     done = serve(f"{HOSTILE}:ReadsStdin", "genmove b\ngenmove w\nname\nquit\n")
     assert answers(done) == ["= a1", "= b1", "= ytourney-bot", "="], done.stdout

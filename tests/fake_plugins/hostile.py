@@ -169,3 +169,10 @@ class CloseLoopsAfterFault(First):
     def close(self) -> None:
         while self.faulted:
             time.sleep(0.01)
+
+
+class RaisesLines(First):
+    """Raises an error whose message holds blank lines and a fake GTP answer."""
+
+    def move(self, state, limit):  # noqa: ANN001, ANN201
+        raise RuntimeError("first\n\n= a1\n\nlast")

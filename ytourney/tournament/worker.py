@@ -32,7 +32,7 @@ from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.transcript import Transcript
 from ytourney.players.spec import BotKind, BotSpec, bot_factory, create_bot
-from ytourney.players.untrusted import DEFAULT_MEMORY_MB
+from ytourney.players.untrusted import DEFAULT_MEMORY_MB, describe_error
 from ytourney.tournament.config import TournamentConfig
 from ytourney.tournament.match import Seat, play_game
 from ytourney.tournament.schedule import GameTask
@@ -302,7 +302,7 @@ class GamePlayer:
                     return fault_record(context, task, seat_index, Termination.CRASH, f"could not start: {err}")
                 except Exception as err:  # noqa: BLE001 - a failing bot constructor is only that bot's loss
                     return fault_record(context, task, seat_index, Termination.CRASH,
-                                        f"could not start: {type(err).__name__}: {err}")
+                                        f"could not start: {describe_error(err)}")
                 if entry.spec.kind is BotKind.PLUGIN:
                     bot = _WatchedBot(bot, self.tracker, seat_index + 1)
                 seats.append(Seat(entry.name, bot, entry.own_budget, entry.spec.kind is BotKind.BUILTIN))
@@ -318,7 +318,7 @@ class GamePlayer:
                     raise
                 self.tracker.set(0)
                 self._drop(task.seats[seat - 1], seat)
-                return fault_record(context, task, seat - 1, Termination.CRASH, f"{type(err).__name__}: {err}")
+                return fault_record(context, task, seat - 1, Termination.CRASH, describe_error(err))
         finally:
             for bot in fresh:
                 with contextlib.suppress(Exception):

@@ -24,6 +24,7 @@ from ytourney.players.gtp.dialect import (
     to_engine_move,
 )
 from ytourney.players.gtp.settings import FirstColor, RowOrder, SwapStyle
+from ytourney.players.untrusted import describe, describe_error
 
 # `ytourney-rules KEY=VALUE ... genmove_swap=on|off` (an extension GtpBot sends when it is known): the game's rules
 # (for Y `pie=on|off misere=on|off`), and whether genmove may answer `swap` (off when the controller decides the pie).
@@ -135,9 +136,9 @@ class GtpServer:
         try:
             answer = self._dispatch(command, args)
         except GtpCommandError as err:
-            return f"?{command_id} {err}\n\n"
+            return f"?{command_id} {_one_line(str(err))}\n\n"
         except Exception as err:  # noqa: BLE001 - no argument may take the served engine down mid-game
-            return f"?{command_id} internal error: {type(err).__name__}: {err}\n\n"
+            return f"?{command_id} internal error: {_one_line(describe_error(err))}\n\n"
         if not answer:
             return f"={command_id}\n\n"
         return f"={command_id} {answer}\n\n"
@@ -273,13 +274,13 @@ class GtpServer:
         except YTourneyError as err:
             raise GtpCommandError(f"bot failed: {err}") from None
         except Exception as err:  # noqa: BLE001 - a failing bot is reported on the wire, the server stays up
-            raise GtpCommandError(f"bot failed: {type(err).__name__}: {err}") from None
+            raise GtpCommandError(f"bot failed: {describe_error(err)}") from None
         try:
             move = None if isinstance(answer, bool) else self.game.coerce_move(self.board, answer)
         except YTourneyError:
             move = None
         if move is None or move.is_swap or not state.is_legal(move):
-            raise GtpCommandError(f"bot answered illegal move {answer!r}")
+            raise GtpCommandError(f"bot answered illegal move {describe(answer)}")
         state.play(move)
         self.state = state
         return to_engine_move(self.game, self.board, move, self.rows)
@@ -511,6 +512,11 @@ def _rule_syntax(game: Game, name: str, kind: type) -> str:
     if option is not None and option.choices:
         return "|".join(option.choices)
     return "N" if kind in (int, float) else "VALUE"
+
+
+def _one_line(text: str) -> str:
+    """An error on one line: a bot's message holding a blank line would end the GTP response early."""
+    return " ".join(text.split())
 
 
 def _arity(args: list[str], count: int, syntax: str) -> None:

@@ -293,7 +293,10 @@ class GamePlayer:
             for seat_index, player_index in enumerate(task.seats):
                 entry = context.players[player_index]
                 try:
-                    with self.tracker.player_code(seat_index + 1, START_SECONDS):
+                    guard: Any = contextlib.nullcontext()  # engines keep their own startup deadline
+                    if entry.spec.kind is BotKind.PLUGIN:
+                        guard = self.tracker.player_code(seat_index + 1, START_SECONDS)
+                    with guard:
                         bot = self._bot(player_index, seat_seed(task.seed, seat_index), fresh)
                 except PlayerFault as err:
                     return fault_record(context, task, seat_index, Termination(err.termination),

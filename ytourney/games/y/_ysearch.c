@@ -899,6 +899,7 @@ Searcher_search(Searcher *s, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "search needs a simulation budget or a time limit");
         return NULL;
     }
+    int resist = 0, vc = s->vc;
     s->busy = 1;
     /* The tree lives in malloc'd memory and the loop calls no Python: other threads run meanwhile, and every
      * SIGNAL_EVERY iterations the GIL is taken back for a moment so that Ctrl-C stops the search between two
@@ -906,7 +907,14 @@ Searcher_search(Searcher *s, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     while (!stop) {
         if (s->pool[0].outcome) {
-            break;
+            /* Lost through its children's proofs: search again without virtual connections, which an opponent
+             * may not know, for the move that resists best (tactics in one move are still proven). */
+            if (resist || s->pool[0].outcome == s->to_move || s->pool[0].first < 0) {
+                break;
+            }
+            resist = 1;
+            s->vc = 0;
+            reset_root(s);
         }
         sims += iterate(s);
         iterations++;
@@ -946,13 +954,17 @@ Searcher_search(Searcher *s, PyObject *args)
     }
     Py_END_ALLOW_THREADS
     s->busy = 0;
+    s->vc = vc;
     if (interrupted) {
         return NULL;
     }
     int index;
     int move = choose(s, &index);
     double val = 0.5;
-    if (s->pool[0].outcome) {
+    if (resist) {
+        val = 0.0;
+    }
+    else if (s->pool[0].outcome) {
         val = s->pool[0].outcome == s->to_move ? 1.0 : 0.0;
     }
     else if (index >= 0 && s->pool[s->pool[0].first + index].n > 0) {

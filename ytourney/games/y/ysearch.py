@@ -147,32 +147,46 @@ class PySearcher:
         if max_sims <= 0 and deadline <= 0:
             raise ValueError("search needs a simulation budget or a time limit")
         sims = iterations = 0
-        root = self.root
-        while not root.outcome:
-            sims += self._iterate()
-            iterations += 1
-            if max_sims > 0 and sims >= max_sims:
-                break
-            if root.children is not None and len(root.children) <= 1:
-                break
-            t = 0.0
-            if deadline > 0 and iterations % TIME_EVERY == 0:
-                t = time.perf_counter()
-                # A Python iteration takes milliseconds: stop when the next one would end past the deadline.
-                if t + (t - started) / iterations >= deadline:
+        resist, vc = False, self.vc
+        try:
+            while True:
+                root = self.root
+                if root.outcome:
+                    # Lost through its children's proofs: search again without virtual connections, which an
+                    # opponent may not know, for the move that resists best (tactics in one move are still proven).
+                    if resist or root.outcome == self.to_move or root.children is None:
+                        break
+                    resist, self.vc = True, False
+                    self.clear()
+                    root = self.root
+                sims += self._iterate()
+                iterations += 1
+                if max_sims > 0 and sims >= max_sims:
                     break
-            if early and iterations % STOP_EVERY == 0:
-                remaining = float(max_sims - sims) if max_sims > 0 else 1e300
-                if deadline > 0:
-                    if t == 0.0:
-                        t = time.perf_counter()
-                    rate = sims / max(t - started, 1e-9)
-                    remaining = min(rate * (deadline - t), remaining)
-                if self._decided(remaining):
+                if root.children is not None and len(root.children) <= 1:
                     break
+                t = 0.0
+                if deadline > 0 and iterations % TIME_EVERY == 0:
+                    t = time.perf_counter()
+                    # A Python iteration takes milliseconds: stop when the next one would end past the deadline.
+                    if t + (t - started) / iterations >= deadline:
+                        break
+                if early and iterations % STOP_EVERY == 0:
+                    remaining = float(max_sims - sims) if max_sims > 0 else 1e300
+                    if deadline > 0:
+                        if t == 0.0:
+                            t = time.perf_counter()
+                        rate = sims / max(t - started, 1e-9)
+                        remaining = min(rate * (deadline - t), remaining)
+                    if self._decided(remaining):
+                        break
+        finally:
+            self.vc = vc
         move, chosen = self._choose()
         value = 0.5
-        if root.outcome:
+        if resist:
+            value = 0.0
+        elif root.outcome:
             value = 1.0 if root.outcome == self.to_move else 0.0
         elif chosen is not None and chosen.n > 0:
             value = chosen.w / chosen.n

@@ -54,8 +54,19 @@ static PyObject *to_py(u128 x) {
     return r;
 }
 
+static inline uint64_t hash_key(u128 pos, int last) {
+    uint64_t h = (uint64_t)pos * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(pos >> 64) * 0xC2B2AE3D27D4EB4FULL ^ (uint64_t)(last + 1) * 0x165667B19E3779F9ULL;
+    return h ^ (h >> 29);
+}
+
+/* The moves found so far in gen_moves, by (position, end): a hash set cleared by bumping its generation. */
+#define SEEN_SLOTS (1 << 15)
+static uint32_t seen_gen[SEEN_SLOTS], generation;
+static int seen_idx[SEEN_SLOTS];
+
 static int gen_moves(u128 pos, int last, MoveRec *out) {
     int n = 0;
+    if (++generation == 0) { memset(seen_gen, 0, sizeof seen_gen); generation = 1; }
     struct { int at; u128 rest; int len; unsigned char path[MAXPATH]; } stack[512];
     for (u128 bits = pos; bits; bits &= bits - 1) {
         int start = lowbit(bits);
@@ -72,8 +83,13 @@ static int gen_moves(u128 pos, int last, MoveRec *out) {
                 if (!((rest >> over) & 1) || ((rest >> to) & 1) || len >= MAXPATH) continue;
                 u128 after = rest ^ bit(over), result = after | bit(to);
                 int dup = 0;
-                for (int i = 0; i < n; i++) if (out[i].pos == result && out[i].to == to) { dup = 1; break; }
+                uint64_t slot = hash_key(result, to) & (SEEN_SLOTS - 1);
+                for (; seen_gen[slot] == generation; slot = (slot + 1) & (SEEN_SLOTS - 1)) {
+                    MoveRec *m = &out[seen_idx[slot]];
+                    if (m->pos == result && m->to == to) { dup = 1; break; }
+                }
                 if (!dup && n < MAXMOVES) {
+                    seen_gen[slot] = generation; seen_idx[slot] = n;
                     out[n].pos = result; out[n].to = to; out[n].len = len + 1; out[n].order = n;
                     memcpy(out[n].path, path, len); out[n].path[len] = (unsigned char)to; n++;
                 }
@@ -162,11 +178,6 @@ static void canon(u128 pos, int last, u128 *kpos, int *klast) {
     }
 }
 
-static inline uint64_t hash_key(u128 pos, int last) {
-    uint64_t h = (uint64_t)pos * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(pos >> 64) * 0xC2B2AE3D27D4EB4FULL ^ (uint64_t)(last + 1) * 0x165667B19E3779F9ULL;
-    return h ^ (h >> 29);
-}
-
 static Entry *lookup(u128 pos, int last, int create) {
     uint64_t h = hash_key(pos, last);
     Entry *weakest = NULL;
@@ -194,9 +205,16 @@ static int solution_lens[MAXDEPTH];
  * A depth-first walk over every chain, in gen_moves' order, with no list of moves kept. */
 static int one_move(u128 pos, int last, int ply) {
     int need = 0;
-    for (int t = 0; t < ntargets; t++) { int k = popcount128(pos) - popcount128(targets[t]); if (k > need) need = k; }
+    u128 movers = 0;  /* a last move ends on the target's one empty node, so its mover is of that node's class */
+    for (int t = 0; t < ntargets; t++) {
+        int k = popcount128(pos) - popcount128(targets[t]);
+        if (k > need) need = k;
+        u128 empty = targets[t] & ~pos;
+        if (!empty) movers = pos;
+        else if (!(empty & (empty - 1))) for (int c = 0; c < nclasses; c++) if (classmask[c] & empty) movers |= classmask[c];
+    }
     struct { int at; u128 rest; int len; unsigned char path[MAXPATH]; } stack[512];
-    for (u128 bits = pos; bits; bits &= bits - 1) {
+    for (u128 bits = pos & movers; bits; bits &= bits - 1) {
         int start = lowbit(bits);
         if (start == last) continue;
         stack[0].at = start; stack[0].rest = pos ^ bit(start); stack[0].len = 1; stack[0].path[0] = (unsigned char)start;

@@ -178,7 +178,14 @@ class PyKernel:
         count = pos.bit_count()
         need = max(count - target.bit_count() for target in self.t.targets)
         targets, jumps = self.t.targets, self.t.jumps
-        bits = pos
+        movers = 0  # a last move ends on the target's one empty node, so its mover is of that node's class
+        for target in targets:
+            empty = target & ~pos
+            if not empty:
+                movers = pos
+            elif empty.bit_count() == 1:
+                movers |= next(cells for cells in self.t.classes if cells & empty)
+        bits = pos & movers
         while bits:
             low = bits & -bits
             bits ^= low

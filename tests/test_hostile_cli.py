@@ -2,7 +2,7 @@
 
 Classes covered (issue 24): duplicate `--sprt` keys (Elo and win-probability forms), `--sprt` values that are nan,
 overflow to infinity or run to thousands of digits, `--publish-every` nan, inf, -inf and 1e400, a `--board` and a
-bot-spec option of thousands of digits. Each is one clear error line (exit 1, or Click's usage exit 2 for an option
+bot-spec option of thousands of digits, a bot-spec option given twice. Each is one clear error line (exit 1, or Click's usage exit 2 for an option
 of the wrong type), with no traceback, in seconds, under a memory cap, and nothing is written. YAML alias bombs in
 `--set` values and engine-spec values are covered in tests/tournament/test_config_hostile.py.
 """
@@ -53,4 +53,14 @@ def test_hostile_bot_spec_values_are_one_line(tmp_path: Path, spec: str) -> None
     result = CliRunner().invoke(main, ["match", spec, "b=random", "--out", str(tmp_path / "m"), "-q"])
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     assert len(result.output.strip().splitlines()) == 1 and "option" in result.output and "mcts" in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_bot_spec_option_given_twice_is_one_line(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["match", "a=mcts:playouts=5,playouts=6", "b=random",
+                                       "--out", str(tmp_path / "m"), "-q"])
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert result.output.strip() == ("Error: ytourney match: player 1 ('a=mcts:playouts=5,playouts=6') bot: option "
+                                     "'playouts' of bot 'mcts' is given twice in 'mcts:playouts=5,playouts=6'; "
+                                     "give it once")
     assert list(tmp_path.iterdir()) == []

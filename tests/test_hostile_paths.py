@@ -22,6 +22,8 @@ from ytourney.errors import ReportError, StoreError
 from ytourney.safe_files import open_file, read_file, write_file
 from ytourney.tournament.store import load_records
 
+pytestmark = pytest.mark.usefixtures("memory_cap")  # tests/conftest.py: a regression fails, the machine lives
+
 FAKE = Path(__file__).resolve().parent / "fake_engines" / "fake_gtp.py"
 CONFIG = ("name: {name}\nboard: tri:5\nseed: 3\nworkers: 1\nschedule: {{games_per_pair: 2}}\n"
           "players: [{{name: a, bot: random}}, {{name: b, bot: random}}]\n")

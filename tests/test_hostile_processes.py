@@ -26,6 +26,8 @@ from ytourney.tournament.match import Seat, play_game
 from ytourney.tournament.store import load_records
 from ytourney.games.registry import get_game
 
+pytestmark = pytest.mark.usefixtures("memory_cap")  # tests/conftest.py: a regression fails, the machine lives
+
 HERE = Path(__file__).resolve().parent
 DETACHED = HERE / "fake_engines" / "fake_detached.py"
 FORKING = HERE / "fake_plugins" / "forking.py"

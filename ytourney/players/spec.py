@@ -105,6 +105,8 @@ def parse_bot_spec(text: str, game: str | None = None) -> BotSpec:
         if key not in declared:
             accepted = ", ".join(sorted(declared)) or "none"
             raise BotSpecError(f"unknown option {key!r} for bot {name!r}; accepted options: {accepted}")
+        if key in options:
+            raise BotSpecError(f"option {key!r} of bot {name!r} is given twice in {text!r}; give it once")
         options[key] = _convert_option(name, key, raw.strip(), declared[key])
     return BotSpec(BotKind.BUILTIN, name, tuple(sorted(options.items())), game=game_name)
 

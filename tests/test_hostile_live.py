@@ -14,24 +14,16 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from ytourney.cli import main
 from ytourney.errors import ReportError
 from ytourney.publish.export import ExportFormat, open_feed
 from ytourney.tournament.store import load_info, load_records
+from cli_run import invoke
 
 pytestmark = pytest.mark.usefixtures("memory_cap")  # tests/conftest.py: a regression fails, the machine lives
 
 CONFIG = ("name: {name}\nboard: tri:4\nseed: {seed}\nworkers: 1\nschedule: {{games_per_pair: {games}}}\n"
           "players: [{{name: ä-{name}, bot: random}}, {{name: \"b é\", bot: random}}]\n")
-
-
-def invoke(*args: str) -> Result:
-    result = CliRunner().invoke(main, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.output
-    return result
 
 
 def config(tmp_path: Path, name: str = "cup", games: int = 4, seed: int = 3) -> Path:

@@ -15,25 +15,17 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from ytourney.cli import main
 from ytourney.errors import ReportError, StoreError
 from ytourney.safe_files import open_file, read_file, write_file
 from ytourney.tournament.store import load_records
+from cli_run import invoke
 
 pytestmark = pytest.mark.usefixtures("memory_cap")  # tests/conftest.py: a regression fails, the machine lives
 
 FAKE = Path(__file__).resolve().parent / "fake_engines" / "fake_gtp.py"
 CONFIG = ("name: {name}\nboard: tri:5\nseed: 3\nworkers: 1\nschedule: {{games_per_pair: 2}}\n"
           "players: [{{name: a, bot: random}}, {{name: b, bot: random}}]\n")
-
-
-def invoke(*args: str) -> Result:
-    result = CliRunner().invoke(main, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.output
-    return result
 
 
 def config(tmp_path: Path, name: str = "cup") -> Path:

@@ -20,14 +20,13 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
 import ytourney.players.host as host
 import ytourney.tournament.pool as pool
 import ytourney.tournament.worker as worker
-from ytourney.cli import main
 from ytourney.players.untrusted import MESSAGE_CHARS
 from ytourney.tournament.store import load_records
+from cli_run import invoke
 
 pytestmark = pytest.mark.usefixtures("memory_cap")  # tests/conftest.py: a regression fails, the machine lives
 
@@ -86,13 +85,6 @@ def write_config(tmp_path: Path, spec: str, extra: str = "") -> Path:
                     f"time: {{move_seconds: 0.3, grace_seconds: 0.2}}\n{extra}"
                     f"players: [{{name: good, bot: random}}, {{name: bad, bot: '{spec}'}}]\n")
     return path
-
-
-def invoke(*args: str) -> Result:
-    result = CliRunner().invoke(main, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output
-    return result
 
 
 def error_lines(output: str) -> list[str]:

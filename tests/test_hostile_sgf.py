@@ -14,16 +14,15 @@ from __future__ import annotations
 
 import codecs
 import os
-import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 import ytourney.publish.imports as imports
-from ytourney.cli import main
 from ytourney.publish.sgf import MAX_SGF_NODES
 from ytourney.tournament.store import load_records
+from cli_run import invoke
 
 pytestmark = pytest.mark.usefixtures("memory_cap")  # tests/conftest.py: a regression fails, the machine lives
 
@@ -35,15 +34,6 @@ MOVES = ";B[c1];SW[];W[a3];B[b1];W[a4];B[d1];W[a2];B[b3];W[a1]"
 def game(**fields: str) -> str:
     values = {"black": "c", "ha": "0", "ev": "cup", "ro": "1", "gn": "1", "ys": "1", "extra": ""} | fields
     return GAME.format(**values)
-
-
-def invoke(*args: str) -> Result:
-    begin = time.monotonic()
-    result = CliRunner().invoke(main, list(args))
-    assert time.monotonic() - begin < 20
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.output
-    return result
 
 
 def import_file(tmp_path: Path, content: bytes | str, name: str = "game.sgf") -> tuple[Result, Path]:

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from ytourney.cli import main
+from cli_run import invoke
 
 pytestmark = pytest.mark.usefixtures("memory_cap")  # tests/conftest.py: a regression fails, the machine lives
 
@@ -39,15 +37,6 @@ DAMAGES = {
     "score infinite": ("UPDATE games SET score = '[1e999, 2]' WHERE id = 2", "column score holds '[1e999, 2]'"),
     "seconds not JSON": ("UPDATE moves SET seconds = 'x' WHERE game_id = 2", "column seconds holds 'x'"),
 }
-
-
-def invoke(*args: str) -> Result:
-    begin = time.monotonic()
-    result = CliRunner().invoke(main, list(args))
-    assert time.monotonic() - begin < 20
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.output
-    return result
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,9 @@
-"""Engines are contained: output per answer is capped, and no process an engine starts outlives it."""
+"""Engines are contained: output per answer is capped, and no process an engine starts outlives it.
+
+Classes covered (issue 24, engines): output floods (no newline, an answer over the cap, the reader's own bound), a
+double-forked daemon, an engine timed out under the referee's alarm; each loses cleanly and leaves no process
+behind, under a memory cap. Detached engines (setsid, a cleared environment) are in tests/test_hostile_processes.py.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +13,14 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ytourney.cli import main
 from ytourney.games.record import Termination
 from ytourney.tournament.store import load_records
+
+pytestmark = pytest.mark.usefixtures("memory_cap")  # tests/conftest.py: a regression fails, the machine lives
 
 ENGINES = Path(__file__).resolve().parent.parent / "fake_engines"
 

@@ -63,6 +63,8 @@ def run(name: str, goal: str | None, start: str | None, max_moves: int, seconds:
             end = replay(board, puzzle.start, result.solution)
             lines.append(f"  solution ({len(moves)} moves, replayed): {' '.join(moves)}")
             lines.append(diagram(board, end, marks=end))
+        if result.exhausted:
+            lines.append("  no solution in " + ", ".join(f"{d} ({n:,} positions)" for d, n in result.exhausted.items()))
         lines.append(f"  {result.nodes:,} positions, table {result.table:,}, {result.seconds:.1f}s, "
                      f"{result.kernel} kernel")
         data["goals"].append({

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ytourney.games.api import Move
+from ytourney.games.solitaire import finder
 from ytourney.games.solitaire.geometry import class_pagoda, distance_pagoda, geometry, mask, permute
 from ytourney.games.solitaire.kernel import INFINITE, PyKernel, Tables
 from ytourney.games.solitaire.puzzle import Goal, Puzzle, PuzzleError, format_move, replay
@@ -99,22 +100,30 @@ def impossible_reason(puzzle: Puzzle, goal: Goal, t: Tables, kernel: PyKernel) -
     return "; ".join(reasons)
 
 
+FIND_NODES = 20_000_000
+"""Positions each improvement re-search of the solution finder may search."""
+SYMMETRIC_SHARE = 100
+"""The symmetric search (in Python, over the kernel's moves) gets FIND_NODES / SYMMETRIC_SHARE positions."""
+
+
 def solve(puzzle: Puzzle, goal: Goal, max_moves: int = 30, seconds: float | None = None, kernel: str = "auto",
-          progress: Progress | None = None, beam_width: int = 400) -> Result:
+          progress: Progress | None = None, beam_width: int = 1000, find_nodes: int = FIND_NODES) -> Result:
     """Prove the fewest moves from the puzzle's start to the goal, or the best bound reached in `seconds`.
 
-    When time runs out first, a beam search (`beam_width` positions a move) looks for a good solution.
+    When the minimum is not proved, `find` looks for a short solution (`beam_width` 0 and `find_nodes` 0 skip it).
     """
     if max_moves < 1:
         raise PuzzleError(f"max moves must be at least 1, got {max_moves!r}")
     began = time.monotonic()
-    state = {"depth": 0}
+    state = {"depth": 0, "cap": -1}
 
     def tick(nodes: int, entries: int) -> None:
         elapsed = time.monotonic() - began
         if progress is not None:
             progress(state["depth"], nodes, entries, elapsed)
-        if seconds is not None and elapsed > seconds:
+        if state["cap"] >= 0 and nodes > state["cap"]:
+            raise finder.OutOfNodes
+        if state["cap"] < 0 and seconds is not None and elapsed > seconds:
             raise Stopped
 
     t = tables(puzzle, goal)
@@ -141,10 +150,14 @@ def solve(puzzle: Puzzle, goal: Goal, max_moves: int = 30, seconds: float | None
             result.lower_bound = depth
     except Stopped:
         pass
-    if result.minimum is None and beam_width:
-        found = beam(engine, start, t.targets, beam_width, max_moves)
-        if found is not None:
-            result.solution = [Move.jump(p) for p in found]
+    if result.minimum is None and (beam_width or find_nodes):
+        state["depth"] = 0
+
+        def allow(nodes: int) -> None:
+            state["cap"] = nodes + find_nodes
+
+        found = find(engine, start, max_moves, beam_width, find_nodes, allow)
+        result.solution = [Move.jump(p) for p in found or []]
     result.nodes, result.table = engine.nodes, engine.table_size() if hasattr(engine, "table_size") else len(
         engine.table)
     result.seconds = time.monotonic() - began
@@ -153,43 +166,24 @@ def solve(puzzle: Puzzle, goal: Goal, max_moves: int = 30, seconds: float | None
     return result
 
 
+def find(engine: PyKernel, start: int, max_moves: int, beam_width: int, find_nodes: int,
+         allow: Callable[[int], None]) -> list[tuple[int, ...]] | None:
+    """The shortest of a symmetric search's and a beam search's solutions, then shortened by re-searching."""
+    found = []
+    perm = finder.symmetry_of(engine, start)
+    if perm is not None and find_nodes:
+        found.append(finder.symmetric(engine, start, perm, max_moves, find_nodes // SYMMETRIC_SHARE))
+    if beam_width:
+        found.append(finder.beam(engine, start, beam_width, max_moves))
+    best = min((f for f in found if f is not None), key=len, default=None)
+    if best is None or not find_nodes:
+        return best
+    return finder.improve(engine, start, best, allow)
+
+
 def check(puzzle: Puzzle, goal: Goal, solution: list[Move]) -> None:
     """Replay a solution from the start and insist it ends on a target of the goal."""
     end = replay(puzzle.board, puzzle.start, solution)
     if end not in goal.targets:
         moves = " ".join(format_move(puzzle.board, m) for m in solution)
         raise PuzzleError(f"solution {moves!r} does not reach goal {goal.name!r}")
-
-
-def _spread(engine: PyKernel, pos: int) -> int:
-    """How hard a position looks: its stones, plus three for each stone with no stone next to it."""
-    lonely, bits = 0, pos
-    while bits:
-        low = bits & -bits
-        bits ^= low
-        cell = low.bit_length() - 1
-        if not any(pos >> over & 1 for over, _ in engine.t.jumps[cell]):
-            lonely += 1
-    return pos.bit_count() + 3 * lonely
-
-
-def beam(engine: PyKernel, start: int, targets: tuple[int, ...], width: int, max_moves: int
-         ) -> list[tuple[int, ...]] | None:
-    """A heuristic search for a short solution: keep the `width` positions with the fewest stones after each move."""
-    layer: list[tuple[int, int, list[tuple[int, ...]]]] = [(start, -1, [])]
-    seen: set[tuple[int, int]] = set()
-    for _ in range(max_moves):
-        children = []
-        for pos, last, paths in layer:
-            for after, end, path in engine.moves(pos, last):
-                if after in targets:
-                    return [*paths, path]
-                if (after, end) in seen or engine.bound(after) >= INFINITE:
-                    continue
-                seen.add((after, end))
-                children.append((after, end, [*paths, path]))
-        if not children:
-            return None
-        children.sort(key=lambda child: _spread(engine, child[0]))
-        layer = children[:width]
-    return None

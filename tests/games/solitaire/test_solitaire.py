@@ -14,7 +14,7 @@ from ytourney.cli import main
 from ytourney.errors import IllegalMoveError
 from ytourney.games.solitaire.geometry import class_pagoda, distance_pagoda, geometry, is_pagoda, mask
 from ytourney.games.solitaire.kernel import INFINITE, PyKernel
-from ytourney.games.solitaire.puzzle import PuzzleError, make_puzzle, parse_move, play, replay
+from ytourney.games.solitaire.puzzle import make_puzzle, parse_move, play, replay
 from ytourney.games.solitaire.solver import solve, tables
 
 KADON = parse_board("kadon")
@@ -194,3 +194,53 @@ def test_cli_json_and_svg(tmp_path) -> None:
     goal = data["goals"][0]
     assert goal["minimum"] is not None and len(goal["solution"]) == goal["minimum"]
     assert svg.read_text().startswith("<svg")
+
+
+def _replay_paths(start: frozenset[int], paths: list[tuple[int, ...]]) -> frozenset[int]:
+    return replay(KADON, start, [parse_move(KADON, "-".join(KADON.names[c] for c in p)) for p in paths])
+
+
+@pytest.mark.skipif(not HAVE_C, reason="the C kernel is not built")
+def test_symmetric_search_solves_grand_supply_line_corners() -> None:
+    from ytourney.games.solitaire import finder
+    from ytourney.games.solitaire.ckernel import CKernel
+
+    puzzle = make_puzzle("grand-supply-line", goal="corners")
+    engine = CKernel(tables(puzzle, puzzle.goals[0]))
+    start = mask(puzzle.start)
+    perm = finder.symmetry_of(engine, start)
+    assert perm is not None and perm[perm[perm[0]]] == 0 and perm[0] != 0  # the rotation of order 3
+    found = finder.symmetric(engine, start, perm, 30, 200_000)
+    assert found is not None and len(found) == 15  # no symmetric solution of 12 moves (bounds are admissible)
+    assert _replay_paths(puzzle.start, found) == {KADON.index_of(n) for n in ("A1", "I1", "A9")}
+
+
+def test_improve_shortens_a_beam_solution_to_the_minimum() -> None:
+    from ytourney.games.solitaire import finder
+    from ytourney.games.solitaire.solver import make_kernel
+
+    puzzle = make_puzzle("supply-line", goal="next-to-corners")
+    engine = make_kernel(tables(puzzle, puzzle.goals[0]), "auto", None)
+    start = mask(puzzle.start)
+    long = finder.beam(engine, start, 20, 30)
+    assert long is not None and len(long) > 6
+    short = finder.improve(engine, start, long, lambda nodes: None)
+    assert len(short) == 6
+    assert _replay_paths(puzzle.start, short) in puzzle.goals[0].targets
+
+
+def test_no_symmetry_for_a_lopsided_start() -> None:
+    from ytourney.games.solitaire import finder
+
+    puzzle = make_puzzle("custom", start="F6 G6 H6 F7", goal="E6")
+    assert finder.symmetry_of(PyKernel(tables(puzzle, puzzle.goals[0])), mask(puzzle.start)) is None
+
+
+def test_pure_python_environment_picks_the_python_kernel_with_the_same_answer(monkeypatch) -> None:
+    puzzle = make_puzzle("custom", goal="A5", start="B5 I5 F6 G6 H6 E7 E8 F8 E9")
+    monkeypatch.setenv("YTOURNEY_PURE_PYTHON", "1")
+    pure = solve(puzzle, puzzle.goals[0])
+    monkeypatch.delenv("YTOURNEY_PURE_PYTHON")
+    default = solve(puzzle, puzzle.goals[0])
+    assert pure.kernel == "python" and default.kernel == ("c" if HAVE_C else "python")
+    assert pure.minimum == default.minimum == 2 and pure.exhausted == default.exhausted

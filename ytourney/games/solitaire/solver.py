@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -67,8 +68,10 @@ def tables(puzzle: Puzzle, goal: Goal) -> Tables:
 
 
 def make_kernel(t: Tables, kernel: str, progress: Callable[[int, int], None] | None) -> PyKernel:
-    """The compiled kernel when it is built and wanted, else the pure-Python one."""
-    if kernel in ("auto", "c"):
+    """The compiled kernel when it is built and wanted, else the pure-Python one (also for 'auto' when the
+    environment variable YTOURNEY_PURE_PYTHON=1 asks for pure Python)."""
+    pure = os.environ.get("YTOURNEY_PURE_PYTHON", "").strip().lower() not in ("", "0", "false", "no")
+    if kernel == "c" or (kernel == "auto" and not pure):
         try:
             from ytourney.games.solitaire.ckernel import CKernel
         except ImportError:

@@ -3,7 +3,8 @@
 Each opening (`--random-plies` random cells, default 2) is played twice with the colours swapped, no pie rule, so
 seats are balanced. The opponent is a ytourney bot spec (default today's `mcts`) or `openspiel` (OpenSpiel's C++
 MCTSBot, from a scratch venv: benchmarks/bench_mcts.py's SpielBot). Prints the win rate with a 95% Wilson
-interval, each side's simulations per second, and the largest time a move of `mcts-pro` took against the limit.
+interval, overall and by colour, each side's simulations per second, and the largest time a move of `mcts-pro`
+took against the limit.
 
     nice python benchmarks/bench_strength.py --games 100 --seconds 0.5
     nice python benchmarks/bench_strength.py --opponent openspiel --games 40
@@ -106,6 +107,7 @@ def main() -> None:
           f"each opening played with both colours, {args.seconds}s per move, {2 * pairs} games", flush=True)
     wins = games = 0
     faults = 0
+    by_colour = {"Black": [0, 0], "White": [0, 0]}  # wins, games of the bot under test with that colour
     ours_sims = ours_secs = theirs_sims = theirs_secs = 0.0
     our_times: list[float] = []
     began = time.perf_counter()
@@ -125,6 +127,9 @@ def main() -> None:
                 print(f"  game {games + 1}: {record.termination.value} ({record.reason})", flush=True)
             games += 1
             wins += record.winner_name == "ours"
+            tally = by_colour["White" if swap else "Black"]
+            tally[0] += record.winner_name == "ours"
+            tally[1] += 1
             ours_sims += ours.simulations
             ours_secs += ours.seconds
             theirs_sims += theirs.simulations
@@ -136,6 +141,8 @@ def main() -> None:
     low, high = wilson(wins, games)
     print(f"\n{args.bot} win rate vs {args.opponent}: {wins / games:.1%}  95% Wilson [{low:.1%}, {high:.1%}] "
           f"over {games} games ({faults} faults)")
+    print("  " + ", ".join(f"as {colour} {won}/{played} [{wilson(won, played)[0]:.1%}, {wilson(won, played)[1]:.1%}]"
+                           for colour, (won, played) in by_colour.items()))
     ours_rate = ours_sims / max(ours_secs, 1e-9)
     theirs_rate = theirs_sims / max(theirs_secs, 1e-9)
     print(f"simulations/s: {args.bot} {ours_rate:,.0f}, {args.opponent} {theirs_rate:,.0f}, "

@@ -56,7 +56,8 @@ def bot(python: bool, seed: int = 1, **options: object) -> MctsProBot:
     ids=["tri7", "tri11", "kadon", "misere", "handicap"],
 )
 @pytest.mark.parametrize(
-    "extra", [{}, {"vc": False}, {"lgr": True, "explore": 0.3, "connect": 0}], ids=["default", "no-vc", "lgr-ucb"]
+    "extra", [{}, {"vc": False}, {"lgr": True, "explore": 0.3, "connect": 0}, {"vc1": True}],
+    ids=["default", "no-vc", "lgr-ucb", "vc1"],
 )
 def test_c_and_python_cores_search_alike(
     spec: str, moves: str, rules: Rules, handicap: int, playouts: int, extra: dict[str, object]

@@ -8,9 +8,11 @@ speed differs. `Searcher` is the C one when it is built, unless YTOURNEY_PURE_PY
 Each iteration walks down the tree by RAVE value plus a decaying knowledge bonus, expands a leaf once it has been
 visited (a one-move win solves it, a single threat of the opponent leaves one child, two solve it as lost, and so
 does a virtual connection: groups joined by bridges and tied to the sides by edge templates, with disjoint
-carriers, solves it for their owner), plays `rollouts` random playouts from it that answer bridge intrusions
-(optionally replay the last good reply, `lgr`) and stop at the first Y, and backs up wins, AMAF counts and proven
-results. A node budget caps the tree; `reroot` keeps the subtree of the moves played.
+carriers, solves it for their owner; with `vc1`, at the root and its children, one stone of the mover away
+too), plays `rollouts` random playouts from it that answer bridge intrusions (optionally replay the last good
+reply, `lgr`) and stop at the first Y, and backs up wins, AMAF counts and proven results. A root proven lost
+through its children is searched again without virtual connections, for the move that resists best. A node
+budget caps the tree; `reroot` keeps the subtree of the moves played.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ class PySearcher:
         vc: bool = True,
         lgr: bool = False,
         explore: float = 0.0,
+        vc1: bool = False,
     ) -> None:
         n = len(sides)
         if len(neighbors) != n or len(bridges) != n or len(distances) != n * n:
@@ -79,6 +82,7 @@ class PySearcher:
         self.pattern = bool(pattern)
         self.max_nodes = max_nodes
         self.vc = bool(vc)
+        self.vc1 = bool(vc1)
         self.lgr = bool(lgr)
         self.explore = float(explore)
         self.reply = [-1] * (2 * n)
@@ -219,7 +223,7 @@ class PySearcher:
                 break
             if node.children is None:
                 if node is self.root or node.n >= self.expand_at:
-                    self._expand(node, state, mover, left, last, node is self.root)
+                    self._expand(node, state, mover, left, last, len(path) - 1)
                     if node.outcome:
                         result = node.outcome
                         break
@@ -326,8 +330,9 @@ class PySearcher:
                 return y
         return -1
 
-    def _expand(self, node: Node, state: list[list[int]], mover: int, left: int, last: int, root: bool) -> None:
+    def _expand(self, node: Node, state: list[list[int]], mover: int, left: int, last: int, depth: int) -> None:
         c = state[0]
+        root = depth == 0
         opp = 3 - mover
         n = self.n
         if not self.misere:
@@ -364,6 +369,11 @@ class PySearcher:
                 x = -1 if root or left != 1 else self._vc_win(state, opp)
                 if x >= 0:
                     node.outcome, node.best = opp, x
+                    return
+                # At the root and its children: a virtual connection one stone away wins for the mover.
+                x = self._vc_in_one(state, mover) if self.vc1 and depth <= 1 and left == 1 else -1
+                if x >= 0:
+                    node.outcome, node.best = mover, x
                     return
             moves = [x for x in range(n) if c[x] == 0]
         if self.used + len(moves) > self.max_nodes:
@@ -417,6 +427,21 @@ class PySearcher:
                 if vm[ra] == 7:
                     return x
                 break
+        return -1
+
+    def _vc_in_one(self, state: list[list[int]], color: int) -> int:
+        """A cell where one stone of `color` makes a virtual connection win, or -1 (the C core's vc_in_one)."""
+        c, m, p = state[0], state[1], state[2]
+        saved_m, saved_p = m.copy(), p.copy()
+        for x in range(self.n):
+            if c[x]:
+                continue
+            _join(state, self.nbr, x, color)
+            won = self._vc_win(state, color) >= 0
+            c[x] = 0
+            m[:], p[:] = saved_m, saved_p
+            if won:
+                return x
         return -1
 
     def _playout(self, state: list[list[int]], mover: int, left: int, last: int) -> int:
@@ -506,13 +531,19 @@ def _find(parent: list[int], x: int) -> int:
 
 def _place(state: list[list[int]], nbr: list[tuple[int, ...]], x: int, color: int) -> int:
     """Put a stone on empty cell x of a descent state; the side mask of its group."""
-    c, m, p, e, pos = state
-    c[x] = color
+    e, pos = state[3], state[4]
     last = e.pop()
     if last != x:
         at = pos[x]
         e[at] = last
         pos[last] = at
+    return _join(state, nbr, x, color)
+
+
+def _join(state: list[list[int]], nbr: list[tuple[int, ...]], x: int, color: int) -> int:
+    """A stone of `color` on cell x joins its neighbouring groups; the side mask of its group."""
+    c, m, p = state[0], state[1], state[2]
+    c[x] = color
     sides = m[x]
     for y in nbr[x]:
         if c[y] == color:

@@ -2,8 +2,10 @@
 
 The search (ytourney.games.y.ysearch) is UCT with RAVE and knowledge priors (near the last move, near stones,
 bridge answers; edge connections optional), one-move wins, forced blocks and virtual connections (bridges and edge templates
-with disjoint carriers joining the three sides) solved at expansion, proven results backed up, playouts that
-answer bridge intrusions and stop at the first Y, tree reuse between moves and a node budget. It uses the whole
+with disjoint carriers joining the three sides; at the root and its children also one stone away) solved at
+expansion, proven results backed up (a root proven lost is searched again without the virtual connections, for
+the move that resists best), playouts that answer bridge intrusions and stop at the first Y, tree reuse between
+moves and a node budget. It uses the whole
 move time (a move's time cannot be banked, and searching on grows the subtree kept for the next move); the option
 `early` stops once the most visited move cannot be overtaken, to save CPU. Without the C core it runs the same search in Python,
 playing the same moves for the same seed and playout budget, only slower.
@@ -72,7 +74,7 @@ class MctsProBot(BaseBot):
                               0, 100_000_000),
         "seconds": BotOption(float, 0.0, "seconds per move when no playout budget is set (0: the game's limit)",
                              0, 86_400),
-        "rollouts": BotOption(int, 4, "random playouts per leaf", 1, 64),
+        "rollouts": BotOption(int, 8, "random playouts per leaf", 1, 64),
         "rave": BotOption(float, 500.0, "RAVE factor: visits at which tree and AMAF values weigh equally (0: off)",
                           0, 1e9),
         "explore": BotOption(float, 0.0, "UCB exploration constant added to the RAVE value (0: none)", 0, 10),
@@ -86,6 +88,7 @@ class MctsProBot(BaseBot):
         "pattern": BotOption(bool, True, "playouts answer bridge intrusions"),
         "lgr": BotOption(bool, False, "playouts play the last good reply to the previous move (LGRF-1)"),
         "vc": BotOption(bool, True, "solve positions where a side's bridges and edge templates join the three sides"),
+        "vc1": BotOption(bool, True, "at the root and its children, also solve a virtual connection one stone away"),
         "nodes": BotOption(int, DEFAULT_NODES, "tree node budget (memory: 32 bytes a node in C)", 1000, 200_000_000),
         "early": BotOption(bool, False, "stop a search once the most visited move cannot be overtaken (saves CPU; "
                            "off by default: a move's unused time is lost, while searching on grows the kept subtree)"),
@@ -100,7 +103,7 @@ class MctsProBot(BaseBot):
         seed: int | None = None,
         playouts: int = 0,
         seconds: float = 0.0,
-        rollouts: int = 4,
+        rollouts: int = 8,
         rave: float = 500.0,
         fpu: float = 1.0,
         explore: float = 0.0,
@@ -111,6 +114,7 @@ class MctsProBot(BaseBot):
         bridge: int = 100,
         pattern: bool = True,
         vc: bool = True,
+        vc1: bool = True,
         lgr: bool = False,
         nodes: int = DEFAULT_NODES,
         early: bool = False,
@@ -129,7 +133,7 @@ class MctsProBot(BaseBot):
         self.playouts = playouts
         self.seconds = seconds
         self.settings = dict(rollouts=rollouts, rave=float(rave), fpu=float(fpu), expand_at=expand, local=local,
-                             near=near, connect=connect, bridge=bridge, pattern=pattern, vc=vc, lgr=lgr,
+                             near=near, connect=connect, bridge=bridge, pattern=pattern, vc=vc, vc1=vc1, lgr=lgr,
                              explore=float(explore))
         self.nodes = nodes
         self.early = early

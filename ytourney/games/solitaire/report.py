@@ -64,7 +64,8 @@ def run(name: str, goal: str | None, start: str | None, max_moves: int, seconds:
             lines.append(f"  solution ({len(moves)} moves, replayed): {' '.join(moves)}")
             lines.append(diagram(board, end, marks=end))
         if result.exhausted:
-            lines.append("  no solution in " + ", ".join(f"{d} ({n:,} positions)" for d, n in result.exhausted.items()))
+            lines.append("  no solution in " + ", ".join(f"{d} ({n:,} position{'s' if n != 1 else ''})"
+                                                      for d, n in result.exhausted.items()))
         lines.append(f"  {result.nodes:,} positions, table {result.table:,}, {result.seconds:.1f}s, "
                      f"{result.kernel} kernel")
         data["goals"].append({

@@ -161,6 +161,8 @@ def solve(puzzle: Puzzle, goal: Goal, max_moves: int = 30, seconds: float | None
 
         found = find(engine, start, max_moves, beam_width, find_nodes, allow)
         result.solution = [Move.jump(p) for p in found or []]
+        if result.solution and len(result.solution) == result.lower_bound:
+            result.minimum = result.lower_bound  # found as short as the exhaustive search proved necessary
     result.nodes, result.table = engine.nodes, engine.table_size() if hasattr(engine, "table_size") else len(
         engine.table)
     result.seconds = time.monotonic() - began

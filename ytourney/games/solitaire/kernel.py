@@ -6,7 +6,7 @@ policy, so both return the same solutions and, while the table has room, the sam
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 INFINITE = 1 << 30
@@ -55,8 +55,19 @@ class PyKernel:
         """Every distinct move (one stone's chain of one or more jumps) not made by the stone on `last`."""
         found: list[Move] = []
         seen: set[tuple[int, int]] = set()
+        for result, to, route in self._chains(pos, pos, last, len(self.t.jumps)):
+            if (result, to) not in seen:
+                seen.add((result, to))
+                found.append((result, to, route))
+        # longest chains first (they remove the most stones); ties keep the order of discovery
+        order = sorted(range(len(found)), key=lambda i: (-len(found[i][2]), i))
+        return [found[i] for i in order]
+
+    def _chains(self, pos: int, starts: int, last: int, limit: int) -> Iterator[Move]:
+        """Every jump chain from a stone of `starts` other than the one on `last`, each prefix a move of its own, as
+        (position after, end node, path); a chain grows no longer than `limit` jumps."""
         jumps = self.t.jumps
-        bits = pos
+        bits = starts
         while bits:
             low = bits & -bits
             bits ^= low
@@ -69,15 +80,10 @@ class PyKernel:
                 for over, to in reversed(jumps[at]):
                     if rest >> over & 1 and not (rest >> to & 1):
                         after = rest ^ (1 << over)
-                        result = after | (1 << to)
                         route = path + (to,)
-                        if (result, to) not in seen:
-                            seen.add((result, to))
-                            found.append((result, to, route))
-                        stack.append((to, after, route))
-        # longest chains first (they remove the most stones); ties keep the order of discovery
-        order = sorted(range(len(found)), key=lambda i: (-len(found[i][2]), i))
-        return [found[i] for i in order]
+                        yield after | (1 << to), to, route
+                        if len(path) < limit:
+                            stack.append((to, after, route))
 
     def values(self, pos: int) -> list[int]:
         """The value of every pagoda on a position."""
@@ -177,7 +183,7 @@ class PyKernel:
         """The one move from `pos` that ends on a target, as a solution, walking chains in `moves`' order."""
         count = pos.bit_count()
         need = max(count - target.bit_count() for target in self.t.targets)
-        targets, jumps = self.t.targets, self.t.jumps
+        targets = self.t.targets
         movers = 0  # a last move ends on the target's one empty node, so its mover is of that node's class
         for target in targets:
             empty = target & ~pos
@@ -185,23 +191,9 @@ class PyKernel:
                 movers = pos
             elif empty.bit_count() == 1:
                 movers |= next(cells for cells in self.t.classes if cells & empty)
-        bits = pos & movers
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            start = low.bit_length() - 1
-            if start == last:
-                continue
-            stack = [(start, pos ^ low, (start,))]
-            while stack:
-                at, rest, path = stack.pop()
-                for over, to in reversed(jumps[at]):
-                    if rest >> over & 1 and not (rest >> to & 1):
-                        after = rest ^ (1 << over)
-                        if (after | (1 << to)) in targets:
-                            return [path + (to,)]
-                        if len(path) < need:
-                            stack.append((to, after, path + (to,)))
+        for result, _, route in self._chains(pos, pos & movers, last, need):
+            if result in targets:
+                return [route]
         return None
 
     def search(self, pos: int, last: int, budget: int) -> list[tuple[int, ...]] | None:

@@ -228,11 +228,6 @@ class HostedBot:
         reap_orphans()
         return status
 
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):
-            if self._pid:
-                self._end()
-
 
 def _exit_text(status: int | None) -> str:
     if status is None:

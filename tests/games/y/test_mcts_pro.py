@@ -15,7 +15,7 @@ from ytourney.games.y.state import GameState
 from ytourney.games.y.ysearch import CSearcher, PySearcher
 from ytourney.players import Limit, create_bot, parse_bot_spec
 from ytourney.games.y.bots.heuristic import first_stone_worth
-from ytourney.games.y.bots.mcts_pro import MctsProBot, board_tables
+from ytourney.games.y.bots.mcts_pro import MctsProBot, board_tables, template_holds, ziggurats
 from ytourney.tournament.match import Seat, play_game
 from ytourney.games.registry import get_game
 from ytourney.games.y.state import CONNECTION
@@ -56,8 +56,8 @@ def bot(python: bool, seed: int = 1, **options: object) -> MctsProBot:
     ids=["tri7", "tri11", "kadon", "misere", "handicap"],
 )
 @pytest.mark.parametrize(
-    "extra", [{}, {"vc": False}, {"lgr": True, "explore": 0.3, "connect": 0}, {"vc1": True}],
-    ids=["default", "no-vc", "lgr-ucb", "vc1"],
+    "extra", [{}, {"vc": False}, {"lgr": True, "explore": 0.3, "connect": 0}, {"vc1": True}, {"zig": True}],
+    ids=["default", "no-vc", "lgr-ucb", "vc1", "zig"],
 )
 def test_c_and_python_cores_search_alike(
     spec: str, moves: str, rules: Rules, handicap: int, playouts: int, extra: dict[str, object]
@@ -68,6 +68,8 @@ def test_c_and_python_cores_search_alike(
         bridges, dist = board_tables(state.board)
         options = dict(rollouts=2, rave=500.0, fpu=1.0, expand_at=1, local=5, near=5, connect=20, bridge=100,
                        pattern=True, max_nodes=3000) | extra
+        if options.pop("zig", False):
+            options["ziggurats"] = ziggurats(state.board)
         searcher = core(state.board.neighbors, state.board.sides, bridges, dist, **options)
         searcher.seed(99)
         searcher.set_position(state.cells, int(state.to_move), state.stones_left_this_turn, rules.misere,
@@ -262,3 +264,32 @@ def test_virtual_connection_solves_the_position(python: bool) -> None:
     loser = bot(python, playouts=20_000, early=False)
     loser.move(state, Limit())
     assert loser.last_search.value == 0.0 and loser.last_search.simulations > 1
+
+
+# Black a3 b3 c3 c4 d4 join sides 2 and 3; c3, on the third row, reaches side 1 only through a ziggurat (c1 d1 e1
+# f1 c2 d2 e2 d3): no bridge or two-cell edge template does.
+BLACK_ZIGGURAT = "a3 a1 b3 g1 c3 a6 c4 b5 d4 a7"
+ZIGGURAT_CARRIER = {"c1", "d1", "e1", "f1", "c2", "d2", "e2", "d3"}
+
+
+def test_ziggurats_are_the_third_row_templates_that_hold() -> None:
+    board = parse_board("tri:7")
+    found = {(board.names[z[0]], z[1], frozenset(board.names[c] for c in z[2:])) for z in ziggurats(board)}
+    assert ("c3", 1, frozenset(ZIGGURAT_CARRIER)) in found
+    assert len(found) == 18 and len(ziggurats(parse_board("tri:11"))) == 42
+    # one carrier cell fewer and the intruder wins: the check is real play, not the shape
+    stone, side, *carrier = next(z for z in ziggurats(board) if board.names[z[0]] == "c3" and z[1] == 1)
+    assert template_holds(board, stone, side, tuple(carrier))
+    assert not template_holds(board, stone, side, tuple(carrier[:-1]))
+
+
+@pytest.mark.parametrize("python", CORES)
+def test_ziggurat_completes_a_virtual_connection(python: bool) -> None:
+    state = position("tri:7", BLACK_ZIGGURAT)
+    player = bot(python, playouts=50, zig=True, vc1=False)  # vc1 would find the edge template one stone away
+    move = player.move(state.copy(), Limit())
+    assert player.last_search.value == 1.0 and player._core.root_info()[1] == int(Color.BLACK)
+    assert state.board.names[move] in ZIGGURAT_CARRIER
+    without = bot(python, playouts=50, vc1=False)
+    without.move(state.copy(), Limit())
+    assert without._core.root_info()[1] == 0

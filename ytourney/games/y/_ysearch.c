@@ -27,7 +27,7 @@ Searcher_dealloc(Searcher *s)
 {
     void *blocks[] = {s->nbr, s->sides, s->bstart, s->btab, s->dist, s->pool, s->cells, s->mask, s->parent, s->c,
                       s->m, s->lc, s->lm, s->p, s->e, s->pos, s->lp, s->le, s->lpos, s->path, s->pmover,
-                      s->vp, s->vm, s->vused, s->sm, s->sp, s->reply, s->seq};
+                      s->vp, s->vm, s->vused, s->sm, s->sp, s->reply, s->seq, s->zig};
     for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) {
         free(blocks[i]);
     }
@@ -65,16 +65,18 @@ static PyObject *
 Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"neighbors", "sides", "bridges", "distances", "rollouts", "rave", "fpu", "expand_at",
-                             "local", "near", "connect", "bridge", "pattern", "max_nodes", "vc", "lgr", "explore", "vc1", NULL};
-    PyObject *neighbors, *sides, *bridges, *distances;
+                             "local", "near", "connect", "bridge", "pattern", "max_nodes", "vc", "lgr", "explore", "vc1",
+                             "ziggurats", NULL};
+    PyObject *neighbors, *sides, *bridges, *distances, *ziggurats = NULL;
     int rollouts, expand_at, k_local, k_near, k_connect, k_bridge, pattern;
     double rave, fpu;
     long long max_nodes;
     int vc = 1, lgr = 0, vc1 = 0;
     double explore = 0.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOiddiiiiipL|ppdp:Searcher", kwlist, &neighbors, &sides, &bridges,
-                                     &distances, &rollouts, &rave, &fpu, &expand_at, &k_local, &k_near, &k_connect,
-                                     &k_bridge, &pattern, &max_nodes, &vc, &lgr, &explore, &vc1)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOiddiiiiipL|ppdpO:Searcher", kwlist, &neighbors, &sides,
+                                     &bridges, &distances, &rollouts, &rave, &fpu, &expand_at, &k_local, &k_near,
+                                     &k_connect, &k_bridge, &pattern, &max_nodes, &vc, &lgr, &explore, &vc1,
+                                     &ziggurats)) {
         return NULL;
     }
     Py_ssize_t n = PySequence_Size(sides);
@@ -185,6 +187,30 @@ Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         int count = item ? read_ints(item, -1, total, -1, n - 1, s->btab + 3 * s->bstart[x], "bridges") : -1;
         Py_XDECREF(item);
         if (count < 0) {
+            goto fail;
+        }
+    }
+    /* ziggurats: per template a flat sequence stone, side bit, 8 carrier cells */
+    Py_ssize_t nzig = ziggurats == NULL || ziggurats == Py_None ? 0 : PySequence_Size(ziggurats);
+    if (nzig < 0 || nzig > 4 * n) {
+        PyErr_SetString(PyExc_ValueError, "ziggurats: a sequence of at most 4 templates a cell");
+        goto fail;
+    }
+    s->nzig = (int)nzig;
+    s->zig = malloc(sizeof(int16_t) * (10 * nzig + 1));
+    if (s->zig == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (Py_ssize_t k = 0; k < nzig; k++) {
+        PyObject *item = PySequence_GetItem(ziggurats, k);
+        int count = item ? read_ints(item, 10, 10, 0, n - 1, s->zig + 10 * k, "ziggurats") : -1;
+        Py_XDECREF(item);
+        int side = count == 10 ? s->zig[10 * k + 1] : 0;
+        if (count < 0 || (side != 1 && side != 2 && side != 4)) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_ValueError, "ziggurats: a side bit must be 1, 2 or 4");
+            }
             goto fail;
         }
     }

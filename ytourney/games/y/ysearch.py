@@ -66,6 +66,7 @@ class PySearcher:
         lgr: bool = False,
         explore: float = 0.0,
         vc1: bool = False,
+        ziggurats: Sequence[Sequence[int]] | None = None,
     ) -> None:
         n = len(sides)
         if len(neighbors) != n or len(bridges) != n or len(distances) != n * n:
@@ -85,6 +86,9 @@ class PySearcher:
         self.vc1 = bool(vc1)
         self.lgr = bool(lgr)
         self.explore = float(explore)
+        self.zig = [(z[0], z[1], tuple(z[2:])) for z in ziggurats or ()]
+        if any(len(z[2]) != 8 or z[1] not in (1, 2, 4) for z in self.zig) or len(self.zig) > 4 * n:
+            raise ValueError("ziggurats: each a stone, a side bit (1, 2 or 4) and 8 carrier cells")
         self.reply = [-1] * (2 * n)
         self.rng = 0
         self.cells = [0] * n
@@ -427,6 +431,17 @@ class PySearcher:
                 if vm[ra] == 7:
                     return x
                 break
+        for a, side, carrier in self.zig:
+            if c[a] != color:
+                continue
+            ra = _find(vp, a)
+            if vm[ra] & side or any(c[z] or used[z] for z in carrier):
+                continue
+            for z in carrier:
+                used[z] = True
+            vm[ra] |= side
+            if vm[ra] == 7:
+                return carrier[0]
         return -1
 
     def _vc_in_one(self, state: list[list[int]], color: int) -> int:

@@ -207,6 +207,31 @@ vc_win(Searcher *s, int color)
             break;
         }
     }
+    /* Then ziggurats: a third-row stone tied to its side by eight empty cells, none used by another link. */
+    for (int k = 0; k < s->nzig; k++) {
+        const int16_t *z = s->zig + 10 * k;
+        if (c[z[0]] != color) {
+            continue;
+        }
+        int ra = find(vp, z[0]);
+        if (vm[ra] & z[1]) {
+            continue;
+        }
+        int free = 1;
+        for (int i = 2; i < 10; i++) {
+            free &= c[z[i]] == 0 && !used[z[i]];
+        }
+        if (!free) {
+            continue;
+        }
+        for (int i = 2; i < 10; i++) {
+            used[z[i]] = 1;
+        }
+        vm[ra] |= (uint8_t)z[1];
+        if (vm[ra] == 7) {
+            return z[2];
+        }
+    }
     return -1;
 }
 

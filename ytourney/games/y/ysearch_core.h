@@ -53,6 +53,8 @@ typedef struct {
     uint8_t *sm;       /* the descent's side masks and union-find, saved while a move is tried (vc_in_one) */
     int16_t *sp;
     int vc, vc1, lgr;
+    int nzig;          /* ziggurats (third-row edge templates): per template its stone, side bit and 8 carrier cells */
+    int16_t *zig;
     int16_t *reply;    /* last good reply: per colour and previous cell, the cell that won a playout after it */
     int16_t *seq;      /* the moves of the current playout */
     uint64_t rng;

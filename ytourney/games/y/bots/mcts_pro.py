@@ -65,6 +65,73 @@ def board_tables(board: Board) -> tuple[list[list[int]], bytes]:
     return bridges, bytes(dist)
 
 
+def side_distances(board: Board, side: int) -> list[int]:
+    """Each cell's distance in steps to `side` (0 on it)."""
+    dist = [board.num_cells] * board.num_cells
+    queue = collections.deque(c for c in range(board.num_cells) if board.sides[c] & side)
+    for c in queue:
+        dist[c] = 0
+    while queue:
+        c = queue.popleft()
+        for nb in board.neighbors[c]:
+            if dist[nb] > dist[c] + 1:
+                dist[nb] = dist[c] + 1
+                queue.append(nb)
+    return dist
+
+
+def template_holds(board: Board, stone: int, side: int, carrier: tuple[int, ...]) -> bool:
+    """True when `stone` reaches `side` through `carrier` whatever the intruder, who moves first, plays there."""
+    index = {c: i for i, c in enumerate(carrier)}
+    full = (1 << len(carrier)) - 1
+
+    def joined(mine: int) -> bool:
+        seen, stack = {stone}, [stone]
+        while stack:
+            c = stack.pop()
+            if board.sides[c] & side:
+                return True
+            for nb in board.neighbors[c]:
+                if nb in index and nb not in seen and mine >> index[nb] & 1:
+                    seen.add(nb)
+                    stack.append(nb)
+        return False
+
+    @functools.lru_cache(maxsize=None)
+    def holds(mine: int, theirs: int) -> bool:  # the intruder to move
+        if joined(mine):
+            return True
+        free = full & ~mine & ~theirs
+        for i in range(len(carrier)):
+            if free >> i & 1:
+                rest = free & ~(1 << i)
+                if not any(holds(mine | 1 << j, theirs | 1 << i) for j in range(len(carrier)) if rest >> j & 1):
+                    return False
+        return free != 0
+
+    return holds(0, 0)
+
+
+@functools.lru_cache(maxsize=16)
+def ziggurats(board: Board) -> tuple[tuple[int, ...], ...]:
+    """The board's ziggurats: a third-row stone, its side and the 8 cells that tie it there, each checked by play."""
+    found = set()
+    for side in (1, 2, 4):
+        dist = side_distances(board, side)
+        for a in range(board.num_cells):
+            if dist[a] != 2 or board.sides[a]:
+                continue
+            for along in board.neighbors[a]:
+                if dist[along] != 2:
+                    continue
+                second = {x for x in (*board.neighbors[a], *board.neighbors[along]) if dist[x] == 1}
+                first = {x for r in second for x in board.neighbors[r] if dist[x] == 0}
+                carrier = tuple(sorted(second | first | {along}))
+                if len(second) == 3 and len(first) == 4 and template_holds(board, a, side, carrier):
+                    found.add((a, side, *carrier))
+    return tuple(sorted(found))
+
+
 class MctsProBot(BaseBot):
     """MCTS with RAVE, knowledge, bridge patterns, tactics, proofs and tree reuse over a C (or Python) core."""
 
@@ -89,6 +156,7 @@ class MctsProBot(BaseBot):
         "lgr": BotOption(bool, False, "playouts play the last good reply to the previous move (LGRF-1)"),
         "vc": BotOption(bool, True, "solve positions where a side's bridges and edge templates join the three sides"),
         "vc1": BotOption(bool, True, "at the root and its children, also solve a virtual connection one stone away"),
+        "zig": BotOption(bool, False, "virtual connections also tie third-row stones to a side through ziggurats"),
         "nodes": BotOption(int, DEFAULT_NODES, "tree node budget (memory: 32 bytes a node in C)", 1000, 200_000_000),
         "early": BotOption(bool, False, "stop a search once the most visited move cannot be overtaken (saves CPU; "
                            "off by default: a move's unused time is lost, while searching on grows the kept subtree)"),
@@ -115,6 +183,7 @@ class MctsProBot(BaseBot):
         pattern: bool = True,
         vc: bool = True,
         vc1: bool = True,
+        zig: bool = False,
         lgr: bool = False,
         nodes: int = DEFAULT_NODES,
         early: bool = False,
@@ -135,6 +204,7 @@ class MctsProBot(BaseBot):
         self.settings = dict(rollouts=rollouts, rave=float(rave), fpu=float(fpu), expand_at=expand, local=local,
                              near=near, connect=connect, bridge=bridge, pattern=pattern, vc=vc, vc1=vc1, lgr=lgr,
                              explore=float(explore))
+        self.zig = zig
         self.nodes = nodes
         self.early = early
         self.reuse = reuse
@@ -198,7 +268,8 @@ class MctsProBot(BaseBot):
         if self._core is None or self._core_board != board:
             bridges, dist = board_tables(board)
             self._core = self.core_class(board.neighbors, board.sides, bridges, dist, max_nodes=max(
-                self.nodes, 1 + 2 * board.num_cells), **self.settings)
+                self.nodes, 1 + 2 * board.num_cells), ziggurats=ziggurats(board) if self.zig else None,
+                **self.settings)
             self._core.seed(self._seed)
             self._core_board = board
             self._root_path = None

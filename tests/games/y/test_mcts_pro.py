@@ -56,8 +56,9 @@ def bot(python: bool, seed: int = 1, **options: object) -> MctsProBot:
     ids=["tri7", "tri11", "kadon", "misere", "handicap"],
 )
 @pytest.mark.parametrize(
-    "extra", [{}, {"vc": False}, {"lgr": True, "explore": 0.3, "connect": 0}, {"vc1": True}, {"zig": True}],
-    ids=["default", "no-vc", "lgr-ucb", "vc1", "zig"],
+    "extra", [{}, {"vc": False}, {"lgr": True, "explore": 0.3, "connect": 0}, {"vc1": True}, {"zig": True},
+              {"vc1": True, "mustplay": True, "zig": True}],
+    ids=["default", "no-vc", "lgr-ucb", "vc1", "zig", "mustplay"],
 )
 def test_c_and_python_cores_search_alike(
     spec: str, moves: str, rules: Rules, handicap: int, playouts: int, extra: dict[str, object]
@@ -293,3 +294,27 @@ def test_ziggurat_completes_a_virtual_connection(python: bool) -> None:
     without = bot(python, playouts=50, vc1=False)
     without.move(state.copy(), Limit())
     assert without._core.root_info()[1] == 0
+
+
+# White to move; Black threatens virtual connections one stone away, and only a3 or d4 stops all of them.
+MUST_PLAY = "c4 a1 e1 d1 b4 f1 b3"
+
+
+@pytest.mark.parametrize("python", CORES)
+def test_must_play_region_keeps_only_the_moves_that_do_not_lose(python: bool) -> None:
+    state = position("tri:7", MUST_PLAY)
+    player = bot(python, playouts=200, mustplay=True)
+    player.move(state.copy(), Limit())
+    kept = {child[0] for child in player._core.children()}
+    assert {state.board.names[x] for x in kept} == {"a3", "d4"}
+    free = bot(python, playouts=200)
+    free.move(state.copy(), Limit())
+    assert len(free._core.children()) == len(state.empty_cells())
+    # every move left out lets Black make a virtual connection at once: a proven win for Black
+    for x in state.empty_cells():
+        if x not in kept:
+            after = state.copy()
+            after.play(x)
+            black = bot(python, playouts=20)
+            black.move(after, Limit())
+            assert black._core.root_info()[1] == int(Color.BLACK), state.board.names[x]

@@ -27,7 +27,7 @@ Searcher_dealloc(Searcher *s)
 {
     void *blocks[] = {s->nbr, s->sides, s->bstart, s->btab, s->dist, s->pool, s->cells, s->mask, s->parent, s->c,
                       s->m, s->lc, s->lm, s->p, s->e, s->pos, s->lp, s->le, s->lpos, s->path, s->pmover,
-                      s->vp, s->vm, s->vused, s->sm, s->sp, s->reply, s->seq, s->zig};
+                      s->vp, s->vm, s->vused, s->sm, s->sp, s->reply, s->seq, s->zig, s->allow};
     for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) {
         free(blocks[i]);
     }
@@ -66,17 +66,17 @@ Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"neighbors", "sides", "bridges", "distances", "rollouts", "rave", "fpu", "expand_at",
                              "local", "near", "connect", "bridge", "pattern", "max_nodes", "vc", "lgr", "explore", "vc1",
-                             "ziggurats", NULL};
+                             "ziggurats", "mustplay", NULL};
     PyObject *neighbors, *sides, *bridges, *distances, *ziggurats = NULL;
     int rollouts, expand_at, k_local, k_near, k_connect, k_bridge, pattern;
     double rave, fpu;
     long long max_nodes;
-    int vc = 1, lgr = 0, vc1 = 0;
+    int vc = 1, lgr = 0, vc1 = 0, mustplay = 0;
     double explore = 0.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOiddiiiiipL|ppdpO:Searcher", kwlist, &neighbors, &sides,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOiddiiiiipL|ppdpOp:Searcher", kwlist, &neighbors, &sides,
                                      &bridges, &distances, &rollouts, &rave, &fpu, &expand_at, &k_local, &k_near,
                                      &k_connect, &k_bridge, &pattern, &max_nodes, &vc, &lgr, &explore, &vc1,
-                                     &ziggurats)) {
+                                     &ziggurats, &mustplay)) {
         return NULL;
     }
     Py_ssize_t n = PySequence_Size(sides);
@@ -106,6 +106,7 @@ Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     s->max_nodes = max_nodes;
     s->vc = vc;
     s->vc1 = vc1;
+    s->mustplay = mustplay;
     s->lgr = lgr;
     s->nbr = malloc(sizeof(int16_t) * NB * n);
     s->sides = malloc(n);
@@ -138,9 +139,10 @@ Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     s->sp = malloc(sizeof(int16_t) * n);
     s->reply = malloc(sizeof(int16_t) * 2 * n);
     s->seq = malloc(sizeof(int16_t) * n);
+    s->allow = malloc(n);
     if (!s->nbr || !s->sides || !s->bstart || !s->dist || !s->pool || !s->cells || !s->mask || !s->parent || !s->c ||
         !s->m || !s->lc || !s->lm || !s->p || !s->e || !s->pos || !s->lp || !s->le || !s->lpos || !s->path ||
-        !s->pmover || !s->vp || !s->vm || !s->vused || !s->sm || !s->sp || !s->reply || !s->seq) {
+        !s->pmover || !s->vp || !s->vm || !s->vused || !s->sm || !s->sp || !s->reply || !s->seq || !s->allow) {
         PyErr_NoMemory();
         goto fail;
     }

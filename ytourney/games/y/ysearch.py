@@ -67,6 +67,7 @@ class PySearcher:
         explore: float = 0.0,
         vc1: bool = False,
         ziggurats: Sequence[Sequence[int]] | None = None,
+        mustplay: bool = False,
     ) -> None:
         n = len(sides)
         if len(neighbors) != n or len(bridges) != n or len(distances) != n * n:
@@ -86,6 +87,7 @@ class PySearcher:
         self.vc1 = bool(vc1)
         self.lgr = bool(lgr)
         self.explore = float(explore)
+        self.mustplay = bool(mustplay)
         self.zig = [(z[0], z[1], tuple(z[2:])) for z in ziggurats or ()]
         if any(len(z[2]) != 8 or z[1] not in (1, 2, 4) for z in self.zig) or len(self.zig) > 4 * n:
             raise ValueError("ziggurats: each a stone, a side bit (1, 2 or 4) and 8 carrier cells")
@@ -379,7 +381,16 @@ class PySearcher:
                 if x >= 0:
                     node.outcome, node.best = mover, x
                     return
-            moves = [x for x in range(n) if c[x] == 0]
+                # There too: against the opponent's threats of a virtual connection, only the must-play region.
+                if self.mustplay and depth <= 1 and left == 1:
+                    allow, threat = self._must_play(state, opp)
+                    if threat >= 0:
+                        moves = [y for y in range(n) if c[y] == 0 and allow[y]]
+                        if not moves and not root:
+                            node.outcome, node.best = opp, threat
+                            return
+            if not moves:
+                moves = [x for x in range(n) if c[x] == 0]
         if self.used + len(moves) > self.max_nodes:
             return
         last_is_opp = last >= 0 and c[last] == opp
@@ -405,7 +416,7 @@ class PySearcher:
         """A cell of a virtual connection of `color` joining the three sides, or -1 (the C core's vc_win)."""
         c = state[0]
         vp, vm = list(state[2]), list(state[1])
-        used = [False] * self.n
+        used = self.vused = [False] * self.n  # the carriers taken, read by _must_play
         sides = self.sides
         for x in range(self.n):
             if c[x] or used[x]:
@@ -458,6 +469,27 @@ class PySearcher:
             if won:
                 return x
         return -1
+
+    def _must_play(self, state: list[list[int]], color: int) -> tuple[list[bool], int]:
+        """The mover's must-play region against `color`'s virtual connections one stone away, and the first threat
+        (-1: none); the C core's must_play."""
+        c, m, p = state[0], state[1], state[2]
+        saved_m, saved_p = m.copy(), p.copy()
+        allow = [True] * self.n
+        first = -1
+        for x in range(self.n):
+            if c[x]:
+                continue
+            _join(state, self.nbr, x, color)
+            won = self._vc_win(state, color) >= 0
+            c[x] = 0
+            m[:], p[:] = saved_m, saved_p
+            if won:
+                used = self.vused
+                if first < 0:
+                    first = x
+                allow = [a and (u or y == x) for y, (a, u) in enumerate(zip(allow, used))]
+        return allow, first
 
     def _playout(self, state: list[list[int]], mover: int, left: int, last: int) -> int:
         c, e = state[0], state[3]

@@ -258,6 +258,37 @@ vc_in_one(Searcher *s, int color)
     return -1;
 }
 
+/* The mover's must-play region against `color`'s virtual connections one stone away: for each cell where a stone
+ * of `color` makes a virtual connection win, that cell and the links' carriers, intersected over all such cells
+ * (any other move lets `color` play there and win). Marks allow[]; returns the threats, the first in *first. */
+static int
+must_play(Searcher *s, int color, int *first)
+{
+    int n = s->n, threats = 0;
+    memcpy(s->sm, s->m, n);
+    memcpy(s->sp, s->p, sizeof(int16_t) * n);
+    memset(s->allow, 1, n);
+    for (int x = 0; x < n; x++) {
+        if (s->c[x]) {
+            continue;
+        }
+        join(s, x, color);
+        int won = vc_win(s, color) >= 0;
+        s->c[x] = 0;
+        memcpy(s->m, s->sm, n);
+        memcpy(s->p, s->sp, sizeof(int16_t) * n);
+        if (won) {
+            if (threats++ == 0) {
+                *first = x;
+            }
+            for (int y = 0; y < n; y++) {
+                s->allow[y] &= (uint8_t)(s->vused[y] | (y == x));
+            }
+        }
+    }
+    return threats;
+}
+
 /* Expand `node` (the descent state, `mover` to move, `left` stones in its turn, `depth` plies below the root):
  * tactics first, then children. Returns 0 when expanded or solved, -1 when the node budget has no room. */
 static int
@@ -334,10 +365,26 @@ expand(Searcher *s, Node *node, int mover, int left, int last, int depth)
                 node->best = (int16_t)x;
                 return 0;
             }
+            /* There too: against the opponent's threats of a virtual connection, only the must-play region. */
+            int threat = -1;
+            if (s->mustplay && depth <= 1 && left == 1 && must_play(s, opp, &threat) > 0) {
+                for (int y = 0; y < s->n; y++) {
+                    if (s->c[y] == 0 && s->allow[y]) {
+                        moves[count++] = (int16_t)y;
+                    }
+                }
+                if (count == 0 && !root) {
+                    node->outcome = (uint8_t)opp;
+                    node->best = (int16_t)threat;
+                    return 0;
+                }
+            }
         }
-        for (int x = 0; x < s->n; x++) {
-            if (s->c[x] == 0) {
-                moves[count++] = (int16_t)x;
+        if (count == 0) {
+            for (int x = 0; x < s->n; x++) {
+                if (s->c[x] == 0) {
+                    moves[count++] = (int16_t)x;
+                }
             }
         }
     }

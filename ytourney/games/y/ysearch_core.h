@@ -52,7 +52,8 @@ typedef struct {
     uint8_t *vm, *vused;
     uint8_t *sm;       /* the descent's side masks and union-find, saved while a move is tried (vc_in_one) */
     int16_t *sp;
-    int vc, vc1, lgr;
+    int vc, vc1, lgr, mustplay;
+    uint8_t *allow;    /* the cells a must-play region leaves the mover */
     int nzig;          /* ziggurats (third-row edge templates): per template its stone, side bit and 8 carrier cells */
     int16_t *zig;
     int16_t *reply;    /* last good reply: per colour and previous cell, the cell that won a playout after it */

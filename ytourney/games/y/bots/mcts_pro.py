@@ -156,6 +156,8 @@ class MctsProBot(BaseBot):
         "lgr": BotOption(bool, False, "playouts play the last good reply to the previous move (LGRF-1)"),
         "vc": BotOption(bool, True, "solve positions where a side's bridges and edge templates join the three sides"),
         "vc1": BotOption(bool, True, "at the root and its children, also solve a virtual connection one stone away"),
+        "mustplay": BotOption(bool, False, "at the root and its children, only moves that stop every virtual "
+                              "connection the opponent makes in one stone (the others lose)"),
         "zig": BotOption(bool, False, "virtual connections also tie third-row stones to a side through ziggurats"),
         "nodes": BotOption(int, DEFAULT_NODES, "tree node budget (memory: 32 bytes a node in C)", 1000, 200_000_000),
         "early": BotOption(bool, False, "stop a search once the most visited move cannot be overtaken (saves CPU; "
@@ -184,6 +186,7 @@ class MctsProBot(BaseBot):
         vc: bool = True,
         vc1: bool = True,
         zig: bool = False,
+        mustplay: bool = False,
         lgr: bool = False,
         nodes: int = DEFAULT_NODES,
         early: bool = False,
@@ -203,6 +206,7 @@ class MctsProBot(BaseBot):
         self.seconds = seconds
         self.settings = dict(rollouts=rollouts, rave=float(rave), fpu=float(fpu), expand_at=expand, local=local,
                              near=near, connect=connect, bridge=bridge, pattern=pattern, vc=vc, vc1=vc1, lgr=lgr,
+                             mustplay=mustplay,
                              explore=float(explore))
         self.zig = zig
         self.nodes = nodes

@@ -377,13 +377,13 @@ class PySearcher:
                     node.outcome, node.best = opp, x
                     return
                 # At the root and its children: a virtual connection one stone away wins for the mover.
-                x = self._vc_in_one(state, mover) if self.vc1 and depth <= 1 and left == 1 else -1
+                x = self._vc_threats(state, mover, False)[0] if self.vc1 and depth <= 1 and left == 1 else -1
                 if x >= 0:
                     node.outcome, node.best = mover, x
                     return
                 # There too: against the opponent's threats of a virtual connection, only the must-play region.
                 if self.mustplay and depth <= 1 and left == 1:
-                    allow, threat = self._must_play(state, opp)
+                    threat, allow = self._vc_threats(state, opp, True)
                     if threat >= 0:
                         moves = [y for y in range(n) if c[y] == 0 and allow[y]]
                         if not moves and not root:
@@ -416,7 +416,7 @@ class PySearcher:
         """A cell of a virtual connection of `color` joining the three sides, or -1 (the C core's vc_win)."""
         c = state[0]
         vp, vm = list(state[2]), list(state[1])
-        used = self.vused = [False] * self.n  # the carriers taken, read by _must_play
+        used = self.vused = [False] * self.n  # the carriers taken, read by _vc_threats
         sides = self.sides
         for x in range(self.n):
             if c[x] or used[x]:
@@ -455,24 +455,9 @@ class PySearcher:
                 return carrier[0]
         return -1
 
-    def _vc_in_one(self, state: list[list[int]], color: int) -> int:
-        """A cell where one stone of `color` makes a virtual connection win, or -1 (the C core's vc_in_one)."""
-        c, m, p = state[0], state[1], state[2]
-        saved_m, saved_p = m.copy(), p.copy()
-        for x in range(self.n):
-            if c[x]:
-                continue
-            _join(state, self.nbr, x, color)
-            won = self._vc_win(state, color) >= 0
-            c[x] = 0
-            m[:], p[:] = saved_m, saved_p
-            if won:
-                return x
-        return -1
-
-    def _must_play(self, state: list[list[int]], color: int) -> tuple[list[bool], int]:
-        """The mover's must-play region against `color`'s virtual connections one stone away, and the first threat
-        (-1: none); the C core's must_play."""
+    def _vc_threats(self, state: list[list[int]], color: int, every: bool) -> tuple[int, list[bool]]:
+        """The first cell where one stone of `color` makes a virtual connection win (-1: none) and, with `every`,
+        the must-play region against all of them (the C core's vc_threats)."""
         c, m, p = state[0], state[1], state[2]
         saved_m, saved_p = m.copy(), p.copy()
         allow = [True] * self.n
@@ -484,12 +469,14 @@ class PySearcher:
             won = self._vc_win(state, color) >= 0
             c[x] = 0
             m[:], p[:] = saved_m, saved_p
-            if won:
-                used = self.vused
-                if first < 0:
-                    first = x
-                allow = [a and (u or y == x) for y, (a, u) in enumerate(zip(allow, used))]
-        return allow, first
+            if not won:
+                continue
+            if first < 0:
+                first = x
+                if not every:
+                    break
+            allow = [a and (u or y == x) for y, (a, u) in enumerate(zip(allow, self.vused))]
+        return first, allow
 
     def _playout(self, state: list[list[int]], mover: int, left: int, last: int) -> int:
         c, e = state[0], state[3]

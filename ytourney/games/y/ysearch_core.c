@@ -235,39 +235,19 @@ vc_win(Searcher *s, int color)
     return -1;
 }
 
-/* A cell where one stone of `color` makes a virtual connection win (vc_win), or -1: each empty cell in turn. */
+/* The cells where one stone of `color` makes a virtual connection win (vc_win), each empty cell in turn: with
+ * `every` 0, stops at the first; else also the must-play region against them in allow[] (each such cell and the
+ * links' carriers, intersected over all: any other move lets `color` play there and win). Returns how many were
+ * found, the first in *first. */
 static int
-vc_in_one(Searcher *s, int color)
-{
-    int n = s->n;
-    memcpy(s->sm, s->m, n);
-    memcpy(s->sp, s->p, sizeof(int16_t) * n);
-    for (int x = 0; x < n; x++) {
-        if (s->c[x]) {
-            continue;
-        }
-        join(s, x, color);
-        int won = vc_win(s, color) >= 0;
-        s->c[x] = 0;
-        memcpy(s->m, s->sm, n);
-        memcpy(s->p, s->sp, sizeof(int16_t) * n);
-        if (won) {
-            return x;
-        }
-    }
-    return -1;
-}
-
-/* The mover's must-play region against `color`'s virtual connections one stone away: for each cell where a stone
- * of `color` makes a virtual connection win, that cell and the links' carriers, intersected over all such cells
- * (any other move lets `color` play there and win). Marks allow[]; returns the threats, the first in *first. */
-static int
-must_play(Searcher *s, int color, int *first)
+vc_threats(Searcher *s, int color, int every, int *first)
 {
     int n = s->n, threats = 0;
     memcpy(s->sm, s->m, n);
     memcpy(s->sp, s->p, sizeof(int16_t) * n);
-    memset(s->allow, 1, n);
+    if (every) {
+        memset(s->allow, 1, n);
+    }
     for (int x = 0; x < n; x++) {
         if (s->c[x]) {
             continue;
@@ -277,13 +257,17 @@ must_play(Searcher *s, int color, int *first)
         s->c[x] = 0;
         memcpy(s->m, s->sm, n);
         memcpy(s->p, s->sp, sizeof(int16_t) * n);
-        if (won) {
-            if (threats++ == 0) {
-                *first = x;
+        if (!won) {
+            continue;
+        }
+        if (threats++ == 0) {
+            *first = x;
+            if (!every) {
+                return 1;
             }
-            for (int y = 0; y < n; y++) {
-                s->allow[y] &= (uint8_t)(s->vused[y] | (y == x));
-            }
+        }
+        for (int y = 0; y < n; y++) {
+            s->allow[y] &= (uint8_t)(s->vused[y] | (y == x));
         }
     }
     return threats;
@@ -359,7 +343,10 @@ expand(Searcher *s, Node *node, int mover, int left, int last, int depth)
                 return 0;
             }
             /* At the root and its children: a virtual connection one stone away wins for the mover. */
-            x = s->vc1 && depth <= 1 && left == 1 ? vc_in_one(s, mover) : -1;
+            x = -1;
+            if (s->vc1 && depth <= 1 && left == 1) {
+                vc_threats(s, mover, 0, &x);
+            }
             if (x >= 0) {
                 node->outcome = (uint8_t)mover;
                 node->best = (int16_t)x;
@@ -367,7 +354,7 @@ expand(Searcher *s, Node *node, int mover, int left, int last, int depth)
             }
             /* There too: against the opponent's threats of a virtual connection, only the must-play region. */
             int threat = -1;
-            if (s->mustplay && depth <= 1 && left == 1 && must_play(s, opp, &threat) > 0) {
+            if (s->mustplay && depth <= 1 && left == 1 && vc_threats(s, opp, 1, &threat) > 0) {
                 for (int y = 0; y < s->n; y++) {
                     if (s->c[y] == 0 && s->allow[y]) {
                         moves[count++] = (int16_t)y;

@@ -50,7 +50,7 @@ typedef struct {
     uint8_t *pmover;
     int16_t *vp;       /* scratch union-find, side masks and carrier marks of the virtual-connection check */
     uint8_t *vm, *vused;
-    uint8_t *sm;       /* the descent's side masks and union-find, saved while a move is tried (vc_in_one) */
+    uint8_t *sm;       /* the descent's side masks and union-find, saved while a move is tried (vc_threats) */
     int16_t *sp;
     int vc, vc1, lgr, mustplay;
     uint8_t *allow;    /* the cells a must-play region leaves the mover */

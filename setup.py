@@ -13,7 +13,8 @@ setup(
         Extension("ytourney.games.y._gamecore", sources=["ytourney/games/y/_gamecore.c"], optional=True),
         # The mcts-pro search core; no contracted multiply-adds, so it computes exactly what its Python twin does.
         Extension("ytourney.games.y._ysearch",
-                  sources=["ytourney/games/y/_ysearch.c", "ytourney/games/y/ysearch_core.c"],
+                  sources=["ytourney/games/y/_ysearch.c", "ytourney/games/y/ysearch_core.c",
+                           "ytourney/games/y/ysearch_vc.c"],
                   depends=["ytourney/games/y/ysearch_core.h"], optional=True,
                   extra_compile_args=[] if sys.platform == "win32" else ["-O2", "-ffp-contract=off"]),
         Extension("ytourney.games.solitaire._solvecore", sources=["ytourney/games/solitaire/_solvecore.c"],

@@ -87,6 +87,39 @@ find(int16_t *parent, int x)
     return x;
 }
 
+/* Place a stone of colour `color` on empty cell x of the descent state; returns the side mask of its group. */
+static inline int
+join(Searcher *s, int x, int color)
+{
+    uint8_t *c = s->c, *m = s->m;
+    int16_t *p = s->p;
+    c[x] = (uint8_t)color;
+    int sides = m[x], root = x;
+    const int16_t *row = s->nbr + NB * x;
+    for (int k = 0; k < NB && row[k] >= 0; k++) {
+        if (c[row[k]] == color) {
+            int r = find(p, row[k]);
+            if (root == x) { /* the stone joins the first neighbouring group: no tree grows taller */
+                root = r;
+                p[x] = (int16_t)r;
+                sides |= m[r];
+            }
+            else if (r != root) {
+                p[r] = (int16_t)root;
+                sides |= m[r];
+            }
+        }
+    }
+    m[root] = (uint8_t)sides;
+    return sides;
+}
+
+/* A cell of a virtual connection of `color` joining the three sides in the descent state, or -1 (ysearch_vc.c). */
+int vc_win(Searcher *s, int color);
+/* The cells one stone of `color` away from such a connection: the first in *first, and with `every` the
+ * must-play region against all of them in allow[]; returns how many were found (ysearch_vc.c). */
+int vc_threats(Searcher *s, int color, int every, int *first);
+
 /* Empty the tree (and the last-good-reply table): the root alone, unexpanded. */
 void ys_reset_root(Searcher *s);
 /* One descent, its playouts and backups; returns the simulations it counts. */

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ytourney.boards.board import BoardKind, parse_board
+from ytourney.boards.board import SIDE_A, SIDE_B, SIDE_C, BoardKind, parse_board
 from ytourney.boards.regions import (
     CENTRAL_NODES,
     CENTRAL_TRIANGLE,
@@ -142,3 +142,16 @@ def test_tri_and_kadon_are_unchanged() -> None:
     tri = parse_board("tri:11")
     assert tri.num_cells == 66 and tri.sprouts == frozenset()
     assert KADON.names[:3] == ("A1", "B1", "C1") and KADON.coords[0] == (0, 0)
+
+
+@pytest.mark.parametrize("spec", ["tri:7", "kadon"])
+def test_side_distances_count_steps_to_each_side(spec: str) -> None:
+    board = parse_board(spec)
+    for side in (SIDE_A, SIDE_B, SIDE_C):
+        dist = board.side_distances(side)
+        assert {c for c, d in enumerate(dist) if d == 0} == set(board.cells_on_side(side))
+        for cell, d in enumerate(dist):  # one step closer through some neighbour, none two closer
+            if d:
+                assert min(dist[nb] for nb in board.neighbors[cell]) == d - 1
+    tri = parse_board("tri:7")
+    assert tri.side_distances(SIDE_A)[tri.names.index("c3")] == 2  # the third row

@@ -84,6 +84,22 @@ class Board:
         """Cells whose side mask includes `side` (SIDE_A, SIDE_B or SIDE_C)."""
         return tuple(c for c, m in enumerate(self.sides) if m & side)
 
+    def side_distances(self, side: int) -> tuple[int, ...]:
+        """Each cell's distance in steps to the cells of `side` (0 on them)."""
+        dist = [self.num_cells] * self.num_cells
+        frontier = list(self.cells_on_side(side))
+        for cell in frontier:
+            dist[cell] = 0
+        while frontier:
+            following = []
+            for cell in frontier:
+                for nb in self.neighbors[cell]:
+                    if dist[nb] > dist[cell] + 1:
+                        dist[nb] = dist[cell] + 1
+                        following.append(nb)
+            frontier = following
+        return tuple(dist)
+
     def name_of(self, cell: int) -> str:
         """The printed name of a cell (upper case on kadon, lower case elsewhere)."""
         return self.names[cell]

@@ -65,21 +65,6 @@ def board_tables(board: Board) -> tuple[list[list[int]], bytes]:
     return bridges, bytes(dist)
 
 
-def side_distances(board: Board, side: int) -> list[int]:
-    """Each cell's distance in steps to `side` (0 on it)."""
-    dist = [board.num_cells] * board.num_cells
-    queue = collections.deque(c for c in range(board.num_cells) if board.sides[c] & side)
-    for c in queue:
-        dist[c] = 0
-    while queue:
-        c = queue.popleft()
-        for nb in board.neighbors[c]:
-            if dist[nb] > dist[c] + 1:
-                dist[nb] = dist[c] + 1
-                queue.append(nb)
-    return dist
-
-
 def template_holds(board: Board, stone: int, side: int, carrier: tuple[int, ...]) -> bool:
     """True when `stone` reaches `side` through `carrier` whatever the intruder, who moves first, plays there."""
     index = {c: i for i, c in enumerate(carrier)}
@@ -117,7 +102,7 @@ def ziggurats(board: Board) -> tuple[tuple[int, ...], ...]:
     """The board's ziggurats: a third-row stone, its side and the 8 cells that tie it there, each checked by play."""
     found = set()
     for side in (1, 2, 4):
-        dist = side_distances(board, side)
+        dist = board.side_distances(side)
         for a in range(board.num_cells):
             if dist[a] != 2 or board.sides[a]:
                 continue

@@ -5,10 +5,11 @@ bridge answers; edge connections optional), one-move wins, forced blocks and vir
 templates with disjoint carriers joining the three sides; at the root and its children also one stone away) solved
 at expansion, proven results backed up (a root proven lost is searched again without the virtual connections, for
 the move that resists best), playouts that answer bridge intrusions and stop at the first Y, tree reuse between
-moves and a node budget. It uses the whole move time (a move's time cannot be banked, and searching on grows the
-subtree kept for the next move); the option `early` stops once the most visited move cannot be overtaken, to save
-CPU. Without the C core it runs the same search in Python, playing the same moves for the same seed and playout
-budget, only slower.
+moves and a node budget. Options add ziggurats to the virtual connections (`zig`) and narrow the root and its
+children to the must-play region against the opponent's connections one stone away (`mustplay`). It uses the
+whole move time (a move's time cannot be banked, and searching on grows the subtree kept for the next move); the
+option `early` stops once the most visited move cannot be overtaken, to save CPU. Without the C core it runs the
+same search in Python, playing the same moves for the same seed and playout budget, only slower.
 """
 
 from __future__ import annotations

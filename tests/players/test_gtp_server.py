@@ -372,6 +372,18 @@ def test_showboard_counts_one_move_and_names_every_kadon_row() -> None:
     assert "tri:5, 0 moves" in ask(GtpServer(SpyBot(), "tri:5"), "showboard")[0]
 
 
+@pytest.mark.parametrize("name", ["tetra", "aliens-amazons"])
+def test_showboard_keeps_the_lines_a_game_adds_under_its_kadon_diagram(name: str) -> None:
+    from ytourney.players.bots.random_bot import RandomBot
+
+    answer = ask(GtpServer(RandomBot(seed=1), "kadon", game=name), "showboard")[0]
+    assert answer.startswith("= ")
+    lines = answer.split("\n")[1:]
+    assert [line.split()[-1] for line in lines[:9]][::8] == ["A9-E9", "A1-I1"]
+    assert lines[9].startswith(("in hand: black 10", "Amazons (X): 30 in hand"))  # the game's own line, kept
+    assert lines[10].startswith("kadon, 0 moves")
+
+
 # --- any game: moves in the game's own notation ----------------------------------------------------------------------
 
 

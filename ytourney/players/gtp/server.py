@@ -81,12 +81,13 @@ def _kadon_row_names(board: Board, lines: list[str]) -> list[str]:
     for cell, (column, row) in enumerate(board.coords):
         rows.setdefault(row, []).append(cell)
     ordered = [rows[row] for row in sorted(rows)]  # row 1 first, as the diagram numbers them
-    width = max(len(line) for line in lines[:-1])
+    drawing = lines[:len(ordered)]  # then the column letters, then any lines of the game's own (stones in hand)
+    width = max(len(line) for line in drawing)
     named = []
-    for line in lines[:-1]:
+    for line in drawing:
         cells = sorted(ordered[int(line.split()[0]) - 1], key=lambda cell: board.coords[cell][0])
         named.append(f"{line:<{width}}   {board.names[cells[0]].upper()}-{board.names[cells[-1]].upper()}")
-    return named
+    return named + lines[len(ordered) + 1:]
 
 
 class GtpServer:

@@ -61,6 +61,13 @@ def test_play_handicap_and_misere() -> None:
     assert str(state.winner) == record["winner"]
 
 
+def test_play_refuses_a_handicap_in_a_game_without_a_ladder() -> None:
+    code, out = invoke("play", "random", "random", "--game", "tetra", "--handicap", "2", "--seed", "1", "--json")
+    assert code == 2 and "Traceback" not in out
+    assert "Invalid value for '--handicap': game 'tetra' has no handicap ladder; expected 0, found 2" in out
+    assert '"moves"' not in out  # refused before a game, not played even and recorded as handicap 2
+
+
 def test_play_text_board_for_tri() -> None:
     code, out = invoke("play", "random", "random", "--board", "tri:4", "--no-pie", "--seed", "1")
     assert code == 0

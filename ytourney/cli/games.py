@@ -52,6 +52,9 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
     from ytourney.tournament.match import Seat, play_game
 
     game = get_game(game_name)
+    if handicap and not game.has_handicap:  # else the game would be played even and stored as a handicap game
+        raise click.BadParameter(f"game {game.name!r} has no handicap ladder; expected 0, found {handicap}",
+                                 param_hint="'--handicap'")
     board = game.parse_board(board_spec or game.default_board)
     rules = game.parse_rules(rules_mapping(game, pie, misere, rule_items))
     labels = ("black", "white") if game.first_color.name == "BLACK" else ("first", "second")

@@ -91,6 +91,13 @@ def test_bad_inputs_give_clean_errors() -> None:
         assert message in out and "Traceback" not in out
 
 
+def test_a_rule_out_of_range_names_its_bounds() -> None:
+    code, out = invoke("play", "random", "random", "--game", "tetra", "--rule", "max_plies=0")
+    assert code == 2 and "max_plies='0' is out of range; expected a whole number >= 20 and <= 1000000" in out
+    code, out = invoke("play", "random", "random", "--game", "aliens-amazons", "--rule", "threshold=31")
+    assert code == 2 and "threshold='31' is out of range; expected a whole number >= 1 and <= 30" in out
+
+
 def test_bots_lists_builtins_with_options() -> None:
     code, out = invoke("bots")
     assert code == 0 and "random" in out and "swap_rate" in out

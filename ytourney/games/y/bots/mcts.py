@@ -135,8 +135,8 @@ class MctsBot(BaseBot):
     OPTIONS: ClassVar[dict[str, BotOption]] = {
         "playouts": BotOption(int, 0, f"simulations per move (0: use the time limit, else {DEFAULT_PLAYOUTS})",
                               0, 100_000_000),
-        "seconds": BotOption(float, 0.0, "seconds per move when no playout budget is set (0: the game's limit)",
-                             0, 86_400),
+        "seconds": BotOption(float, 0.0, "seconds per move when no playout budget is set, at most the game's "
+                             "limit (0: that limit)", 0, 86_400),
         "c": BotOption(float, 0.0, "UCT exploration constant (RAVE values and the virtual loss already explore)",
                        0, 100),
         "rave": BotOption(float, 1000.0, "RAVE equivalence: visits at which tree and AMAF values weigh equally (0: off)",

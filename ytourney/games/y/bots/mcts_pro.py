@@ -125,8 +125,8 @@ class MctsProBot(BaseBot):
     OPTIONS: ClassVar[dict[str, BotOption]] = {
         "playouts": BotOption(int, 0, f"simulations per move (0: use the time limit, else {DEFAULT_PLAYOUTS})",
                               0, 100_000_000),
-        "seconds": BotOption(float, 0.0, "seconds per move when no playout budget is set (0: the game's limit)",
-                             0, 86_400),
+        "seconds": BotOption(float, 0.0, "seconds per move when no playout budget is set, at most the game's "
+                             "limit (0: that limit)", 0, 86_400),
         "rollouts": BotOption(int, 8, "random playouts per leaf", 1, 64),
         "rave": BotOption(float, 500.0, "RAVE factor: visits at which tree and AMAF values weigh equally (0: off)",
                           0, 1e9),

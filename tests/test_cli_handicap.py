@@ -133,6 +133,16 @@ def test_bad_folder_is_a_clean_error(tmp_path: Path) -> None:
     assert code == 2 and "does not exist" in out and "Traceback" not in out
 
 
+def test_a_game_without_a_handicap_ladder_gets_no_fair_levels(tmp_path: Path) -> None:
+    out = tmp_path / "tetra"
+    code, output = invoke("match", "a=random", "b=random", "--game", "tetra", "--games-per-pair", "2", "--out",
+                          str(out), "--quiet", "--seed", "1")
+    assert code == 0, output
+    code, output = invoke("handicap", str(out))
+    assert code == 1 and "Traceback" not in output and "Fair handicaps" not in output
+    assert "game 'tetra' has no handicap ladder; expected games of one that has (y)" in output
+
+
 def test_record_helper_matches_the_store(records: list[GameRecord]) -> None:
     assert all(r.termination is CONNECTION for r in records)
     assert len(records) == 36 and sorted(r.id for r in records) == list(range(1, 37))

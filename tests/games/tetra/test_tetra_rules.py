@@ -19,7 +19,7 @@ from ytourney.games.tetra.state import TetraState
 
 GAME = get_game("tetra")
 BOARD = GAME.parse_board("kadon")
-REFERENCE = Path(__file__).resolve().parents[2] / "boards" / "tetra-figures.txt"
+REFERENCE = Path(__file__).with_name("tetra-figures.txt")
 
 
 def n(name: str) -> int:

@@ -71,7 +71,7 @@ def test_a_morat_style_game_reads_by_move_order() -> None:
     ("(;GM[y]SZ[5];B[a1];W[a1])", "x.sgf: move 2 ('a1') is illegal"),
     ("(;GM[y]SZ[5];B[a1];W[e5])", "x.sgf: move 2 ('e5') is illegal"),
     ("(;GM[y]SZ[5];B[a1];W[b1];SW[])", "x.sgf: move 3 ('swap') is illegal"),
-    ("(;GM[1]SZ[5];B[a1])", "x.sgf: GM[1] is not a game of Y; expected GM[y]"),
+    ("(;GM[1]SZ[5];B[a1])", "x.sgf: GM[1] is not a game ytourney plays; expected GM[y]"),
     ("(;GM[y];B[a1])", "x.sgf: no board"),
     ("(;GM[y]SZ[5]RE[B+];B[a1];W[b1])", "RE[B+] names a winner by the rules but the game is not over"),
     ("(;GM[y]SZ[5];B[a1]", "not readable SGF"),

@@ -310,7 +310,7 @@ def sgf_game_of(value: str | None, source: str) -> Game:
         game = get_game(name)
         if text == game.sgf_game.lower() or text == f"{SGF_GAME_PREFIX}{name}":
             return game
-    raise RecordError(f"{source}: GM[{value or ''}] is not a game of Y; expected GM[y] or "
+    raise RecordError(f"{source}: GM[{value or ''}] is not a game ytourney plays; expected GM[y] or "
                       f"GM[{SGF_GAME_PREFIX}<game>] with a game of {', '.join(game_names())}")
 
 

@@ -175,7 +175,7 @@ def test_bounds_are_admissible_along_a_solution() -> None:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["supply-line", "--goal", "Z9"], "unknown node 'Z9'"),
+    (["supply-line", "--goal", "Z9"], "unknown node 'Z9' on 'kadon'; expected a kadon node like E5"),
     (["supply-line", "--goal", "F6"], "overlaps the goal"),
     (["supply-line", "--max-moves", "0"], "must be at least 1"),
     (["tic-tac-toe"], "unknown puzzle 'tic-tac-toe'"),

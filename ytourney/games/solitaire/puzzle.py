@@ -53,7 +53,7 @@ def _cells(board: Board, names: Iterable[str]) -> list[int]:
     for name in names:
         cell = board.index_of(name)
         if cell is None:
-            raise PuzzleError(f"unknown node {name!r} on {board.spec!r}")
+            raise PuzzleError(f"unknown node {name!r} on {board.spec!r}; expected a kadon node like E5")
         cells.append(cell)
     return cells
 

@@ -162,6 +162,16 @@ def test_impossible_goal_is_refused_quickly_with_a_reason() -> None:
     assert "A1" in result.impossible
 
 
+@pytest.mark.parametrize("kernel", ["python", "auto"])
+def test_a_goal_out_of_reach_of_the_stones_moves_is_impossible_not_a_bound(kernel: str) -> None:
+    puzzle = make_puzzle("custom", start="E5 F5 E6", goal="G5")  # 3 stones: at most 2 moves before 1 is left
+    result = solve(puzzle, puzzle.goals[0], max_moves=30, kernel=kernel)
+    assert result.minimum is None and not result.solution
+    assert result.impossible == ("a move removes at least one stone, so 3 stones allow at most 2 moves to leave 1, "
+                                 "and no sequence of 2 or fewer reaches the goal")
+    assert sorted(result.exhausted) == [1, 2]  # not the 30 depths --max-moves allows
+
+
 def test_bounds_are_admissible_along_a_solution() -> None:
     puzzle = make_puzzle("supply-line", goal="A5")
     t = tables(puzzle, puzzle.goals[0])

@@ -139,8 +139,9 @@ def solve(puzzle: Puzzle, goal: Goal, max_moves: int = 30, seconds: float | None
         return result
     depth = max(1, engine.bound(start))
     result.lower_bound = depth
+    most = len(puzzle.start) - min(len(target) for target in goal.targets)  # every move removes a stone
     try:
-        while depth <= max_moves:
+        while depth <= min(max_moves, most):
             state["depth"] = depth
             before = engine.nodes
             paths = engine.search(start, -1, depth)
@@ -153,7 +154,11 @@ def solve(puzzle: Puzzle, goal: Goal, max_moves: int = 30, seconds: float | None
             result.lower_bound = depth
     except Stopped:
         pass
-    if result.minimum is None and (beam_width or find_nodes):
+    if result.minimum is None and depth > most:  # every length a solution could have was searched
+        result.impossible = (f"a move removes at least one stone, so {len(puzzle.start)} stones allow at most {most} "
+                             f"moves to leave {len(puzzle.start) - most}, and no sequence of {most} or fewer "
+                             "reaches the goal")
+    elif result.minimum is None and (beam_width or find_nodes):
         state["depth"] = 0
 
         def allow(nodes: int) -> None:

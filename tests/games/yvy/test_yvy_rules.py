@@ -28,10 +28,12 @@ def test_boards_have_3n_sprouts(size: int, cells: int) -> None:
     assert len(board.sprouts) == 3 * size
 
 
-@pytest.mark.parametrize("spec", ["tri:5", "kadon", "hex:2", "hex:13"])
+@pytest.mark.parametrize("spec", ["tri:5", "kadon", "hex:2", "hex:13", "tri:99", "foo"])
 def test_other_boards_refused(spec: str) -> None:
-    with pytest.raises((BoardSpecError, GameSpecError)):
+    with pytest.raises(BoardSpecError) as caught:
         GAME.parse_board(spec)
+    expected = "'hex:N' with 3 <= N <= 12 (e.g. 'hex:7')"  # YvY's boards only, not every game's
+    assert str(caught.value) == f"board {spec!r} is not a board of YvY; expected {expected}"
 
 
 def test_rules_defaults_and_errors() -> None:

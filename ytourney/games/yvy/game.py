@@ -38,8 +38,11 @@ class YvyGame(Game):
 
     def parse_board(self, spec: str) -> Board:
         """Any hex:N board."""
-        board = parse_board(spec)
-        if board.kind is not BoardKind.HEX:
+        try:
+            board = parse_board(spec)
+        except BoardSpecError:  # its message lists every board of every game; name YvY's only
+            board = None
+        if board is None or board.kind is not BoardKind.HEX:
             raise BoardSpecError(f"board {spec!r} is not a board of YvY; expected {YVY_BOARDS}")
         return board
 

@@ -154,5 +154,7 @@ def test_a_site_of_another_game_shows_its_moves_draws_and_diagrams(tmp_path: Pat
     index = (site / "index.html").read_text(encoding="utf-8")
     assert 'title="draws (half a point each)">D</th>' in index
     assert '<option value="draw">draw</option>' in (site / "games.html").read_text(encoding="utf-8")
+    pair = next((site / "pairs").glob("*.html")).read_text(encoding="utf-8")
+    assert "<td>draw</td>" in pair and "None" not in pair  # a drawn game's winner cell says so
     assert (site / "games.pgn").read_text(encoding="utf-8").count('[Result "1/2-1/2"]') == 4
     assert f'"game": "{NAME}"' in (site / "games.jsonl").read_text(encoding="utf-8")

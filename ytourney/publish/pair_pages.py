@@ -175,7 +175,7 @@ def pair_page(pair: PairResults, summary: Mapping[str, Any], games: Sequence[Rat
     for index in pair.indices[-GAMES_SHOWN:]:
         record = games[index].record
         rows.append({"index": index + 1, "href": "../" + links.game_href[index], "black": record.black,
-                     "white": record.white, "first": record.first, "winner": record.winner_name,
+                     "white": record.white, "first": record.first, "winner": record.winner_name or "draw",
                      "handicap": record.handicap, "termination": record.termination.value,
                      "fault": record.termination.is_fault, "moves": len(record.moves)})
     from urllib.parse import quote

@@ -96,6 +96,10 @@ def test_a_rule_out_of_range_names_its_bounds() -> None:
     assert code == 2 and "max_plies='0' is out of range; expected a whole number >= 20 and <= 1000000" in out
     code, out = invoke("play", "random", "random", "--game", "aliens-amazons", "--rule", "threshold=31")
     assert code == 2 and "threshold='31' is out of range; expected a whole number >= 1 and <= 30" in out
+    code, out = invoke("play", "random", "random", "--game", "sexta", "--rule", "rings=maybe")
+    assert code == 2 and "rings='maybe': expected true or false" in out
+    code, out = invoke("play", "random", "random", "--game", "sexta", "--rule", "max_plies=1e3")
+    assert code == 2 and "max_plies='1e3': expected a whole number" in out
 
 
 def test_bots_lists_builtins_with_options() -> None:

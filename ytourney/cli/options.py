@@ -201,8 +201,8 @@ def _rule_value(key: str, raw: str, option: Any) -> Any:
             return raw.lower() in ("true", "on", "yes", "1")
         value = option.type(raw)
     except ValueError:
-        raise click.BadParameter(f"{key}={raw!r} is not a valid {option.type.__name__}", param_hint="'--rule'"
-                                 ) from None
+        kind = {bool: "true or false", int: "a whole number", float: "a number"}.get(option.type, option.type.__name__)
+        raise click.BadParameter(f"{key}={raw!r}: expected {kind}", param_hint="'--rule'") from None
     if option.choices and value not in option.choices:
         raise click.BadParameter(f"{key}={raw!r}: expected one of {', '.join(option.choices)}", param_hint="'--rule'")
     if isinstance(value, (int, float)) and not isinstance(value, bool):

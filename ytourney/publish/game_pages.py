@@ -74,6 +74,13 @@ def mover_seat(ply: int, handicap: int) -> int:
     return 0 if ply < stones else (1 if (ply - stones) % 2 == 0 else 0)
 
 
+def _rule_value(value: Any) -> str:
+    """A rule's value in words: on/off for a switch, 'default' for an option left unset (None)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return "default" if value is None else str(value)
+
+
 def result_sentence(record: GameRecord) -> str:
     """The game page's result in words, from the game's views: who won and how, or the draw, and its length."""
     game = get_game(record.game)
@@ -123,8 +130,7 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
         for ply, t in enumerate(record.move_seconds):
             spent[mover_seat(ply, record.handicap)] += t
         think = f"{record.first} {spent[0]:.2f}s, {record.second} {spent[1]:.2f}s"
-    rules_text = ", ".join(f"{k} {('on' if v else 'off') if isinstance(v, bool) else v}"
-                           for k, v in sorted(rules_in_play(record).items())) or "-"
+    rules_text = ", ".join(f"{k} {_rule_value(v)}" for k, v in sorted(rules_in_play(record).items())) or "-"
     index = number - 1
     hrefs = links.game_href
     return render_page(

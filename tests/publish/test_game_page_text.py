@@ -1,0 +1,34 @@
+"""The words of a game page for games other than Y: rules, move order, captions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ytourney.games.api import Color, Termination
+from ytourney.games.record import GameRecord
+from ytourney.games.registry import get_game
+from ytourney.publish.site import publish_site
+from ytourney.stats.ratings import rate_records
+
+
+def aliens_record(number: int = 1) -> GameRecord:
+    """A short Aliens and Amazons game: the Aliens (White) move first; its rules leave `threshold` unset."""
+    game = get_game("aliens-amazons")
+    moves = ("B5", "J4", "L6", "D5", "G7", "A6", "B5-B6")
+    return GameRecord(
+        tournament="aa", round=1, board="kadon", rules=game.parse_rules(None), handicap=0, first="ann",
+        second="bob", black="bob", white="ann", moves=moves, winner=Color.WHITE,
+        termination=Termination("captures"), move_seconds=(0.1,) * len(moves), seed=3,
+        started="2026-01-02T03:04:05Z", finished="2026-01-02T03:04:06Z", id=number, game="aliens-amazons")
+
+
+def game_page_text(tmp_path: Path) -> str:
+    """The page of the one game of a site of `aliens_record`."""
+    site = publish_site(rate_records([aliens_record()]), tmp_path / "site", generated="").out
+    (page,) = (site / "games").glob("*.html")
+    return page.read_text(encoding="utf-8")
+
+
+def test_an_unset_rule_option_reads_default_not_none(tmp_path: Path) -> None:
+    page = game_page_text(tmp_path)
+    assert "threshold default" in page and "None" not in page

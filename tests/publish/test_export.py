@@ -130,6 +130,32 @@ def test_sgf_export_writes_one_file_per_game(tmp_path: Path) -> None:
     assert export_records(games, "pgn").text.count('[Event "demo cup"]') == 3
 
 
+@pytest.mark.parametrize("fmt", ["jsonl", "pgn", "sgf"])
+def test_an_export_replaces_an_earlier_export_but_no_other_file(tmp_path: Path, fmt: str) -> None:
+    games = [record(1), record(2)]
+    earlier = tmp_path / f"games.{fmt}"
+    export_records(games[:1], fmt, earlier)
+    export_records(games, fmt, earlier)  # a rerun replaces its own export
+    assert earlier.read_text(encoding="utf-8").count("ann") > 1
+    notes = tmp_path / f"notes.{fmt}"
+    notes.write_text("my notes\n", encoding="utf-8")
+    with pytest.raises(ReportError, match=f"'{re.escape(str(notes))}' exists and is not a {fmt} export; expected a "
+                                          f"new file or one `ytourney export --format {fmt}` wrote"):
+        export_records(games, fmt, notes)
+    assert notes.read_text(encoding="utf-8") == "my notes\n"
+
+
+@pytest.mark.parametrize("name", ["tournament.db", "tournament.db-wal", "run.lock"])
+def test_an_export_never_writes_over_a_results_store(tmp_path: Path, name: str) -> None:
+    (tmp_path / "tournament.db").write_bytes(b"SQLite format 3\x00")
+    target = tmp_path / name
+    target.touch()  # an empty WAL or lock would pass as an empty file
+    before = target.read_bytes()
+    with pytest.raises(ReportError, match="is a file of the results store in"):
+        export_records([record()], "jsonl", target)
+    assert target.read_bytes() == before
+
+
 def test_unknown_export_format() -> None:
     with pytest.raises(ReportError, match="unknown export format 'csv'; expected one of 'jsonl', 'pgn', 'sgf'"):
         export_records([record()], "csv")

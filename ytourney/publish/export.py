@@ -36,6 +36,8 @@ from ytourney.games.registry import DEFAULT_GAME, get_game
 from ytourney.publish.feed_files import FeedKey, scan_feed
 from ytourney.publish.sgf import game_to_sgf, sgf_filename, to_sgf_collection
 from ytourney.safe_files import open_file, write_file
+from ytourney.tournament.folder import LOCK_NAME
+from ytourney.tournament.store import DB_NAME
 
 PGN_LINE_WIDTH = 79
 PGN_TERMINATION = {
@@ -189,6 +191,31 @@ class ExportResult:
     paths: tuple[Path, ...] = ()
 
 
+_EXPORT_STARTS = {ExportFormat.JSONL: b'{"', ExportFormat.PGN: b"[Event ", ExportFormat.SGF: b"(;FF[4]"}
+"""How an export of each format begins: a file at `out` that begins otherwise is not one to replace."""
+_STORE_FILES = {LOCK_NAME, *(DB_NAME + suffix for suffix in ("", "-wal", "-shm", "-journal"))}
+"""The files of a results folder's store, never an export's `out`."""
+
+
+def _refuse_foreign(target: Path, fmt: ExportFormat) -> None:
+    """A ReportError when `target` holds something other than an export of `fmt` (a results store, a README,
+    another tool's file), which replacing would destroy; a new or empty file, or an earlier export, is fine."""
+    if target.name in _STORE_FILES and (target.parent / DB_NAME).exists():  # the WAL and the lock may be empty
+        raise ReportError(f"{str(target)!r} is a file of the results store in {str(target.parent)!r}; expected an "
+                          "export file of its own (the store is left untouched)")
+    try:
+        fd = open_file(target, "r", error=ReportError)  # a link, FIFO or device is refused here already
+    except FileNotFoundError:
+        return
+    try:
+        head = os.read(fd, 64)
+    finally:
+        os.close(fd)
+    if head.strip() and not head.lstrip().startswith(_EXPORT_STARTS[fmt]):
+        raise ReportError(f"{str(target)!r} exists and is not a {fmt.value} export; expected a new file or one "
+                          f"`ytourney export --format {fmt.value}` wrote (it is left untouched)")
+
+
 def export_records(records: Sequence[GameRecord], fmt: ExportFormat | str, out: str | Path | None = None
                    ) -> ExportResult:
     """Export records: to text when `out` is None, else to a file (or, for sgf and a folder, one file per game).
@@ -220,6 +247,7 @@ def export_records(records: Sequence[GameRecord], fmt: ExportFormat | str, out: 
             return ExportResult(len(records), paths=tuple(paths))
         if target.is_dir():
             target = target / f"games.{fmt.value}"
+        _refuse_foreign(target, fmt)
         target.parent.mkdir(parents=True, exist_ok=True)
         writer = {ExportFormat.JSONL: to_jsonl, ExportFormat.PGN: to_pgn, ExportFormat.SGF: to_sgf_collection}[fmt]
         write_file(target, writer(records), error=ReportError)  # a link, FIFO or device at `out` is refused

@@ -32,3 +32,8 @@ def game_page_text(tmp_path: Path) -> str:
 def test_an_unset_rule_option_reads_default_not_none(tmp_path: Path) -> None:
     page = game_page_text(tmp_path)
     assert "threshold default" in page and "None" not in page
+
+
+def test_the_move_legend_alternates_from_the_colour_that_moves_first(tmp_path: Path) -> None:
+    page = game_page_text(tmp_path)
+    assert "stones alternate White, Black" in page and "alternate Black, White" not in page

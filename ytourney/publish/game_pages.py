@@ -141,6 +141,7 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
         white={"name": record.white, "href": links.player(record.white), "change": changes.get(record.white, "")},
         pair=links.pair(record.black, record.white),
         rules=rules_text, think_time=think, note="; ".join(notes),
+        move_order="White, Black" if rules_of.first_color is Color.WHITE else "Black, White",
         prev="../" + hrefs[index - 1] if index > 0 else None,
         next="../" + hrefs[index + 1] if index + 1 < len(hrefs) else None, **links.common,
     )

@@ -76,6 +76,19 @@ def test_devices_fifos_and_links_are_refused_at_once(tmp_path: Path, option: str
     assert victim.read_text() == "" and not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("option", ["--pgn-out", "--jsonl-out"])
+@pytest.mark.parametrize("name", ["tournament.db-wal", "run.lock"])
+def test_a_file_of_the_results_store_is_never_a_live_file(tmp_path: Path, option: str, name: str) -> None:
+    out = tmp_path / "out"
+    assert invoke("run", str(config(tmp_path, games=2)), "--out", str(out), "-q").exit_code == 0
+    target = out / name
+    target.touch()  # empty between runs: its content alone would pass it as a new file
+    result = invoke("run", str(config(tmp_path, games=4)), "--out", str(out), "-q", option, str(target))
+    assert result.exit_code == 1 and "is named like a file of a results store; expected another name" in \
+        result.output, result.output
+    assert target.read_bytes() == b"" and len(load_records(out)) == 2
+
+
 def test_two_tournaments_share_one_live_file(tmp_path: Path) -> None:
     pgn, jsonl = tmp_path / "all.pgn", tmp_path / "all.jsonl"
     for name in ("one", "two"):

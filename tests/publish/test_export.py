@@ -151,7 +151,7 @@ def test_an_export_never_writes_over_a_results_store(tmp_path: Path, name: str) 
     target = tmp_path / name
     target.touch()  # an empty WAL or lock would pass as an empty file
     before = target.read_bytes()
-    with pytest.raises(ReportError, match="is a file of the results store in"):
+    with pytest.raises(ReportError, match="is named like a file of a results store; expected another name"):
         export_records([record()], "jsonl", target)
     assert target.read_bytes() == before
 

@@ -33,11 +33,9 @@ from ytourney.errors import ReportError
 from ytourney.games.api import Color, Game, Termination
 from ytourney.games.record import GameRecord
 from ytourney.games.registry import DEFAULT_GAME, get_game
-from ytourney.publish.feed_files import FeedKey, scan_feed
+from ytourney.publish.feed_files import FeedKey, refuse_store_file, scan_feed
 from ytourney.publish.sgf import game_to_sgf, sgf_filename, to_sgf_collection
 from ytourney.safe_files import open_file, write_file
-from ytourney.tournament.folder import LOCK_NAME
-from ytourney.tournament.store import DB_NAME
 
 PGN_LINE_WIDTH = 79
 PGN_TERMINATION = {
@@ -193,16 +191,12 @@ class ExportResult:
 
 _EXPORT_STARTS = {ExportFormat.JSONL: b'{"', ExportFormat.PGN: b"[Event ", ExportFormat.SGF: b"(;FF[4]"}
 """How an export of each format begins: a file at `out` that begins otherwise is not one to replace."""
-_STORE_FILES = {LOCK_NAME, *(DB_NAME + suffix for suffix in ("", "-wal", "-shm", "-journal"))}
-"""The files of a results folder's store, never an export's `out`."""
 
 
 def _refuse_foreign(target: Path, fmt: ExportFormat) -> None:
     """A ReportError when `target` holds something other than an export of `fmt` (a results store, a README,
     another tool's file), which replacing would destroy; a new or empty file, or an earlier export, is fine."""
-    if target.name in _STORE_FILES and (target.parent / DB_NAME).exists():  # the WAL and the lock may be empty
-        raise ReportError(f"{str(target)!r} is a file of the results store in {str(target.parent)!r}; expected an "
-                          "export file of its own (the store is left untouched)")
+    refuse_store_file(target)  # the WAL and the lock may be empty
     try:
         fd = open_file(target, "r", error=ReportError)  # a link, FIFO or device is refused here already
     except FileNotFoundError:

@@ -19,6 +19,8 @@ from pathlib import Path
 
 from ytourney.errors import ReportError
 from ytourney.safe_files import open_file
+from ytourney.tournament.folder import LOCK_NAME
+from ytourney.tournament.store import DB_NAME
 
 LINE_BYTES = 16 << 20
 """Longest line a live file may hold (a JSON line keeps a game's printed output, itself capped)."""
@@ -42,9 +44,23 @@ class FeedScan:
     identity: tuple[int, int] | None = None  # (device, inode) of the file read, None when there is none
 
 
+STORE_FILES = frozenset({LOCK_NAME, *(DB_NAME + suffix for suffix in ("", "-wal", "-shm", "-journal"))})
+"""The files of a results folder's store: never written as a live file or an export."""
+
+
+def refuse_store_file(path: str | os.PathLike[str]) -> None:
+    """A ReportError when `path` is named like a file of a results store: SQLite writes those, their WAL and lock
+    may be empty (so their content cannot tell them from a new file), and the store may be made after this check."""
+    target = Path(path)
+    if target.name in STORE_FILES:
+        raise ReportError(f"{str(target)!r} is named like a file of a results store; expected another name (a "
+                          "store's files are left untouched)")
+
+
 def scan_feed(path: str | os.PathLike[str], pgn: bool) -> FeedScan:
     """Read the live file at `path` (PGN when `pgn`, else JSON lines); ReportError when it is not one ytourney
-    wrote, or not a regular file."""
+    wrote, a file of a results store, or not a regular file."""
+    refuse_store_file(path)
     try:
         fd = open_file(path, "r", error=ReportError)
     except FileNotFoundError:

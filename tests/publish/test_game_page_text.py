@@ -1,4 +1,4 @@
-"""The words of a game page for games other than Y: rules, move order, captions."""
+"""The words of the site's pages for games other than Y: rules, move order, captions."""
 
 from __future__ import annotations
 
@@ -37,3 +37,9 @@ def test_an_unset_rule_option_reads_default_not_none(tmp_path: Path) -> None:
 def test_the_move_legend_alternates_from_the_colour_that_moves_first(tmp_path: Path) -> None:
     page = game_page_text(tmp_path)
     assert "stones alternate White, Black" in page and "alternate Black, White" not in page
+
+
+def test_the_first_move_heat_map_names_the_colour_of_the_first_stone(tmp_path: Path) -> None:
+    site = publish_site(rate_records([aliens_record()]), tmp_path / "site", generated="").out
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "first stone's owner (White)" in index and "(Black)" not in index

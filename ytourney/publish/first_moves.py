@@ -80,5 +80,5 @@ def heatmaps(records: Sequence[GameRecord]) -> list[dict[str, Any]]:
             swap_svg = Markup(heatmap_svg(board, swap, stats.chances, label=f"swap rate on {where}",
                                           low="never swapped", high="always swapped", diverging=False, unit=unit))
         maps.append({"board": where, "games": stats.total, "win_svg": Markup(win_svg), "swap_svg": swap_svg,
-                     "wide": board.kind is BoardKind.KADON})
+                     "wide": board.kind is BoardKind.KADON, "owner": get_game(stats.game).first_color.name.title()})
     return maps

@@ -125,6 +125,17 @@ def test_an_illegal_move_list_writes_nothing(tmp_path: Path) -> None:
     assert missing.exit_code == 1 and "does not exist" in missing.stderr
 
 
+def test_a_file_named_twice_is_refused_not_imported_twice(tmp_path: Path) -> None:
+    write_games(tmp_path / "sgf", [game(1), game(2)])
+    inner = tmp_path / "sgf" / sorted(p.name for p in (tmp_path / "sgf").iterdir())[0]
+    out = tmp_path / "out"
+    for paths in ([inner, inner], [tmp_path / "sgf", inner]):
+        result = CliRunner().invoke(main, ["import", *map(str, paths), "--out", str(out)])
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        assert f"SGF file '{inner}' is given twice" in result.stderr and "imported twice" in result.stderr
+        assert not out.exists()
+
+
 def test_a_handicap_game_is_written_without_the_pie_and_reads_back_the_same() -> None:
     from ytourney.publish.game_facts import move_count, rules_in_play
 

@@ -54,7 +54,20 @@ class ImportResult:
 
 
 def sgf_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
-    """The SGF files named: files as given, folders searched for *.sgf (sorted); RecordError when none exist."""
+    """The SGF files named: files as given, folders searched for *.sgf (sorted); RecordError when none exist, or
+    when a file is named twice (as given, or inside a folder given too)."""
+    files = _sgf_files(paths)
+    seen: dict[tuple[int, int], Path] = {}
+    for file in files:
+        info = file.stat()
+        first = seen.setdefault((info.st_dev, info.st_ino), file)
+        if first is not file:
+            raise RecordError(f"SGF file {str(file)!r} is given twice (also as {str(first)!r}); its games would be "
+                              "imported twice")
+    return files
+
+
+def _sgf_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
     files: list[Path] = []
     for item in paths:
         path = Path(item)

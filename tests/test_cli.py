@@ -102,6 +102,14 @@ def test_a_rule_out_of_range_names_its_bounds() -> None:
     assert code == 2 and "max_plies='1e3': expected a whole number" in out
 
 
+def test_a_bad_gtp_player_of_play_is_blamed_on_play_not_match() -> None:
+    code, out = invoke("play", "gtp:", "random", "--game", "tetra")
+    assert code == 1 and "Traceback" not in out
+    assert "ytourney play: player 1 ('gtp:'): expected gtp:NAME=COMMAND ARGS" in out and "ytourney match" not in out
+    code, out = invoke("play", "random", "gtp:e=true;rows")
+    assert code == 1 and "ytourney play: player 2 ('gtp:e=true;rows'): engine option 'rows': expected KEY=VALUE" in out
+
+
 def test_bots_lists_builtins_with_options() -> None:
     code, out = invoke("bots")
     assert code == 0 and "random" in out and "swap_rate" in out

@@ -122,7 +122,7 @@ def _seated_players(texts: list[str], names: list[str], game_name: str, board: A
     from ytourney.tournament.adhoc import player_entry
     from ytourney.tournament.config import parse_config
 
-    entries = [player_entry(text, index) for index, text in enumerate(texts)]
+    entries = [player_entry(text, index, "ytourney play") for index, text in enumerate(texts)]
     for entry, name in zip(entries, names):
         entry.setdefault("name", name)
     if entries[0]["name"] == entries[1]["name"]:

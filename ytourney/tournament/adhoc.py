@@ -60,28 +60,29 @@ class MatchOptions:
     max_level: int | None = None
 
 
-def _yaml_value(text: str, what: str) -> Any:
-    return load_yaml(text, f"{_SOURCE}: {what}") if text.strip() else ""
+def _yaml_value(text: str, what: str, source: str = _SOURCE) -> Any:
+    return load_yaml(text, f"{source}: {what}") if text.strip() else ""
 
 
-def player_entry(text: str, index: int) -> dict[str, Any]:
-    """The config entry of one command-line player (see the module docstring)."""
+def player_entry(text: str, index: int, source: str = _SOURCE) -> dict[str, Any]:
+    """The config entry of one command-line player (see the module docstring); `source` names the command in
+    errors."""
     where = f"player {index + 1} ({text!r})"
     if text.startswith(GTP_PREFIX):
         name, sep, rest = text[len(GTP_PREFIX):].partition("=")
         parts = rest.split(";")
         if not sep or not name.strip() or not parts[0].strip():
-            raise ConfigError(f"{_SOURCE}: {where}: expected gtp:NAME=COMMAND ARGS[;KEY=VALUE...], like "
-                              "'gtp:hy=/opt/y/y;rows=flipped'", source=_SOURCE, value=text)
+            raise ConfigError(f"{source}: {where}: expected gtp:NAME=COMMAND ARGS[;KEY=VALUE...], like "
+                              "'gtp:hy=/opt/y/y;rows=flipped'", source=source, value=text)
         gtp: dict[str, Any] = {"command": parts[0].strip()}
         for part in parts[1:]:
             key, sep, value = part.partition("=")
             if not part.strip():
                 continue
             if not sep or not key.strip():
-                raise ConfigError(f"{_SOURCE}: {where}: engine option {part!r}: expected KEY=VALUE, like rows=flipped",
-                                  source=_SOURCE, value=part)
-            gtp[key.strip()] = _yaml_value(value, f"{where} {key.strip()}")
+                raise ConfigError(f"{source}: {where}: engine option {part!r}: expected KEY=VALUE, like rows=flipped",
+                                  source=source, value=part)
+            gtp[key.strip()] = _yaml_value(value, f"{where} {key.strip()}", source)
         return {"name": name.strip(), "gtp": gtp}
     head, sep, spec = text.partition("=")
     if sep and ":" not in head and head.strip():

@@ -43,3 +43,17 @@ def test_the_first_move_heat_map_names_the_colour_of_the_first_stone(tmp_path: P
     site = publish_site(rate_records([aliens_record()]), tmp_path / "site", generated="").out
     index = (site / "index.html").read_text(encoding="utf-8")
     assert "first stone's owner (White)" in index and "(Black)" not in index
+
+
+def test_the_move_list_gives_its_columns_room_for_long_chains_and_move_numbers(tmp_path: Path) -> None:
+    from ytourney.publish.game_pages import move_list_style
+
+    short = ["C6-A4"] * 120
+    chain = "C5-E7-C7-E9-G9-G7-E5"
+    assert move_list_style(short, [0.01] * 120) == "--entry: 13ch; --marker: 4.5ch"  # 5 + 2.5 + 5 * 0.75/0.9 + 0.8, up
+    long_few = short[:95] + [chain] * 5  # a rare long chain wraps: the column fits nine entries in ten
+    assert move_list_style(long_few, [None] * 100) == "--entry: 8ch; --marker: 4.5ch"
+    long_many = short[:50] + [chain] * 50
+    assert move_list_style(long_many, [None] * 100) == f"--entry: {len(chain) + 3}ch; --marker: 4.5ch"
+    assert move_list_style([], []) == "--entry: 0ch; --marker: 2.5ch"
+    assert 'class="moves" style="--entry: ' in game_page_text(tmp_path)

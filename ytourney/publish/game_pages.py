@@ -74,6 +74,16 @@ def mover_seat(ply: int, handicap: int) -> int:
     return 0 if ply < stones else (1 if (ply - stones) % 2 == 0 else 0)
 
 
+def move_list_style(tokens: Sequence[str], seconds: Sequence[float | None]) -> str:
+    """Widths of the move list's columns in `ch`: nine entries in ten (stone, move, time) fit a column, a rarer long
+    jump chain wraps at its hyphens, and the gap holds the next column's move numbers, so nothing overlaps."""
+    widths = sorted(len(token) + 2.5 + (0.0 if t is None else len(f"{t:.2f}s") * 0.75 / 0.9 + 0.8)
+                    for token, t in zip(tokens, seconds))
+    entry = widths[(len(widths) - 1) * 9 // 10] if widths else 0.0
+    marker = len(str(len(tokens))) + 1.5  # digits, the period and the space before the entry
+    return f"--entry: {math.ceil(entry)}ch; --marker: {marker:g}ch"
+
+
 def _rule_value(value: Any) -> str:
     """A rule's value in words: on/off for a switch, 'default' for an option left unset (None)."""
     if isinstance(value, bool):
@@ -140,7 +150,7 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
         black={"name": record.black, "href": links.player(record.black), "change": changes.get(record.black, "")},
         white={"name": record.white, "href": links.player(record.white), "change": changes.get(record.white, "")},
         pair=links.pair(record.black, record.white),
-        rules=rules_text, think_time=think, note="; ".join(notes),
+        moves_style=move_list_style(tokens, seconds), rules=rules_text, think_time=think, note="; ".join(notes),
         move_order="White, Black" if rules_of.first_color is Color.WHITE else "Black, White",
         prev="../" + hrefs[index - 1] if index > 0 else None,
         next="../" + hrefs[index + 1] if index + 1 < len(hrefs) else None, **links.common,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from ytourney.games.api import Color, Termination
@@ -57,3 +58,17 @@ def test_the_move_list_gives_its_columns_room_for_long_chains_and_move_numbers(t
     assert move_list_style(long_many, [None] * 100) == f"--entry: {len(chain) + 3}ch; --marker: 4.5ch"
     assert move_list_style([], []) == "--entry: 0ch; --marker: 2.5ch"
     assert 'class="moves" style="--entry: ' in game_page_text(tmp_path)
+
+
+def test_a_game_from_a_set_position_shows_its_start_beside_the_final_position(tmp_path: Path) -> None:
+    quinta = get_game("quinta")
+    record = replace(aliens_record(), game="quinta", rules=quinta.parse_rules(None), moves=("A5-H6", "C1-H7"),
+                     move_seconds=(0.1, 0.1), winner=Color.BLACK, termination=Termination("line"))
+    site = publish_site(rate_records([record]), tmp_path / "quinta", generated="").out
+    (page,) = (site / "games").glob("*.html")
+    text = page.read_text(encoding="utf-8")
+    assert 'aria-label="final position of game 1' in text and 'aria-label="start position of game 1"' in text
+    start = text[text.index('aria-label="start position'):]
+    start = start[:start.index("</svg>")]
+    assert start.count("<circle") > 93 and "arrow" not in start  # the nodes and the set stones, no move drawn
+    assert "start position" not in game_page_text(tmp_path)  # the Aliens start on an empty board: no start drawn

@@ -11,7 +11,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ytourney.boards.board import BoardKind
-from ytourney.games.api import Color, Outcome
+from ytourney.games.api import EMPTY, Color, Outcome
 from ytourney.games.record import GameRecord
 from ytourney.games.registry import get_game
 from ytourney.publish.game_facts import move_count, rules_in_play
@@ -28,6 +28,8 @@ GAMES_PER_DATA_FILE = 10_000
 """Games per script file of the games list's filter data."""
 GAMES_SHOWN = 300
 """Games listed on a player or pair page (the latest); the games list holds them all."""
+START_UNIT = 0.6
+"""Size of a game page's start diagram (drawn when the game starts from a set position) against its final one."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,11 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
     label = f"final position of game {number}: {record.black} (black) vs {record.white} (white)"
     played = replay_moves(rules_of, board, record.moves, record.rules, record.handicap)
     diagram = diagram_svg(rules_of, played, label=label, unit=unit)
+    start = replay_moves(rules_of, board, (), record.rules, record.handicap)
+    start_diagram = None
+    if any(cell != EMPTY for cell in start.state.cells):  # a set start (quinta, sexta, ...); an empty board says nothing
+        start_diagram = Markup(diagram_svg(rules_of, start, numbered=False, highlight=False, unit=START_UNIT * unit,
+                                           label=f"start position of game {number}"))
     history = played.state.history
     tokens = [rules_of.format_move(board, move) for move in history[:len(played.colours)]]
     tokens += record.moves[len(tokens):]
@@ -145,7 +152,7 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
     hrefs = links.game_href
     return render_page(
         "game.html", title=f"Game {number}: {record.black} vs {record.white}", root="../", record=record,
-        diagram=Markup(diagram), result=result, fault=record.termination.is_fault,
+        diagram=Markup(diagram), start_diagram=start_diagram, result=result, fault=record.termination.is_fault,
         highlight=rules_of.highlight_text if rules_of.highlight(played.state) else "", moves=moves,
         black={"name": record.black, "href": links.player(record.black), "change": changes.get(record.black, "")},
         white={"name": record.white, "href": links.player(record.white), "change": changes.get(record.white, "")},

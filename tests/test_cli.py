@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -108,6 +109,20 @@ def test_a_bad_gtp_player_of_play_is_blamed_on_play_not_match() -> None:
     assert "ytourney play: player 1 ('gtp:'): expected gtp:NAME=COMMAND ARGS" in out and "ytourney match" not in out
     code, out = invoke("play", "random", "gtp:e=true;rows")
     assert code == 1 and "ytourney play: player 2 ('gtp:e=true;rows'): engine option 'rows': expected KEY=VALUE" in out
+
+
+def test_games_svg_never_writes_through_a_link_or_into_a_device(tmp_path: Path) -> None:
+    code, out = invoke("games", "--svg", "/dev/null")
+    assert code == 2 and "'/dev/null' is a character device; expected a folder" in out
+    notes = tmp_path / "notes.txt"
+    notes.write_text("keep\n")
+    (tmp_path / "svg").mkdir()
+    (tmp_path / "svg" / "tetra-start.svg").symlink_to(notes)
+    code, out = invoke("games", "--svg", str(tmp_path / "svg"))
+    assert code == 1 and "tetra-start.svg' is a symbolic link" in out and "Traceback" not in out
+    assert notes.read_text() == "keep\n" and "rules page" not in out  # no half list before the error
+    code, out = invoke("games", "--svg", str(tmp_path / "new"))
+    assert code == 0 and (tmp_path / "new" / "tetra-start.svg").read_text().startswith("<svg")
 
 
 def test_bots_lists_builtins_with_options() -> None:

@@ -204,18 +204,25 @@ def games(svg_dir: str | None) -> None:
       ytourney games
       ytourney games --svg docs/games/img
     """
+    import os
+
+    from ytourney.errors import ReportError
     from ytourney.games.registry import all_games
     from ytourney.players import bots_of
     from ytourney.publish.svg import start_svg
+    from ytourney.safe_files import kind_of, write_file
 
+    if svg_dir is not None:
+        if os.path.lexists(svg_dir) and not os.path.isdir(svg_dir):  # a device or a FIFO, which click lets by
+            raise click.BadParameter(f"{svg_dir!r} is {kind_of(os.lstat(svg_dir).st_mode)}; expected a folder",
+                                     param_hint="'--svg'")
+        try:
+            Path(svg_dir).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise click.ClickException(f"cannot make the folder {svg_dir!r}: {err.strerror or err}") from err
+        for name, game in all_games().items():  # all written before the list, which a refusal then never cuts
+            write_file(Path(svg_dir) / f"{name}-start.svg", start_svg(game), root=svg_dir, error=ReportError)
     for name, game in all_games().items():
-        if svg_dir is not None:
-            target = Path(svg_dir) / f"{name}-start.svg"
-            try:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(start_svg(game), encoding="utf-8")
-            except OSError as err:
-                raise click.ClickException(f"cannot write {str(target)!r}: {err.strerror or err}") from err
         click.echo(f"{name:<16} {game.title}")
         click.echo(f"    boards:   {game.boards_help} (default {game.default_board})")
         click.echo(f"    moves:    {game.notation_example}; first to move: {game.first_color}")

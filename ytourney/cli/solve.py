@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
 from pathlib import Path
 
@@ -42,6 +44,23 @@ def solve(puzzle: str, goal: str | None, start: str | None, max_moves: int, seco
     progress_line, run = report_module.progress_line, report_module.run
     if max_moves < 1:
         raise click.BadParameter(f"must be at least 1, got {max_moves!r}", param_hint="'--max-moves'")
+    if svg_path is not None:
+        _check_svg_target(svg_path)  # now, not after a search of half an hour whose results the error would drop
     progress = None if as_json or not sys.stderr.isatty() else progress_line
     report = run(puzzle, goal, start, max_moves, seconds, kernel, progress, svg_path)
     click.echo(json.dumps(report.data, indent=2) if as_json else report.text)
+
+
+def _check_svg_target(path: Path) -> None:
+    """A BadParameter unless `path` can take the SVG: a new name or a regular file, in an existing folder."""
+    from ytourney.safe_files import kind_of
+
+    folder = path.parent
+    if not folder.is_dir():
+        raise click.BadParameter(f"folder {str(folder)!r} of {str(path)!r} does not exist; expected an existing folder",
+                                 param_hint="'--svg'")
+    if os.path.lexists(path):
+        mode = os.lstat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise click.BadParameter(f"{str(path)!r} is {kind_of(mode)}; expected a regular file or a new name",
+                                     param_hint="'--svg'")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import deque
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -257,3 +258,18 @@ def test_pure_python_environment_picks_the_python_kernel_with_the_same_answer(mo
     default = solve(puzzle, puzzle.goals[0])
     assert pure.kernel == "python" and default.kernel == ("c" if HAVE_C else "python")
     assert pure.minimum == default.minimum == 2 and pure.exhausted == default.exhausted
+
+
+@pytest.mark.parametrize("target", ["missing/x.svg", "link.svg", "/dev/null"])
+def test_a_bad_svg_target_is_refused_before_the_search(tmp_path: Path, target: str) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("keep\n")
+    (tmp_path / "link.svg").symlink_to(notes)
+    path = target if target.startswith("/") else str(tmp_path / target)
+    result = CliRunner().invoke(main, ["solve", "custom", "--start", "E5 F5", "--goal", "G5", "--svg", path])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "Invalid value for '--svg'" in result.output and "solution" not in result.output
+    assert any(words in result.output for words in ("does not exist; expected an existing folder",
+                                                    "is a symbolic link; expected a regular file or a new name",
+                                                    "is a character device; expected a regular file or a new name"))
+    assert notes.read_text() == "keep\n"

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ytourney.games.solitaire.puzzle import format_move, make_puzzle, replay
+from ytourney.games.solitaire.puzzle import PuzzleError, format_move, make_puzzle, replay
 from ytourney.games.solitaire.render import diagram, svg
 from ytourney.games.solitaire.solver import Result, solve
+from ytourney.safe_files import write_file
 
 
 @dataclass
@@ -85,5 +86,6 @@ def run(name: str, goal: str | None, start: str | None, max_moves: int, seconds:
     if svg_path is not None:
         goal_cells = {c for g in puzzle.goals for t in g.targets for c in t}
         end = replay(board, puzzle.start, first.solution) if first else puzzle.start
-        svg_path.write_text(svg(board, [("start", puzzle.start), ("end", end)], goal_cells), encoding="utf-8")
+        drawing = svg(board, [("start", puzzle.start), ("end", end)], goal_cells)
+        write_file(svg_path, drawing, error=PuzzleError)  # never through a link, into a FIFO or a device
     return Report("\n".join(lines), data, results)

@@ -23,6 +23,13 @@ def aliens_record(number: int = 1) -> GameRecord:
         started="2026-01-02T03:04:05Z", finished="2026-01-02T03:04:06Z", id=number, game="aliens-amazons")
 
 
+def quinta_record() -> GameRecord:
+    """Two slides of Quinta, a game from a set position whose moves never place a stone."""
+    quinta = get_game("quinta")
+    return replace(aliens_record(), game="quinta", rules=quinta.parse_rules(None), moves=("A5-H6", "C1-H7"),
+                   move_seconds=(0.1, 0.1), winner=Color.BLACK, termination=Termination("line"))
+
+
 def game_page_text(tmp_path: Path) -> str:
     """The page of the one game of a site of `aliens_record`."""
     site = publish_site(rate_records([aliens_record()]), tmp_path / "site", generated="").out
@@ -61,10 +68,7 @@ def test_the_move_list_gives_its_columns_room_for_long_chains_and_move_numbers(t
 
 
 def test_a_game_from_a_set_position_shows_its_start_beside_the_final_position(tmp_path: Path) -> None:
-    quinta = get_game("quinta")
-    record = replace(aliens_record(), game="quinta", rules=quinta.parse_rules(None), moves=("A5-H6", "C1-H7"),
-                     move_seconds=(0.1, 0.1), winner=Color.BLACK, termination=Termination("line"))
-    site = publish_site(rate_records([record]), tmp_path / "quinta", generated="").out
+    site = publish_site(rate_records([quinta_record()]), tmp_path / "quinta", generated="").out
     (page,) = (site / "games").glob("*.html")
     text = page.read_text(encoding="utf-8")
     assert 'aria-label="final position of game 1' in text and 'aria-label="start position of game 1"' in text
@@ -72,3 +76,10 @@ def test_a_game_from_a_set_position_shows_its_start_beside_the_final_position(tm
     start = start[:start.index("</svg>")]
     assert start.count("<circle") > 93 and "arrow" not in start  # the nodes and the set stones, no move drawn
     assert "start position" not in game_page_text(tmp_path)  # the Aliens start on an empty board: no start drawn
+
+
+def test_the_caption_speaks_of_numbered_stones_only_when_stones_are_numbered(tmp_path: Path) -> None:
+    site = publish_site(rate_records([quinta_record()]), tmp_path / "quinta", generated="").out  # none numbered
+    (page,) = (site / "games").glob("*.html")
+    assert "Final position; last move ringed red" in page.read_text(encoding="utf-8")
+    assert "Final position; stones numbered by move, last move ringed red" in game_page_text(tmp_path)

@@ -152,7 +152,7 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
     hrefs = links.game_href
     return render_page(
         "game.html", title=f"Game {number}: {record.black} vs {record.white}", root="../", record=record,
-        diagram=Markup(diagram), start_diagram=start_diagram, result=result, fault=record.termination.is_fault,
+        diagram=Markup(diagram), numbered=bool(played.numbers), start_diagram=start_diagram, result=result, fault=record.termination.is_fault,
         highlight=rules_of.highlight_text if rules_of.highlight(played.state) else "", moves=moves,
         black={"name": record.black, "href": links.player(record.black), "change": changes.get(record.black, "")},
         white={"name": record.white, "href": links.player(record.white), "change": changes.get(record.white, "")},

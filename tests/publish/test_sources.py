@@ -123,3 +123,25 @@ def test_a_folder_without_a_stored_config_reports_with_default_settings(tmp_path
     source = load_source(tmp_path / "bare")
     assert source.config is None and source.rating_settings == RatingSettings()
     assert source.handicap_settings.mode is HandicapMode.NONE and sprt_state_of(source) is None
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ('{"id": 1, "termination": "bogus"}', "line 2: not a game record: missing key"),
+    ('[1, 2]', "line 2: not a game record: expected a JSON object, found list"),
+])
+def test_a_bad_line_of_a_records_file_is_named_by_file_and_line(tmp_path: Path, line: str, message: str) -> None:
+    from ytourney.errors import ReportError
+    from ytourney.games.record import GameRecord
+    from ytourney.publish.export import to_jsonl
+    from ytourney.publish.sources import read_jsonl
+
+    good = tmp_path / "good.jsonl"
+    good.write_text('{"id": 1, "board": "kadon", "game": "quinta", "first": "a", "black": "a", "white": "b", '
+                    '"moves": [], "winner": null, "termination": "move-limit"}\n')
+    record = read_jsonl(good)[0]
+    assert isinstance(record, GameRecord)
+    path = tmp_path / "games.jsonl"
+    path.write_text(to_jsonl([record]) + line + "\n")
+    with pytest.raises(ReportError) as caught:
+        read_jsonl(path)
+    assert str(caught.value).startswith(f"{str(path)!r} {message}") and "{" not in str(caught.value)[len(str(path)):]

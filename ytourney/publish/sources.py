@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ytourney.errors import ReportError, StoreError
+from ytourney.errors import RecordError, ReportError, StoreError
 from ytourney.games.record import GameRecord, replay_order
 from ytourney.games.registry import DEFAULT_GAME, get_game
 from ytourney.stats import elo_sprt
@@ -199,7 +199,15 @@ def read_jsonl(path: str | os.PathLike[str]) -> list[GameRecord]:
             data = json.loads(line)
         except json.JSONDecodeError as err:
             raise ReportError(f"{str(location)!r} line {number}: not JSON ({err.msg})") from err
-        records.append(GameRecord.from_dict(data))
+        if not isinstance(data, dict):
+            raise ReportError(f"{str(location)!r} line {number}: not a game record: expected a JSON object, found "
+                              f"{type(data).__name__}")
+        try:
+            records.append(GameRecord.from_dict(data))
+        except RecordError as err:  # said of the line, without the record's dump
+            cause = err.__cause__
+            what = f"missing key {cause}" if isinstance(cause, KeyError) else str(cause or err)
+            raise ReportError(f"{str(location)!r} line {number}: not a game record: {what}") from err
     return records
 
 

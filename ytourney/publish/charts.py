@@ -33,6 +33,13 @@ def _figure(width: float = 9.0, height: float = 4.2) -> Any:
     return Figure(figsize=(width, height), dpi=100, layout="constrained")
 
 
+def _whole_ticks(axes: Any) -> None:
+    """Ticks at whole numbers only on the x axis (games, levels): no 'game 1.5' on a short history."""
+    from matplotlib.ticker import MaxNLocator
+
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+
 def _svg_text(figure: Any) -> str:
     import matplotlib
 
@@ -61,6 +68,7 @@ def rating_chart(ratings: Ratings, names: Sequence[str]) -> str | None:
             high = [m + s for m, s in zip(mus, sigmas)]
             axes.fill_between(xs, low, high, color=colour, alpha=0.10, linewidth=0, step="post")
     axes.set_xlabel("game (replay order)")
+    _whole_ticks(axes)
     axes.set_ylabel("TrueSkill mu")
     axes.set_xlim(0, max(1, len(ratings.games)))
     axes.grid(True, color="#dddddd", linewidth=0.6)
@@ -84,10 +92,11 @@ def player_chart(ratings: Ratings, name: str) -> str | None:
     axes.plot(xs, [m - 3 * s for m, s in zip(mus, sigmas)], color="#b3261e", linewidth=1.2, linestyle="--",
               label="mu - 3 sigma")
     axes.set_xlabel("game (replay order)")
+    _whole_ticks(axes)
     axes.set_ylabel("TrueSkill")
     axes.grid(True, color="#dddddd", linewidth=0.6)
     axes.spines[["top", "right"]].set_visible(False)
-    axes.legend(loc="lower right", frameon=False, fontsize=9)
+    axes.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False, fontsize=9)  # off the lines
     return _svg_text(figure)
 
 
@@ -131,6 +140,7 @@ def fair_level_chart(points: Sequence[FairLevelPoint], weaker: str, stronger: st
     axes.scatter([p.game for p in lost], [p.level for p in lost], marker="v", s=size, color="#b3261e",
                  label=f"{_short(weaker)} lost", zorder=3, linewidths=0)
     axes.set_xlabel("game of the pair")
+    _whole_ticks(axes)
     axes.set_ylabel(f"level for {_short(weaker)}")
     axes.grid(True, color="#dddddd", linewidth=0.6)
     axes.spines[["top", "right"]].set_visible(False)
@@ -155,6 +165,7 @@ def level_worth_chart(values: Sequence[LevelValue]) -> str | None:
         axes.errorbar([v.level for v in items], [v.mu for v in items], yerr=[2 * v.sigma for v in items],
                       color=colour, marker="o", markersize=4, capsize=3, linewidth=1.6, label=board or "all boards")
     axes.set_xlabel("handicap level")
+    _whole_ticks(axes)
     axes.set_ylabel("worth (TrueSkill mu)")
     axes.grid(True, color="#dddddd", linewidth=0.6)
     axes.spines[["top", "right"]].set_visible(False)

@@ -384,6 +384,20 @@ def test_showboard_keeps_the_lines_a_game_adds_under_its_kadon_diagram(name: str
     assert lines[10].startswith("kadon, 0 moves")
 
 
+@pytest.mark.parametrize(("name", "rule", "expected"), [
+    ("quinta", "max_plies=5", "max_plies >= 20 and <= 1000000"),
+    ("quinta", "max_plies=-1", "max_plies >= 20 and <= 1000000"),
+    ("aliens-amazons", "threshold=1000", "threshold >= 1 and <= 30"),
+])
+def test_ytourney_rules_checks_a_rules_range_as_a_config_does(name: str, rule: str, expected: str) -> None:
+    from ytourney.players.bots.random_bot import RandomBot
+
+    server = GtpServer(RandomBot(seed=1), "kadon", game=name)
+    before = server.rules
+    assert ask(server, f"ytourney-rules {rule}") == [f"? bad rule {rule!r}; expected {expected}"]
+    assert server.rules == before
+
+
 # --- any game: moves in the game's own notation ----------------------------------------------------------------------
 
 

@@ -130,6 +130,13 @@ def test_bots_lists_builtins_with_options() -> None:
     assert code == 0 and "random" in out and "swap_rate" in out
 
 
+def test_bots_shows_a_bots_whole_summary_when_its_docstring_wraps() -> None:
+    code, out = invoke("bots", "--game", "aliens-amazons")
+    assert code == 0
+    line = next(line for line in out.splitlines() if line.startswith("heuristic"))
+    assert line.endswith("Amazons leave no capture and the least room.")
+
+
 def test_version_and_help_through_the_console_script() -> None:
     done = subprocess.run([sys.executable, "-m", "ytourney", "--version"], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and __version__ in done.stdout

@@ -185,7 +185,7 @@ def bots(game_name: str) -> None:
     kinds = max((len(row[1]) for options in rows.values() for row in options), default=0)
     for name, options in rows.items():
         cls = builtin_class(name, game.name)
-        summary = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+        summary = " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())  # a summary may wrap a line
         click.echo(f"{name:<12} {summary}")
         for setting, kind, text in options:  # one set of columns for every bot's options
             click.echo(f"    {setting:<{width}}  {kind:<{kinds}}  {text}")

@@ -83,3 +83,16 @@ def test_the_caption_speaks_of_numbered_stones_only_when_stones_are_numbered(tmp
     (page,) = (site / "games").glob("*.html")
     assert "Final position; last move ringed red" in page.read_text(encoding="utf-8")
     assert "Final position; stones numbered by move, last move ringed red" in game_page_text(tmp_path)
+
+
+def test_a_count_of_one_takes_the_singular(tmp_path: Path) -> None:
+    from ytourney.publish.html import counted
+
+    assert (counted(1, "pair"), counted(0, "game"), counted(3, "player")) == ("1 pair", "0 games", "3 players")
+    site = publish_site(rate_records([aliens_record()]), tmp_path / "site", generated="").out
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "1 game · 2 players" in index and "All 1 game</a>" in index and ">1 pair</a>" in index
+    assert "1 pair." in (site / "pairs.html").read_text(encoding="utf-8")
+    assert "1 game in replay order" in (site / "games.html").read_text(encoding="utf-8")
+    (pair,) = (site / "pairs").glob("*.html")
+    assert '<p class="lead">1 game ·' in pair.read_text(encoding="utf-8")

@@ -14,10 +14,15 @@ from ytourney import __version__
 from ytourney.publish.table import Column, Table
 
 
+def counted(count: int, noun: str) -> str:
+    """A count with its noun, singular for one: '1 pair', '3 pairs' (the templates' `counted` filter)."""
+    return f"{count} {noun if count == 1 else noun + 's'}"
+
+
 @functools.lru_cache(maxsize=1)
 def template_env() -> jinja2.Environment:
     """The jinja2 environment of the package templates; every page autoescapes."""
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.PackageLoader("ytourney.publish", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -25,6 +30,8 @@ def template_env() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["counted"] = counted
+    return env
 
 
 def asset(name: str) -> str:

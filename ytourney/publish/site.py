@@ -32,7 +32,7 @@ from ytourney.publish.game_pages import (
     player_page,
 )
 from ytourney.publish.handicap_table import HandicapReport
-from ytourney.publish.html import TableView, asset, render_page, stylesheet, table_view
+from ytourney.publish.html import TableView, asset, counted, render_page, stylesheet, table_view
 from ytourney.publish.pair_pages import (
     collect_pairs,
     fair_level_history,
@@ -167,7 +167,8 @@ def _write_site(writer: SiteWriter, ratings: Ratings, *, title: str | None, hand
         writer.text("games.jsonl", to_jsonl(records))
         download_links = [("PGN", "games.pgn"), ("JSON lines", "games.jsonl")]
     boards = sorted({r.board for r in records})
-    summary = f"{len(records)} games · {len(names)} players · " + ", ".join(boards or ["no games"])
+    summary = (f"{counted(len(records), 'game')} · {counted(len(names), 'player')} · "
+               + ", ".join(boards or ["no games"]))
     writer.text("index.html", render_page(
         "index.html", title=site_title, root="", summary=summary,
         sprt=sprt.summary() if sprt is not None else None,

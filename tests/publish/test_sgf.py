@@ -136,6 +136,17 @@ def test_a_file_named_twice_is_refused_not_imported_twice(tmp_path: Path) -> Non
         assert not out.exists()
 
 
+@pytest.mark.parametrize(("game", "message"), [
+    ("y", "x.sgf: no board: give SZ[N] for tri:N (or YB[spec])"),
+    ("ytourney-tetra", "x.sgf: no board: give YB[spec] with a board of tetra: kadon"),
+    ("ytourney-yvy", "x.sgf: no board: give YB[spec] with a board of yvy: 'hex:N' with 3 <= N <= 12"),
+])
+def test_a_game_without_a_board_is_told_how_its_game_names_one(game: str, message: str) -> None:
+    with pytest.raises(RecordError) as caught:
+        read_sgf_games(f"(;FF[4]GM[{game}]PB[a]PW[b];B[a1])", "x.sgf")
+    assert str(caught.value).startswith(message)
+
+
 def test_a_handicap_game_is_written_without_the_pie_and_reads_back_the_same() -> None:
     from ytourney.publish.game_facts import move_count, rules_in_play
 

@@ -347,6 +347,15 @@ def _winner(result: str, first_letter: str, state: Any, source: str) -> Color | 
     raise RecordError(f"{source}: no result (RE[B+], RE[W+] or RE[0]) and the game is not over")
 
 
+def _board_property(game: Game) -> str:
+    """How an SGF file names a board of `game`: SZ[N] where it plays tri:N (SZ names a tri board only), else YB."""
+    try:
+        game.parse_board("tri:5")
+    except YTourneyError:
+        return f"YB[spec] with a board of {game.name}: {game.boards_help}"
+    return "SZ[N] for tri:N (or YB[spec])"
+
+
 def game_from_sgf(nodes: Sequence[Node], source: str) -> GameRecord:
     """A record from one game tree's main line; RecordError naming `source` (and the move number) when it is no
     game ytourney knows or holds an illegal move."""
@@ -356,7 +365,7 @@ def game_from_sgf(nodes: Sequence[Node], source: str) -> GameRecord:
     game = sgf_game_of(_one(root, "GM"), source)
     spec = _one(root, "YB") or (f"tri:{_one(root, 'SZ')}" if _one(root, "SZ") else None)
     if spec is None:
-        raise RecordError(f"{source}: no board: give SZ[N] for tri:N (or YB[spec])")
+        raise RecordError(f"{source}: no board: give {_board_property(game)}")
     try:
         board = game.parse_board(spec)
     except YTourneyError as err:

@@ -121,3 +121,19 @@ def test_colour_scale_endpoints() -> None:
     assert colour_at(0.5) == "#f7f7f7"
     assert colour_at(1.0) == "#2166ac" == colour_at(7.0)
     assert colour_at(0.125, DIVERGING) not in (colour_at(0.0), colour_at(0.25))
+
+
+def test_hex_cells_carry_their_names_where_no_stone_or_value_covers_them() -> None:
+    board = parse_board("hex:7")
+    names = set(board.names)
+
+    def written(svg: str) -> set[str]:
+        return {t.text or "" for t in ET.fromstring(svg).iter(f"{SVG}text")} & names
+
+    yvy = get_game("yvy")
+    start = position_svg("hex:7", [], game=yvy)
+    assert written(start) == names  # every cell named, the green sprouts too
+    cell = board.names.index("m12")
+    heat = heatmap_svg(board, {cell: 0.5}, {cell: 2})
+    assert "m12" not in written(heat) and "m11" in written(heat)  # a cell's value replaces its name
+    assert not written(position_svg("tri:5", [])) & set(parse_board("tri:5").names)  # tri: letters and rows outside

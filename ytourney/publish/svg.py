@@ -83,8 +83,9 @@ HEX_RADIUS = 1 / math.sqrt(3)
 
 
 def _draw_board(canvas: _Canvas, board: Board, fills: Mapping[int, str] | None = None,
-                names: bool = True) -> None:
-    """Cells (hexagons on tri, nodes and lines on kadon), optional per-cell fills, and coordinates."""
+                names: bool = True, name_filled: bool = False) -> None:
+    """Cells (hexagons on tri and hex, nodes and lines on kadon), optional per-cell fills, and coordinates: along
+    the sides on tri, in each cell on hex and kadon (in a filled cell too when `name_filled`: a game's marks)."""
     layout = canvas.layout
     fills = fills or {}
     if layout.hexagons:
@@ -94,6 +95,10 @@ def _draw_board(canvas: _Canvas, board: Board, fills: Mapping[int, str] | None =
                        f'stroke-width="1"><title>{escape(board.names[cell])}</title></polygon>')
         if names and board.kind is BoardKind.TRI:
             _tri_coordinates(canvas, board)
+        elif names:  # hex cells have no straight sides to letter: each cell carries its name, as kadon's nodes do
+            for cell in range(board.num_cells):
+                if cell not in fills or name_filled:
+                    _cell_name(canvas, board, cell, 0.36 * canvas.unit)
         return
     if layout.outline:
         _outline(canvas, layout.outline)
@@ -108,9 +113,15 @@ def _draw_board(canvas: _Canvas, board: Board, fills: Mapping[int, str] | None =
         fill = fills.get(cell, BOARD_FILL)
         canvas.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="{BOARD_LINE}" '
                    f'stroke-width="1"><title>{escape(board.names[cell])}</title></circle>')
-        if names and cell not in fills:
-            canvas.add(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{0.34 * r * 2:.1f}" fill="{BOARD_LINE}" '
-                       f'text-anchor="middle" dominant-baseline="central">{escape(board.names[cell])}</text>')
+        if names and (cell not in fills or name_filled):
+            _cell_name(canvas, board, cell, 0.34 * r * 2)
+
+
+def _cell_name(canvas: _Canvas, board: Board, cell: int, font: float) -> None:
+    """A cell's name written in it, in the board's line colour."""
+    x, y = canvas.cell_xy(cell)
+    canvas.add(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{font:.1f}" fill="{BOARD_LINE}" text-anchor="middle" '
+               f'dominant-baseline="central">{escape(board.names[cell])}</text>')
 
 
 def _outline(canvas: _Canvas, corners: Sequence[int]) -> None:
@@ -133,7 +144,7 @@ def _empty_board(spec: str, unit: float, marks: tuple[tuple[int, str], ...] = ()
     """The SVG elements of an empty board with its coordinates and the game's marked cells (cached: every game
     page of a board starts so)."""
     canvas = _Canvas(board_layout(spec), unit)
-    _draw_board(canvas, parse_board(spec), dict(marks))
+    _draw_board(canvas, parse_board(spec), dict(marks), name_filled=True)
     return tuple(canvas.parts)
 
 

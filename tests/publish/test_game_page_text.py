@@ -96,3 +96,20 @@ def test_a_count_of_one_takes_the_singular(tmp_path: Path) -> None:
     assert "1 game in replay order" in (site / "games.html").read_text(encoding="utf-8")
     (pair,) = (site / "pairs").glob("*.html")
     assert '<p class="lead">1 game ·' in pair.read_text(encoding="utf-8")
+
+
+def test_a_site_of_several_games_names_y_in_its_league_headings_too(tmp_path: Path) -> None:
+    from table_games import make_results, sample_records
+
+    from ytourney.publish.league_site import publish_leagues
+
+    y_folder = make_results(tmp_path / "y", sample_records(), name="y")
+    aliens = make_results(tmp_path / "aa", [aliens_record()], name="aa")
+    site = publish_leagues([y_folder, aliens], tmp_path / "site")
+    index = site.index.read_text(encoding="utf-8")
+    assert '<a href="tri-4/index.html">y tri:4</a>' in index and ">aliens-amazons kadon</a>" in index
+    assert "[y tri:4]" in (site.out / "tri-4" / "index.html").read_text(encoding="utf-8")
+    alone = publish_leagues([y_folder, make_results(tmp_path / "y5", [replace(r, board="tri:5") for r in
+                                                                       sample_records()], name="y5")],
+                            tmp_path / "site-y").index.read_text(encoding="utf-8")
+    assert '<a href="tri-4/index.html">tri:4</a>' in alone  # only Y: its boards alone, as before

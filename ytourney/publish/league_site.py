@@ -13,12 +13,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ytourney.games.record import utc_now
+from ytourney.games.registry import DEFAULT_GAME
 from ytourney.publish.handicap_table import handicap_section
 from ytourney.publish.html import render_page, stylesheet
 from ytourney.publish.live import publish_results
 from ytourney.publish.site import SiteResult, publish_site
 from ytourney.publish.site_files import SiteWriter
-from ytourney.publish.sources import load_sources, rate_sources, split_by_variant
+from ytourney.publish.sources import Variant, load_sources, rate_sources, split_by_variant
 
 
 def _folder_name(label: str, used: set[str]) -> str:
@@ -29,6 +30,12 @@ def _folder_name(label: str, used: set[str]) -> str:
         name = f"{base}-{number}"
     used.add(name)
     return name
+
+
+def _heading(variant: Variant, mixed: bool) -> str:
+    """A league's name on the site: its label, naming Y too beside other games (a bare `kadon` beside
+    `tetra kadon` reads as no game at all); its folder keeps the label's name."""
+    return f"{variant.game} {variant.label}" if mixed and variant.game == DEFAULT_GAME else variant.label
 
 
 def publish_leagues(dirs: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str], *,
@@ -45,10 +52,11 @@ def publish_leagues(dirs: Sequence[str | os.PathLike[str]], out: str | os.PathLi
     for variant, held in variants:
         ratings = rate_sources(held, held[0].rating_settings, variant=variant)
         leagues.append((variant, held, ratings, _folder_name(variant.label, used)))
+    mixed = len({variant.game for variant, _ in variants}) > 1
     sections = []
     for variant, _, ratings, folder in leagues:
         ranking = ratings.ranking()
-        sections.append({"label": variant.label, "slug": folder, "href": f"{folder}/index.html",
+        sections.append({"label": _heading(variant, mixed), "slug": folder, "href": f"{folder}/index.html",
                          "games": len(ratings.games), "players": len(ranking),
                          "leader": f"{ranking[0].name} ({ranking[0].conservative:.2f})" if ranking else ""})
     writer = SiteWriter(out)  # the index first: it makes the folder a site before the sections fill it
@@ -63,7 +71,7 @@ def publish_leagues(dirs: Sequence[str | os.PathLike[str]], out: str | os.PathLi
         raise
     pages, games = 1, 0
     for variant, held, ratings, folder in leagues:
-        result = publish_site(ratings, Path(out) / folder, title=f"{site_title} [{variant.label}]",
+        result = publish_site(ratings, Path(out) / folder, title=f"{site_title} [{_heading(variant, mixed)}]",
                               handicap_report=handicap_section(held, ratings), status=status)
         files += result.files
         pages += result.pages

@@ -202,6 +202,7 @@ class Runner:
         self.stop_condition = stop_condition
         self._signal: int | None = None
         self._executor: Executor | None = None
+        self._stopping = False  # the executor is being shut down: a signal is noted, never raised
 
     def run(self) -> RunSummary:
         """Play every planned game not yet stored; raise RunInterrupted on Ctrl-C/SIGTERM (games kept)."""
@@ -216,18 +217,17 @@ class Runner:
             counts = {"played": 0, "forfeits": 0}
             if self.progress is not None:
                 self.progress.start(len(slots), already, self.workers)
-            failed = True
             try:
                 with self._signals():
-                    self._loop(scheduler, store, counts)
-                failed = False
+                    failed = True
+                    try:
+                        self._loop(scheduler, store, counts)
+                        failed = False
+                    finally:
+                        self._stop_executor(abandon=failed or self._signal is not None)
             except KeyboardInterrupt:
                 self._signal = self._signal or signal.SIGINT
             finally:
-                if self._executor is not None:
-                    # after an interrupt or an error, games in progress are dropped (a rerun plays them)
-                    self._executor.shutdown(abandon=failed)
-                    self._executor = None
                 if self.progress is not None:
                     self.progress.finish()
             summary = RunSummary(
@@ -242,6 +242,17 @@ class Runner:
                 f"{str(self.directory)!r}; games in progress were abandoned", self._signal,
             )
         return summary
+
+    def _stop_executor(self, abandon: bool) -> None:
+        """Stop the executor: after an interrupt or an error, games in progress are dropped at once (a rerun plays
+        them); a signal meanwhile is only noted, so the run still ends with RunInterrupted."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            self._stopping = True
+            try:
+                executor.shutdown(abandon=abandon)
+            finally:
+                self._stopping = False
 
     def _remember(self, records: Iterator[GameRecord]) -> Iterator[GameRecord]:
         """Rate the stored results as they stream by, for the progress display's leader."""
@@ -321,7 +332,8 @@ class Runner:
 
     @contextlib.contextmanager
     def _signals(self) -> Iterator[None]:
-        """Ctrl-C and SIGTERM stop dispatching; a second one (or one during an in-process game) stops at once."""
+        """Ctrl-C and SIGTERM stop dispatching and drop the games in progress; a second one (or one during an
+        in-process game) stops at once; one while the workers are being stopped is only noted."""
         if threading.current_thread() is not threading.main_thread():
             yield
             return
@@ -329,6 +341,8 @@ class Runner:
         def handler(signum: int, frame: object) -> None:
             first = self._signal is None
             self._signal = self._signal or signum
+            if self._stopping:
+                return
             if not first or (self._executor is not None and self._executor.in_process):
                 raise HaltGame
 

@@ -113,3 +113,14 @@ def test_a_site_of_several_games_names_y_in_its_league_headings_too(tmp_path: Pa
                                                                        sample_records()], name="y5")],
                             tmp_path / "site-y").index.read_text(encoding="utf-8")
     assert '<a href="tri-4/index.html">tri:4</a>' in alone  # only Y: its boards alone, as before
+
+
+def test_the_pairs_page_shows_fair_handicaps_only_when_some_pair_has_one(tmp_path: Path) -> None:
+    from table_games import make_results, sample_records
+
+    from ytourney.publish.live import publish_results
+
+    site = publish_site(rate_records([aliens_record()]), tmp_path / "aa", generated="").out
+    assert "fair handicap" not in (site / "pairs.html").read_text(encoding="utf-8")  # no handicap in this game
+    y = publish_results([make_results(tmp_path / "y", sample_records(), name="y")], tmp_path / "y-site")
+    assert "<th>fair handicap [95%]</th>" in (y.out / "pairs.html").read_text(encoding="utf-8")

@@ -124,3 +124,21 @@ def test_the_pairs_page_shows_fair_handicaps_only_when_some_pair_has_one(tmp_pat
     assert "fair handicap" not in (site / "pairs.html").read_text(encoding="utf-8")  # no handicap in this game
     y = publish_results([make_results(tmp_path / "y", sample_records(), name="y")], tmp_path / "y-site")
     assert "<th>fair handicap [95%]</th>" in (y.out / "pairs.html").read_text(encoding="utf-8")
+
+
+def test_every_table_counts_a_handicap_level_s_stones_as_one_move_as_the_game_page_does(tmp_path: Path) -> None:
+    from table_games import sample_records
+
+    record = sample_records()[7]  # handicap 2: its two stones a1 b1 are one turn, then c1
+    assert record.handicap == 2 and len(record.moves) == 3
+    site = publish_site(rate_records([record]), tmp_path / "site", generated="").out
+    (page,) = (site / "games").glob("*.html")
+    assert "after 2 moves" in page.read_text(encoding="utf-8")
+    row_end = '<td class="num">2</td></tr>'
+    assert row_end in (site / "games.html").read_text(encoding="utf-8")
+    (pair,) = (site / "pairs").glob("*.html")
+    assert row_end in pair.read_text(encoding="utf-8")
+    assert '"r":[[1,"' in (site / "games-data-1.js").read_text(encoding="utf-8")
+    assert (site / "games-data-1.js").read_text(encoding="utf-8").rstrip().endswith(",2]]});")
+    player = (site / "players" / "ann.html").read_text(encoding="utf-8")
+    assert '<td class="num">2</td><td class="num">' in player

@@ -179,7 +179,7 @@ def player_game_rows(name: str, games: Sequence[RatedGame], indices: Sequence[in
                      "opponent_href": links.player(opponent), "pair_href": links.pair(name, opponent), "won": won,
                      "drawn": record.winner is None,
                      "handicap": record.handicap, "termination": record.termination.value,
-                     "moves": len(record.moves), "mu": after.mu})
+                     "moves": move_count(record), "mu": after.mu})
     return rows
 
 
@@ -208,7 +208,7 @@ def _row(number: int, record: GameRecord, href: str) -> dict[str, Any]:
     return {"index": number, "href": href, "tournament": record.tournament, "id": "" if record.id is None else record.id,
             "round": record.round, "board": record.board, "handicap": record.handicap, "black": record.black,
             "white": record.white, "winner": record.winner_name or "draw", "termination": record.termination.value,
-            "fault": record.termination.is_fault, "moves": len(record.moves)}
+            "fault": record.termination.is_fault, "moves": move_count(record)}
 
 
 def games_list_name(page: int) -> str:
@@ -252,6 +252,6 @@ def _data_script(rows: Sequence[tuple[int, GameRecord, str]]) -> str:
                        record.handicap, intern(record.black), intern(record.white), intern(record.first),
                        0 if record.winner is Color.BLACK else 1 if record.winner is Color.WHITE else 2,
                        intern(record.termination.value),
-                       len(record.moves)])
+                       move_count(record)])
     data = json.dumps({"s": list(strings), "r": packed}, separators=(",", ":"), ensure_ascii=True)
     return f"(window.YTGAMES = window.YTGAMES || []).push({data});\n"

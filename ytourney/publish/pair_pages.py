@@ -10,6 +10,7 @@ from typing import Any
 
 from ytourney.games.record import GameRecord
 from ytourney.publish.charts import FairLevelPoint
+from ytourney.publish.game_facts import move_count
 from ytourney.publish.game_pages import GAMES_SHOWN, SiteLinks, pair_key
 from ytourney.publish.handicap_table import HandicapReport
 from ytourney.publish.html import render_page
@@ -177,7 +178,7 @@ def pair_page(pair: PairResults, summary: Mapping[str, Any], games: Sequence[Rat
         rows.append({"index": index + 1, "href": "../" + links.game_href[index], "black": record.black,
                      "white": record.white, "first": record.first, "winner": record.winner_name or "draw",
                      "handicap": record.handicap, "termination": record.termination.value,
-                     "fault": record.termination.is_fault, "moves": len(record.moves)})
+                     "fault": record.termination.is_fault, "moves": move_count(record)})
     from urllib.parse import quote
 
     return render_page("pair.html", title=f"{pair.a} vs {pair.b}", root="../", pair=summary, seats=seats,

@@ -125,6 +125,42 @@ def test_games_svg_never_writes_through_a_link_or_into_a_device(tmp_path: Path) 
     assert code == 0 and (tmp_path / "new" / "tetra-start.svg").read_text().startswith("<svg")
 
 
+SLEEPER = """
+from pathlib import Path
+import time
+
+from ytourney.players import BaseBot
+
+
+class Sleeper(BaseBot):
+    def move(self, state, limit):
+        Path(__file__).with_suffix(".thinking").touch()
+        time.sleep(60)
+"""
+
+
+def test_ctrl_c_stops_play_with_130_and_no_result(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    (tmp_path / "sleeper.py").write_text(SLEEPER)
+    command = [sys.executable, "-m", "ytourney", "play", "random", f"{tmp_path / 'sleeper.py'}:Sleeper", "--game",
+               "tetra", "--seed", "1"]
+    done = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        begin = time.monotonic()
+        while not (tmp_path / "sleeper.thinking").exists() and time.monotonic() - begin < 60:
+            time.sleep(0.05)
+        done.send_signal(signal.SIGINT)
+        out, err = done.communicate(timeout=20)
+    finally:
+        done.kill()
+    assert done.returncode == 130, err
+    assert err.strip() == "ytourney: interrupted by SIGINT; the game was not finished"
+    assert out == ""  # no result: the game was not the thinking bot's loss
+
+
 def test_bots_lists_builtins_with_options() -> None:
     code, out = invoke("bots")
     assert code == 0 and "random" in out and "swap_rate" in out

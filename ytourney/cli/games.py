@@ -5,8 +5,9 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,7 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
     from ytourney.players import BotKind, create_bot, parse_bot_spec
     from ytourney.players.clock import TimeControl
     from ytourney.publish.game_facts import move_count, rules_in_play
-    from ytourney.tournament.match import Seat, play_game
+    from ytourney.tournament.match import HaltGame, Seat, play_game
 
     game = get_game(game_name)
     if handicap and not game.has_handicap:  # else the game would be played even and stored as a handicap game
@@ -67,15 +68,25 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
     rng = random.Random(seed)
     seeds = [rng.randrange(2**31) for _ in specs]
     bots: list[Any] = []
+    halted: list[int] = []
     try:
-        for spec, bot_seed in zip(specs, seeds):  # created inside the try: a second bot failing closes the first
-            bots.append(_served(spec, bot_seed, game) if spec.kind is BotKind.PLUGIN else create_bot(spec, bot_seed))
-        time_control = TimeControl(move_seconds=move_seconds, grace_seconds=max(1.0, (move_seconds or 0) * 0.5))
-        seats = [Seat(name, bot, trusted=spec.kind is BotKind.BUILTIN) for name, bot, spec in zip(names, bots, specs)]
-        with contextlib.redirect_stdout(sys.stderr):  # what a bot prints never mixes with the board
-            record = play_game(seats, game, board, rules, handicap,
-                               time_control if move_seconds is not None else None, seed=seed,
-                               watch=_last_resort(names))
+        with _halting(halted):  # Ctrl-C stops the game; it is not the loss of the bot that was thinking
+            for spec, bot_seed in zip(specs, seeds):  # created inside the try: a second bot failing closes the first
+                bots.append(_served(spec, bot_seed, game) if spec.kind is BotKind.PLUGIN else
+                            create_bot(spec, bot_seed))
+            time_control = TimeControl(move_seconds=move_seconds, grace_seconds=max(1.0, (move_seconds or 0) * 0.5))
+            seats = [Seat(name, bot, trusted=spec.kind is BotKind.BUILTIN)
+                     for name, bot, spec in zip(names, bots, specs)]
+            with contextlib.redirect_stdout(sys.stderr):  # what a bot prints never mixes with the board
+                record = play_game(seats, game, board, rules, handicap,
+                                   time_control if move_seconds is not None else None, seed=seed,
+                                   watch=_halt_between_moves(_last_resort(names), halted))
+    except HaltGame:
+        if not halted:
+            raise
+        click.echo(f"ytourney: interrupted by {signal.Signals(halted[0]).name}; the game was not finished",
+                   err=True)
+        sys.exit(128 + halted[0])
     finally:
         for bot in bots:
             bot.close()
@@ -97,6 +108,43 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
     where = f"{record.board}" if game.name == "y" else f"{game.name}, {record.board}"
     click.echo(f"result: {result}{detail}{score} after {move_count(record)} moves   "
                f"[{where}, {shown}, handicap {record.handicap}, seed {seed}]")
+
+
+def _halt_between_moves(watch: Callable[[int, float], None], halted: list[int]) -> Callable[[int, float], None]:
+    """The watch, raising HaltGame as a decision starts or ends once a signal came: C code (numpy's) may swallow the
+    exception the handler raised while it ran, and then the next move boundary stops the game."""
+    from ytourney.tournament.match import HaltGame
+
+    def checked(seat: int, deadline: float) -> None:
+        watch(seat, deadline)
+        if halted:
+            raise HaltGame
+
+    return checked
+
+
+@contextlib.contextmanager
+def _halting(halted: list[int]) -> Iterator[None]:
+    """Ctrl-C and SIGTERM raise HaltGame (noted in `halted`), which the referee never counts as a player's fault;
+    a signal the shell ignores (a background job's Ctrl-C) stays ignored."""
+    import threading
+
+    from ytourney.tournament.match import HaltGame
+
+    def halt(signum: int, frame: object) -> None:
+        halted.append(signum)
+        raise HaltGame
+
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            if signal.getsignal(sig) is not signal.SIG_IGN:
+                previous[sig] = signal.signal(sig, halt)
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
 
 
 def _served(spec: Any, seed: int | None, game: Any, **options: Any) -> Any:

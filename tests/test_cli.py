@@ -161,6 +161,26 @@ def test_ctrl_c_stops_play_with_130_and_no_result(tmp_path: Path) -> None:
     assert out == ""  # no result: the game was not the thinking bot's loss
 
 
+def test_ctrl_c_in_any_command_exits_130_with_one_line() -> None:
+    import signal
+
+    command = [sys.executable, "-m", "ytourney", "gtp", "mcts:playouts=1000000", "--game", "tetra", "--seed", "1"]
+    served = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert served.stdin is not None and served.stdout is not None
+        served.stdin.write("name\n")
+        served.stdin.flush()
+        assert served.stdout.readline() == "= ytourney-mcts\n"  # the command runs: its Ctrl-C is ours to handle
+        served.stdin.write("genmove b\n")
+        served.stdin.flush()
+        served.send_signal(signal.SIGINT)
+        out, err = served.communicate(timeout=20)
+    finally:
+        served.kill()
+    assert served.returncode == 130 and err.strip() == "ytourney: interrupted by SIGINT", err
+
+
 def test_bots_lists_builtins_with_options() -> None:
     code, out = invoke("bots")
     assert code == 0 and "random" in out and "swap_rate" in out

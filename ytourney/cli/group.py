@@ -37,6 +37,9 @@ class YTourneyGroup(click.Group):
             return result
         except YTourneyError as err:
             raise click.ClickException(str(err)) from err
+        except KeyboardInterrupt:  # Ctrl-C in a command without its own handling (solve, gtp, a report)
+            click.echo("ytourney: interrupted by SIGINT", err=True)
+            ctx.exit(130)  # the shell's code for it, as `run` and `play` exit, not click's 'Aborted!' and 1
         except BrokenPipeError:
             silence_stdout()  # the reader went away (`| head`): nothing to say to anyone
             ctx.exit(1)

@@ -113,6 +113,9 @@ def test_a_site_of_several_games_names_y_in_its_league_headings_too(tmp_path: Pa
                                                                        sample_records()], name="y5")],
                             tmp_path / "site-y").index.read_text(encoding="utf-8")
     assert '<a href="tri-4/index.html">tri:4</a>' in alone  # only Y: its boards alone, as before
+    assert "form 2 leagues, one per game, board and rules set" in index
+    assert "played on 2 boards or rules sets. Games of different boards" in alone
+    assert "one per game, board and rules set.\nGames of different games, boards" in index
 
 
 def test_the_pairs_page_shows_fair_handicaps_only_when_some_pair_has_one(tmp_path: Path) -> None:

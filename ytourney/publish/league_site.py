@@ -63,7 +63,7 @@ def publish_leagues(dirs: Sequence[str | os.PathLike[str]], out: str | os.PathLi
     try:
         writer.text("style.css", stylesheet())
         writer.text("index.html", render_page("leagues.html", title=site_title, inline_css=False,
-                                              site_title=site_title, sections=sections, status=status,
+                                              site_title=site_title, sections=sections, mixed=mixed, status=status,
                                               generated=utc_now()))
         files = list(writer.commit())
     except BaseException:

@@ -47,6 +47,14 @@ def test_the_move_legend_alternates_from_the_colour_that_moves_first(tmp_path: P
     assert "stones alternate White, Black" in page and "alternate Black, White" not in page
 
 
+def test_a_game_whose_sides_differ_names_what_each_colour_plays(tmp_path: Path) -> None:
+    page = game_page_text(tmp_path)
+    assert "<dt>Black (Amazons)</dt>" in page and "<dt>White (Aliens)</dt>" in page
+    site = publish_site(rate_records([quinta_record()]), tmp_path / "quinta", generated="").out
+    (quinta,) = (site / "games").glob("*.html")
+    assert "<dt>Black</dt>" in quinta.read_text(encoding="utf-8")
+
+
 def test_the_first_move_heat_map_names_the_colour_of_the_first_stone(tmp_path: Path) -> None:
     site = publish_site(rate_records([aliens_record()]), tmp_path / "site", generated="").out
     index = (site / "index.html").read_text(encoding="utf-8")

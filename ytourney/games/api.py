@@ -299,6 +299,8 @@ class Game(abc.ABC):
     "playout_plies": 16} where the state's `rollout` evaluates after a short playout)."""
     sgf_name: ClassVar[str | None] = None
     """The SGF `GM[...]` value when a standard one exists, else ytourney's `ytourney-<name>`."""
+    side_names: ClassVar[Mapping[Color, str]] = {}
+    """What each colour stands for in a game whose sides differ (e.g. White the Aliens); empty when they do not."""
 
     @property
     def docs(self) -> str:

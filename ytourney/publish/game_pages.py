@@ -152,10 +152,13 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
     hrefs = links.game_href
     return render_page(
         "game.html", title=f"Game {number}: {record.black} vs {record.white}", root="../", record=record,
-        diagram=Markup(diagram), numbered=bool(played.numbers), start_diagram=start_diagram, result=result, fault=record.termination.is_fault,
-        highlight=rules_of.highlight_text if rules_of.highlight(played.state) else "", moves=moves,
-        black={"name": record.black, "href": links.player(record.black), "change": changes.get(record.black, "")},
-        white={"name": record.white, "href": links.player(record.white), "change": changes.get(record.white, "")},
+        diagram=Markup(diagram), numbered=bool(played.numbers), start_diagram=start_diagram, result=result,
+        fault=record.termination.is_fault, moves=moves,
+        highlight=rules_of.highlight_text if rules_of.highlight(played.state) else "",
+        black={"name": record.black, "href": links.player(record.black), "change": changes.get(record.black, ""),
+               "side": rules_of.side_names.get(Color.BLACK, "")},
+        white={"name": record.white, "href": links.player(record.white), "change": changes.get(record.white, ""),
+               "side": rules_of.side_names.get(Color.WHITE, "")},
         pair=links.pair(record.black, record.white),
         moves_style=move_list_style(tokens, seconds), rules=rules_text, think_time=think, note="; ".join(notes),
         move_order="White, Black" if rules_of.first_color is Color.WHITE else "Black, White",

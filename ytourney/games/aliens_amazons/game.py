@@ -64,6 +64,7 @@ class AliensAmazons(Game):
     }
     search_defaults: ClassVar[Mapping[str, Any]] = {"c": 0.7, "playout_plies": 8}
     """The generic mcts scores leaves by 8 plies of the policy play and the evaluation (policy.py)."""
+    side_names: ClassVar[Mapping[Color, str]] = {color: side_name(color) for color in (Color.WHITE, Color.BLACK)}
     own_bots: ClassVar[Mapping[str, str]] = {
         "heuristic": "ytourney.games.aliens_amazons.bots:HeuristicBot",
     }

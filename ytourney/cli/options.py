@@ -205,11 +205,8 @@ def _rule_value(key: str, raw: str, option: Any) -> Any:
         raise click.BadParameter(f"{key}={raw!r}: expected {kind}", param_hint="'--rule'") from None
     if option.choices and value not in option.choices:
         raise click.BadParameter(f"{key}={raw!r}: expected one of {', '.join(option.choices)}", param_hint="'--rule'")
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if (option.low is not None and value < option.low) or (option.high is not None and value > option.high):
-            bounds = " and ".join(f"{sign} {int(bound) if float(bound).is_integer() else bound}"
-                                  for sign, bound in ((">=", option.low), ("<=", option.high)) if bound is not None)
-            kind = "a whole number" if isinstance(value, int) else "a number"
-            raise click.BadParameter(f"{key}={raw!r} is out of range; expected {kind} {bounds}",
-                                     param_hint="'--rule'")
+    bounds = option.broken_range(value)
+    if bounds:
+        kind = "a whole number" if isinstance(value, int) else "a number"
+        raise click.BadParameter(f"{key}={raw!r} is out of range; expected {kind} {bounds}", param_hint="'--rule'")
     return value

@@ -198,20 +198,14 @@ def handicap_command(dirs: tuple[str, ...], fmt: str, only_levels: bool, pool: b
       ytourney handicap results/handicap
       ytourney handicap results/handicap --format csv > fair.csv
     """
-    from ytourney.games.registry import GAMES, get_game
-    from ytourney.publish.handicap_table import handicap_report
+    from ytourney.publish.handicap_table import handicap_report, require_handicap_ladder
     from ytourney.publish.render import render_table
 
     outputs = []
     for heading, sources, ratings, _ in leagues(dirs, pool=pool, single=single_table(fmt)):
-        games = sorted({record.game for record in ratings.records})
-        if games and not any(get_game(name).has_handicap for name in games):  # no levels to estimate
-            ladders = ", ".join(name for name in GAMES if get_game(name).has_handicap)
-            raise click.ClickException(
-                f"{' + '.join(s.name for s in sources)}{heading}: game {games[0]!r} has no handicap ladder; "
-                f"expected games of one that has ({ladders})")
-        report = handicap_report(ratings.records, sources[0].handicap_settings, ratings)
         names = " + ".join(s.name for s in sources) + heading
+        require_handicap_ladder(ratings.records, names)
+        report = handicap_report(ratings.records, sources[0].handicap_settings, ratings)
         pairs = report.pairs_table(f"Fair handicaps: {names}")
         levels = report.levels_table(f"Worth of each handicap level: {names}")
         if only_levels:

@@ -210,6 +210,15 @@ class RuleOption:
     high: float | None = None
     choices: tuple[str, ...] = ()
 
+    def broken_range(self, value: Any) -> str | None:
+        """The range a number outside it must keep to, as '>= 1 and <= 50'; None for a value inside (or no number)."""
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            return None
+        if (self.low is None or value >= self.low) and (self.high is None or value <= self.high):
+            return None
+        return " and ".join(f"{sign} {int(bound) if float(bound).is_integer() else bound}"
+                            for sign, bound in ((">=", self.low), ("<=", self.high)) if bound is not None)
+
 
 class State(Protocol):
     """One position of a game with its history; every layer above games/ plays through these methods.

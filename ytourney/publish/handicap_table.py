@@ -6,7 +6,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ytourney.errors import ReportError
 from ytourney.games.record import GameRecord
+from ytourney.games.registry import game_names, get_game
 from ytourney.publish.sources import Source
 from ytourney.publish.table import Column, ColumnKind, Table
 from ytourney.stats.handicap import (
@@ -176,6 +178,15 @@ class HandicapReport:
     def levels_table(self, title: str = "Worth of each handicap level") -> Table:
         """One row per board and level: the learned worth, its sigma, games and the weaker side's win rate."""
         return level_worth_table(self.level_worth, self.level_results, title, learned=self.learned)
+
+
+def require_handicap_ladder(records: Sequence[GameRecord], label: str) -> None:
+    """Refuse records of `label` whose games have no handicap ladder: there are no levels to estimate."""
+    games = sorted({record.game for record in records})
+    if games and not any(get_game(name).has_handicap for name in games):
+        ladders = ", ".join(name for name in game_names() if get_game(name).has_handicap)
+        raise ReportError(f"{label}: game {games[0]!r} has no handicap ladder; expected games of one that has "
+                          f"({ladders})")
 
 
 def handicap_report(records: Sequence[GameRecord], settings: HandicapSettings | None = None,

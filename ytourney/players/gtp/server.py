@@ -236,11 +236,8 @@ class GtpServer:
                 expected = ", ".join(f"{name}={_rule_syntax(self.game, name, kind)}" for name, kind in options.items())
                 raise GtpCommandError(f"bad rule {arg!r}; expected {expected}")
             option = self.game.rule_options.get(key)
-            numeric = option is not None and isinstance(value, (int, float)) and not isinstance(value, bool)
-            if numeric and ((option.low is not None and value < option.low)  # type: ignore[union-attr]
-                            or (option.high is not None and value > option.high)):  # type: ignore[union-attr]
-                bounds = " and ".join(f"{sign} {int(bound) if float(bound).is_integer() else bound}"
-                                      for sign, bound in ((">=", option.low), ("<=", option.high)) if bound is not None)
+            bounds = option.broken_range(value) if option is not None else None
+            if bounds:
                 raise GtpCommandError(f"bad rule {arg!r}; expected {key} {bounds}")  # as a config's rules: say
             values[key] = value
         genmove_swap = values.pop("genmove_swap")

@@ -45,6 +45,7 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
       ytourney play random mcts:playouts=500 --board kadon --seed 3
       ytourney play 'gtp:hy=/opt/y/y;rows=flipped;swap=genmove;time_command=y_param' mcts --move-seconds 1
     """
+    from ytourney.games.api import score_text
     from ytourney.games.registry import get_game
     from ytourney.games.replay import replay
     from ytourney.players import BotKind, create_bot, parse_bot_spec
@@ -102,7 +103,7 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
     shown = ", ".join(f"{k}={({True: 'on', False: 'off'}).get(v, v) if isinstance(v, bool) else v}"
                       for k, v in rules_in_play(record).items())
     detail = f" ({record.reason})" if record.reason else ""
-    score = f", score {record.score[0]:g}-{record.score[1]:g}" if record.score is not None else ""
+    score = f", score {score_text(record.score)}" if record.score is not None else ""
     result = (f"draw by {record.termination.value}" if record.winner is None else
               f"{record.winner} ({record.winner_name}) wins by {record.termination.value}")
     where = f"{record.board}" if game.name == "y" else f"{game.name}, {record.board}"

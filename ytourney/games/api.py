@@ -188,6 +188,11 @@ TOOL_TERMINATIONS = (Termination.TIME, Termination.ILLEGAL, Termination.CRASH, T
                      Termination.FORFEIT, Termination.MOVE_LIMIT)
 
 
+def score_text(score: tuple[float, float]) -> str:
+    """A game's score, Black's first, as '12 to 7': unambiguous when a score is negative ('-5 to -2')."""
+    return f"{score[0]:g} to {score[1]:g}"
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended: the winning colour or None for a draw, the termination, a score where the game keeps
@@ -398,7 +403,7 @@ class Game(abc.ABC):
         else:
             text = f"{winner} beat {loser} ({termination.value})"
         if outcome.score is not None:
-            text += f", score {outcome.score[0]:g}-{outcome.score[1]:g}"
+            text += f", score {score_text(outcome.score)}"
         return text
 
     highlight_text: ClassVar[str] = "the highlighted stones are ringed and joined in gold"

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ytourney.choices import parse_choice
 from ytourney.errors import ReportError
-from ytourney.games.api import Color, Game, Termination
+from ytourney.games.api import Color, Game, Termination, score_text
 from ytourney.games.record import GameRecord
 from ytourney.games.registry import DEFAULT_GAME, get_game
 from ytourney.publish.feed_files import FeedKey, refuse_store_file, scan_feed
@@ -144,7 +144,7 @@ def pgn_tags(record: GameRecord, site: str = "ytourney") -> list[tuple[str, str]
     if record.opening_plies:
         tags.append(("OpeningPlies", str(record.opening_plies)))
     if record.score is not None:
-        tags.append(("Score", f"{record.score[0]:g}-{record.score[1]:g}"))
+        tags.append(("Score", score_text(record.score)))
     if record.reason:
         tags.append(("Reason", record.reason))
     return tags

@@ -11,7 +11,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ytourney.boards.board import BoardKind
-from ytourney.games.api import EMPTY, Color, Outcome
+from ytourney.games.api import EMPTY, Color, Outcome, score_text
 from ytourney.games.record import GameRecord
 from ytourney.games.registry import get_game
 from ytourney.publish.game_facts import move_count, rules_in_play
@@ -102,7 +102,7 @@ def result_sentence(record: GameRecord) -> str:
         return f"{text[:1].upper()}{text[1:]} after {plies} moves"
     text = f"{record.winner_name} ({record.winner}) wins {game.win_text(record.termination, record.rules)}"
     if record.score is not None:
-        text += f", score {record.score[0]:g}-{record.score[1]:g}"
+        text += f", score {score_text(record.score)}"
     return f"{text} after {plies} moves"
 
 

@@ -67,8 +67,8 @@ def test_views() -> None:
     loop = Outcome(Color.WHITE, LOOP)
     assert GAME.result_text("ann", "bob", loop) == "ann beat bob by closing a loop"
     assert GAME.win_text(LOOP, None) == "by closing a loop"
-    assert "10-9" in GAME.result_text("ann", "bob", Outcome(Color.BLACK, SCORE, (10.0, 9.0)))
-    assert GAME.result_text(None, None, Outcome(None, SCORE, (-1.0, -1.0))).startswith("draw on score -1--1")
+    assert "10 to 9" in GAME.result_text("ann", "bob", Outcome(Color.BLACK, SCORE, (10.0, 9.0)))
+    assert GAME.result_text(None, None, Outcome(None, SCORE, (-1.0, -1.0))).startswith("draw on score -1 to -1")
 
 
 def test_start_diagram_has_green_sprouts() -> None:

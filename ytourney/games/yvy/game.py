@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from ytourney.boards.board import MAX_HEX_SIZE, MIN_HEX_SIZE, Board, BoardKind, parse_board
 from ytourney.errors import BoardSpecError, GameSpecError, NotationError
 from ytourney.games.api import (EMPTY, PASS, PASS_TOKEN, SWAP, SWAP_TOKEN, Color, Game, Move, MoveKind, Outcome,
-                                RuleOption, State, Termination)
+                                RuleOption, State, Termination, score_text)
 from ytourney.games.yvy.state import DEFAULT_MAX_PLIES, LOOP, SCORE, YvyRules, YvyState
 
 YVY_BOARDS = f"'hex:N' with {MIN_HEX_SIZE} <= N <= {MAX_HEX_SIZE} (e.g. 'hex:7')"
@@ -126,16 +126,16 @@ class YvyGame(Game):
         return f"by {termination.value}"
 
     def result_text(self, winner: str | None, loser: str | None, outcome: Outcome) -> str:
-        """'A beat B by closing a loop', 'A beat B on score 10-9', 'draw on score 9-9 (black-white)'."""
+        """'A beat B by closing a loop', 'A beat B on score 10 to 9', 'draw on score 9 to 9 (black, white)'."""
         if outcome.termination is not SCORE or outcome.score is None:
             if winner is not None and outcome.termination is LOOP:
                 return f"{winner} beat {loser} by closing a loop"
             return super().result_text(winner, loser, outcome)
         black, white = outcome.score
         if winner is None:
-            return f"draw on score {black:g}-{white:g} (black-white, sprouts - 2 x groups)"
+            return f"draw on score {score_text((black, white))} (black, white; sprouts - 2 x groups)"
         high, low = (black, white) if outcome.winner is Color.BLACK else (white, black)
-        return f"{winner} beat {loser} on score {high:g}-{low:g} (sprouts - 2 x groups)"
+        return f"{winner} beat {loser} on score {high:g} to {low:g} (sprouts - 2 x groups)"
 
 
 GAME = YvyGame()

@@ -103,6 +103,19 @@ def test_a_rule_out_of_range_names_its_bounds() -> None:
     assert code == 2 and "max_plies='1e3': expected a whole number" in out
 
 
+def test_a_rule_given_twice_is_refused_not_silently_overridden() -> None:
+    code, out = invoke("play", "random", "random", "--game", "tetra", "--rule", "max_plies=50",
+                       "--rule", "max_plies=60")
+    assert code == 2 and "'max_plies=60': rule 'max_plies' is already set" in out and "Traceback" not in out
+    code, out = invoke("play", "random", "random", "--pie", "--rule", "pie=false")
+    assert code == 2 and "rule 'pie' is already set" in out
+
+
+def test_play_refuses_a_negative_seed_as_match_does() -> None:
+    code, out = invoke("play", "random", "random", "--seed", "-5")
+    assert code == 2 and "--seed" in out and "Traceback" not in out
+
+
 def test_a_bad_gtp_player_of_play_is_blamed_on_play_not_match() -> None:
     code, out = invoke("play", "gtp:", "random", "--game", "tetra")
     assert code == 1 and "Traceback" not in out

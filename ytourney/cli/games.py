@@ -29,7 +29,8 @@ from ytourney.cli.options import game_option, rule_options, rules_mapping
               help="Handicap level: 1 = BLACK moves first without pie, k >= 2 = BLACK places k stones first.")
 @click.option("--move-seconds", type=FiniteFloat(min=0, min_open=True), default=None,
               help="Time budget per move for each bot (default: the bots' own playout budgets).")
-@click.option("--seed", type=int, default=None, help="Seed for the bots and the record (default: random).")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed for the bots and the record (default: random).")
 @click.option("--json", "as_json", is_flag=True, help="Print the game record as one JSON object.")
 def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bool | None, misere: bool,
          rule_items: tuple[str, ...], handicap: int, move_seconds: float | None, seed: int | None,
@@ -286,7 +287,7 @@ def games(svg_dir: str | None) -> None:
 @game_option
 @click.option("--board", "board_spec", default=None,
               help="Board until the controller sends boardsize [default: the game's own; tri:11 for Y].")
-@click.option("--seed", type=int, default=None, help="Seed for the bot (default: random).")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed for the bot (default: random).")
 @click.option("--rows", type=click.Choice(("normal", "flipped")), default="normal", show_default=True,
               help="Cell names: normal (row 1 the long edge) or flipped (row 1 the top corner, row r holding r cells).")
 @click.option("--first-color", type=click.Choice(("black", "white")), default="black", show_default=True,

@@ -188,6 +188,9 @@ def rules_mapping(game: Any, pie: bool | None, misere: bool, items: tuple[str, .
             known = ", ".join(options) or "none"
             raise click.BadParameter(f"{item!r}: expected KEY=VALUE with a rule of {game.name!r} ({known})",
                                      param_hint="'--rule'")
+        if key in data:
+            raise click.BadParameter(f"{item!r}: rule {key!r} is already set (by an earlier --rule or a flag); give "
+                                     "each rule once", param_hint="'--rule'")
         data[key] = _rule_value(key, raw.strip(), options[key])
     return data
 

@@ -98,6 +98,10 @@ def test_set_overrides_one_key_with_the_readers_checks(tmp_path: Path) -> None:
         assert not (tmp_path / "other").exists()
     again = run(str(config), "--out", str(out), "--set", "schedule.games_per_pair=2", "--set", "players[2].bot=heuristic")
     assert again.exit_code == 0 and "0 played now" in again.stderr
+    for twice in (("--set", "game=yvy", "--game", "tetra"), ("--set", "board=tri:5", "--set", "board=tri:6")):
+        result = run(str(config), "--out", str(tmp_path / "twice"), *twice)
+        assert result.exit_code == 1 and "is already set by --set" in result.output, result.output
+        assert not (tmp_path / "twice").exists()
 
 
 def test_the_leader_is_named_by_rating_not_by_raw_wins() -> None:

@@ -192,7 +192,14 @@ def load_config(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> 
         raise ConfigError(f"cannot read config file {str(path)!r}: {err}", source=str(path)) from err
     if overrides:
         data = load_yaml(text, str(path))
+        given: dict[str, str] = {}
         for override in overrides:
+            key = override.partition("=")[0].strip()
+            if key in given:
+                raise ConfigError(f"{path}: --set {override!r}: {key!r} is already set by --set {given[key]!r} (--game "
+                                  "is --set game=NAME); set each key once", source=str(path), value=override,
+                                  expected="each key once")
+            given[key] = override
             data = apply_override(data, override, str(path))
         header = "".join(f"# --set {override}\n" for override in overrides)
         text = f"# {path} with overrides\n{header}" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)

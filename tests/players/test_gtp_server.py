@@ -94,6 +94,11 @@ def test_board_setup_and_play_validation() -> None:
     assert ask(server, "clear_board") == ["="] and not server.state.moves
 
 
+def test_an_error_answer_is_capped_not_a_huge_bad_move_echoed_whole() -> None:
+    (answer,) = ask(GtpServer(SpyBot(), "tri:5"), "play b " + "z" * 16_000)
+    assert answer.startswith("? invalid vertex 'zzz") and "more characters]" in answer and len(answer) < 1100
+
+
 def test_play_and_genmove_carry_a_game_to_its_end() -> None:
     bot = SpyBot()
     server = GtpServer(bot, "tri:3", Rules(pie=False))

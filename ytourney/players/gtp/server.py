@@ -24,7 +24,7 @@ from ytourney.players.gtp.dialect import (
     to_engine_move,
 )
 from ytourney.players.gtp.settings import FirstColor, RowOrder, SwapStyle
-from ytourney.players.untrusted import describe, describe_error
+from ytourney.players.untrusted import cap, describe, describe_error
 
 # `ytourney-rules KEY=VALUE ... genmove_swap=on|off` (an extension GtpBot sends when it is known): the game's rules
 # (for Y `pie=on|off misere=on|off`), and whether genmove may answer `swap` (off when the controller decides the pie).
@@ -520,8 +520,9 @@ def _rule_syntax(game: Game, name: str, kind: type) -> str:
 
 
 def _one_line(text: str) -> str:
-    """An error on one line: a bot's message holding a blank line would end the GTP response early."""
-    return " ".join(text.split())
+    """An error on one line, capped: a blank line in it would end the GTP response early, and a controller's
+    16 KB bad move need not come back whole."""
+    return cap(" ".join(text.split()))
 
 
 def _arity(args: list[str], count: int, syntax: str) -> None:

@@ -128,6 +128,15 @@ def test_validate_prints_a_summary_and_starts_engines(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "PROBLEM" in result.stdout and "not found on PATH" in result.stdout
 
 
+def test_validate_without_starting_still_checks_an_engine_against_the_board(tmp_path: Path) -> None:
+    engine = f"{{name: e, gtp: {{command: ['{sys.executable}', '{FAKE}'], rows: flipped}}}}"
+    config = write_config(tmp_path, board="kadon", players=f"[{{name: a, bot: random}}, {engine}]")
+    result = CliRunner().invoke(main, ["validate", str(config), "--no-start"])
+    assert result.exit_code == 1 and "PROBLEM" in result.stdout and "cannot play board 'kadon'" in result.stdout
+    fine = write_config(tmp_path, name="fine", players=f"[{{name: a, bot: random}}, {engine}]")
+    assert CliRunner().invoke(main, ["validate", str(fine), "--no-start"]).exit_code == 0
+
+
 def test_shipped_gtp_config_validates_from_another_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["validate", str(REPO / "configs" / "gtp.yaml")])

@@ -101,7 +101,7 @@ def _check(config: TournamentConfig, player: PlayerConfig, start: bool, probe: b
     """Check a player here: start it, or with `start` false only look for its files; with `probe` an engine also
     plays the probe games (`probe_engine`)."""
     try:
-        note = check_player(config, player) if start else _look_for(player)
+        note = check_player(config, player) if start else _look_for(config, player)
         if probe and player.spec.kind is BotKind.GTP:
             found = probe_engine(config, player)
             if found.problem:
@@ -114,13 +114,13 @@ def _check(config: TournamentConfig, player: PlayerConfig, start: bool, probe: b
     return PlayerCheck(player.name, note)
 
 
-def _look_for(player: PlayerConfig) -> str:
-    """Check a player's files without starting it."""
+def _look_for(config: TournamentConfig, player: PlayerConfig) -> str:
+    """Check a player's files, and an engine's settings against the board, without starting it."""
     spec = player.spec
     if spec.kind is BotKind.GTP:
         from ytourney.players.gtp.settings import check_engine
 
-        check_engine(spec.gtp)
+        check_engine(spec.gtp, config.game_rules.parse_board(config.board))
         return "engine program found (not started)"
     if spec.kind is BotKind.PLUGIN:
         if not spec.path or not os.path.isfile(spec.path):

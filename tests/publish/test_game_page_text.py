@@ -55,6 +55,12 @@ def test_a_game_whose_sides_differ_names_what_each_colour_plays(tmp_path: Path) 
     assert "<dt>Black</dt>" in quinta.read_text(encoding="utf-8")
 
 
+def test_the_game_page_shows_when_it_was_played_as_people_read_times(tmp_path: Path) -> None:
+    page = game_page_text(tmp_path)
+    assert "2026-01-02 03:04:05 UTC → 2026-01-02 03:04:06 UTC" in page and "T03:04:05Z" not in page
+    assert "<dt>First move</dt>" in page
+
+
 def test_the_first_move_heat_map_names_the_colour_of_the_first_stone(tmp_path: Path) -> None:
     site = publish_site(rate_records([aliens_record()]), tmp_path / "site", generated="").out
     index = (site / "index.html").read_text(encoding="utf-8")

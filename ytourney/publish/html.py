@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -19,6 +20,17 @@ def counted(count: int, noun: str) -> str:
     return f"{count} {noun if count == 1 else noun + 's'}"
 
 
+def moment(stamp: str) -> str:
+    """A record's ISO time as people read it: '2026-12-03 16:04:18 UTC' (the templates' `moment` filter)."""
+    try:
+        when = datetime.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return stamp  # a time written by another tool is shown as it came
+    if when.tzinfo is not None:
+        when = when.astimezone(datetime.timezone.utc)
+    return when.strftime("%Y-%m-%d %H:%M:%S") + (" UTC" if when.tzinfo is not None else "")
+
+
 @functools.lru_cache(maxsize=1)
 def template_env() -> jinja2.Environment:
     """The jinja2 environment of the package templates; every page autoescapes."""
@@ -31,6 +43,7 @@ def template_env() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["counted"] = counted
+    env.filters["moment"] = moment
     return env
 
 

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from list_executor import ListExecutor, write_cup_config
+
 from ytourney.errors import RunInterrupted
 from ytourney.tournament.config import load_config
 from ytourney.tournament.executor import ABANDON_SECONDS, STOP_SECONDS, GameOutcome
@@ -18,24 +20,16 @@ from ytourney.tournament.run import Runner
 from ytourney.tournament.store import stored_count
 
 
-class Busy:
+class Busy(ListExecutor):
     """An executor whose games never finish; it sends this process SIGINT while a game is in progress, and again
     while it is being shut down when asked to."""
 
-    in_process = False
     capacity = 2
 
     def __init__(self, signal_in_shutdown: bool) -> None:
-        self.tasks: list[object] = []
+        super().__init__()
         self.signal_in_shutdown = signal_in_shutdown
         self.shutdowns: list[bool] = []
-
-    @property
-    def in_flight(self) -> int:
-        return len(self.tasks)
-
-    def submit(self, task: object) -> None:
-        self.tasks.append(task)
 
     def results(self, timeout: float) -> list[GameOutcome]:
         os.kill(os.getpid(), signal.SIGINT)
@@ -47,21 +41,14 @@ class Busy:
         if self.signal_in_shutdown:
             os.kill(os.getpid(), signal.SIGINT)
             time.sleep(0.01)
-        self.tasks.clear()
-
-
-def write_config(tmp_path: Path) -> Path:
-    config = tmp_path / "cup.yaml"
-    config.write_text("name: cup\nboard: tri:5\nseed: 3\nschedule: {games_per_pair: 2}\n"
-                      "players: [{name: a, bot: random}, {name: b, bot: random}]\n")
-    return config
+        super().shutdown(abandon)
 
 
 @pytest.mark.parametrize("signal_in_shutdown", [False, True])
 def test_ctrl_c_abandons_the_games_in_progress_and_a_second_one_is_only_noted(
         tmp_path: Path, signal_in_shutdown: bool) -> None:
     executor = Busy(signal_in_shutdown)
-    runner = Runner(load_config(write_config(tmp_path)), tmp_path / "out", workers=1,
+    runner = Runner(load_config(write_cup_config(tmp_path)), tmp_path / "out", workers=1,
                     executor_factory=lambda context, workers: executor)
     try:
         with pytest.raises(RunInterrupted, match="interrupted by SIGINT: 0 of 2 games") as caught:

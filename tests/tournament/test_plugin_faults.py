@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from list_executor import ListExecutor, write_cup_config
 
 from ytourney.cli import main
 from ytourney.games.record import Termination
@@ -140,37 +141,22 @@ def test_a_game_is_never_handed_back_endlessly(tmp_path: Path, blameless: bool) 
     from ytourney.tournament.executor import GameOutcome
     from ytourney.tournament.run import HANDED_BACK_RETRIES, WORKER_RETRIES, Runner
 
-    class Dying:
+    class Dying(ListExecutor):
         """An executor whose worker dies under every game."""
 
-        in_process = False
-        capacity = 1
-
-        def __init__(self, context: object, workers: int) -> None:
-            self.tasks: list = []
+        def __init__(self) -> None:
+            super().__init__()
             self.losses = 0
-
-        @property
-        def in_flight(self) -> int:
-            return len(self.tasks)
-
-        def submit(self, task: object) -> None:
-            self.tasks.append(task)
 
         def results(self, timeout: float) -> list[GameOutcome]:
             self.losses += 1
             return [GameOutcome(self.tasks.pop(), None, "worker died", blameless=blameless)]
 
-        def shutdown(self, abandon: bool = False) -> None:
-            self.tasks.clear()
-
-    config = tmp_path / "cup.yaml"
-    config.write_text("name: cup\nboard: tri:5\nseed: 3\nschedule: {games_per_pair: 2}\n"
-                      "players: [{name: a, bot: random}, {name: b, bot: random}]\n")
+    config = write_cup_config(tmp_path)
     executors: list[Dying] = []
 
     def factory(context: object, workers: int) -> Dying:
-        executors.append(Dying(context, workers))
+        executors.append(Dying())
         return executors[-1]
 
     with pytest.raises(RunnerError, match="lost its worker process"):

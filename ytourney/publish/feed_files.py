@@ -19,8 +19,7 @@ from pathlib import Path
 
 from ytourney.errors import ReportError
 from ytourney.safe_files import open_file
-from ytourney.tournament.folder import LOCK_NAME
-from ytourney.tournament.store import DB_NAME
+from ytourney.tournament.store import STORE_FILES
 
 LINE_BYTES = 16 << 20
 """Longest line a live file may hold (a JSON line keeps a game's printed output, itself capped)."""
@@ -42,10 +41,6 @@ class FeedScan:
     whole: int = 0  # bytes of whole entries: anything after them is an entry cut short, dropped before appending
     size: int = 0
     identity: tuple[int, int] | None = None  # (device, inode) of the file read, None when there is none
-
-
-STORE_FILES = frozenset({LOCK_NAME, *(DB_NAME + suffix for suffix in ("", "-wal", "-shm", "-journal"))})
-"""The files of a results folder's store: never written as a live file or an export."""
 
 
 def refuse_store_file(path: str | os.PathLike[str]) -> None:

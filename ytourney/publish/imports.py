@@ -28,9 +28,8 @@ from ytourney.games.registry import DEFAULT_GAME, get_game
 from ytourney.publish.sgf import read_sgf_games
 from ytourney.safe_files import kind_of, read_file, write_file
 from ytourney.tournament.config import parse_config
-from ytourney.tournament.folder import LOCK_NAME
 from ytourney.tournament.run import open_store
-from ytourney.tournament.store import DB_NAME, db_path
+from ytourney.tournament.store import STORE_FILES, db_path
 
 SGF_BYTES = 64 << 20
 """Largest SGF file read."""
@@ -230,7 +229,7 @@ def _entries(directory: Path) -> set[str]:
 def _remove_new(directory: Path, before: set[str]) -> None:
     """Remove the files a failed import made in a folder that existed already (the store, its lock, the config):
     only names it writes, only when they were not there before, never through a link."""
-    ours = {CONFIG_NAME, LOCK_NAME, *(DB_NAME + suffix for suffix in ("", "-wal", "-shm", "-journal"))}
+    ours = {CONFIG_NAME, *STORE_FILES}
     for name in sorted((_entries(directory) - before) & ours):
         with contextlib.suppress(OSError):
             os.unlink(directory / name)  # unlinking a link removes the link, never its target

@@ -17,6 +17,8 @@ from pathlib import Path
 from ytourney.errors import StoreError, StoreLockedError
 
 LOCK_NAME = "run.lock"
+SQLITE_SUFFIXES = ("", "-wal", "-shm", "-journal")
+"""The suffixes of an SQLite database's files: the database, its WAL, shared memory and rollback journal."""
 
 _HELD_LOCKS: set[int] = set()
 """Descriptors of run locks held by this process."""
@@ -66,7 +68,7 @@ def open_in_folder(path: Path) -> int:
 
 def refuse_links(path: Path) -> None:
     """Refuse a store whose database or journal files are symlinks (SQLite would write through them)."""
-    for suffix in ("", "-wal", "-shm", "-journal"):
+    for suffix in SQLITE_SUFFIXES:
         candidate = path.with_name(path.name + suffix)
         if candidate.is_symlink():
             raise _link_refusal(candidate)

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 from ytourney.errors import ConfigMismatchError, StoreError, YTourneyError
 from ytourney.games.record import GameRecord, utc_now
 from ytourney.games.registry import get_game
-from ytourney.tournament.folder import RunLock, refuse_links
+from ytourney.tournament.folder import LOCK_NAME, SQLITE_SUFFIXES, RunLock, refuse_links
 from ytourney.tournament.store_schema import (
     DamagedRowError,
     GAME_COLUMNS,
@@ -46,6 +46,8 @@ from ytourney.tournament.store_schema import (
 )
 
 DB_NAME = "tournament.db"
+STORE_FILES = frozenset({LOCK_NAME, *(DB_NAME + suffix for suffix in SQLITE_SUFFIXES)})
+"""The files of a results folder's store, which only the store writes."""
 BUSY_TIMEOUT_MS = 10_000
 @dataclass(frozen=True)
 class StoredPlayer:

@@ -111,6 +111,15 @@ def test_a_rule_given_twice_is_refused_not_silently_overridden() -> None:
     assert code == 2 and "rule 'pie' is already set" in out
 
 
+def test_an_unset_rule_option_reads_default_in_play_and_validate(tmp_path: Path) -> None:
+    code, out = invoke("play", "random", "random", "--game", "aliens-amazons", "--no-pie", "--seed", "1")
+    assert code == 0 and "threshold=default" in out and "None" not in out
+    config = tmp_path / "aa.yaml"
+    config.write_text("name: aa\ngame: aliens-amazons\nplayers: [{name: a, bot: random}, {name: b, bot: random}]\n")
+    code, out = invoke("validate", str(config), "--no-start")
+    assert code == 0 and "threshold default" in out and "None" not in out
+
+
 def test_play_refuses_a_negative_seed_as_match_does() -> None:
     code, out = invoke("play", "random", "random", "--seed", "-5")
     assert code == 2 and "--seed" in out and "Traceback" not in out

@@ -46,7 +46,7 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
       ytourney play random mcts:playouts=500 --board kadon --seed 3
       ytourney play 'gtp:hy=/opt/y/y;rows=flipped;swap=genmove;time_command=y_param' mcts --move-seconds 1
     """
-    from ytourney.games.api import score_text
+    from ytourney.games.api import rule_value_text, score_text
     from ytourney.games.registry import get_game
     from ytourney.games.replay import replay
     from ytourney.players import BotKind, create_bot, parse_bot_spec
@@ -101,8 +101,7 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
     click.echo()
     click.echo(f"black: {record.black}   white: {record.white}   first move: {record.first}")
     click.echo("moves: " + " ".join(f"{i}.{m}" for i, m in enumerate(record.moves, start=1)))
-    shown = ", ".join(f"{k}={({True: 'on', False: 'off'}).get(v, v) if isinstance(v, bool) else v}"
-                      for k, v in rules_in_play(record).items())
+    shown = ", ".join(f"{k}={rule_value_text(v)}" for k, v in rules_in_play(record).items())
     detail = f" ({record.reason})" if record.reason else ""
     score = f", score {score_text(record.score)}" if record.score is not None else ""
     result = (f"draw by {record.termination.value}" if record.winner is None else

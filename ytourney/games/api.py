@@ -188,6 +188,13 @@ TOOL_TERMINATIONS = (Termination.TIME, Termination.ILLEGAL, Termination.CRASH, T
                      Termination.FORFEIT, Termination.MOVE_LIMIT)
 
 
+def rule_value_text(value: Any) -> str:
+    """A rule option's value in words: on/off for a switch, 'default' for an option left unset (None)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return "default" if value is None else str(value)
+
+
 def score_text(score: tuple[float, float]) -> str:
     """A game's score, Black's first, as '12 to 7': unambiguous when a score is negative ('-5 to -2')."""
     return f"{score[0]:g} to {score[1]:g}"
@@ -342,9 +349,7 @@ class Game(abc.ABC):
 
     def rules_text(self, rules: Any) -> str:
         """The rules in words for summaries: each option with its value."""
-        words = {True: "on", False: "off"}
-        return ", ".join(f"{key} {words.get(value, value) if isinstance(value, bool) else value}"
-                         for key, value in self.rules_dict(rules).items())
+        return ", ".join(f"{key} {rule_value_text(value)}" for key, value in self.rules_dict(rules).items())
 
     def rules_label(self, rules: Any) -> str:
         """What a league heading adds to the board for a rules set ('' for the default rules)."""

@@ -11,7 +11,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ytourney.boards.board import BoardKind
-from ytourney.games.api import EMPTY, Color, Outcome, score_text
+from ytourney.games.api import EMPTY, Color, Outcome, rule_value_text, score_text
 from ytourney.games.record import GameRecord
 from ytourney.games.registry import get_game
 from ytourney.publish.game_facts import move_count, rules_in_play
@@ -86,13 +86,6 @@ def move_list_style(tokens: Sequence[str], seconds: Sequence[float | None]) -> s
     return f"--entry: {math.ceil(entry)}ch; --marker: {marker:g}ch"
 
 
-def _rule_value(value: Any) -> str:
-    """A rule's value in words: on/off for a switch, 'default' for an option left unset (None)."""
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return "default" if value is None else str(value)
-
-
 def result_sentence(record: GameRecord) -> str:
     """The game page's result in words, from the game's views: who won and how, or the draw, and its length."""
     game = get_game(record.game)
@@ -147,7 +140,7 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
         for ply, t in enumerate(record.move_seconds):
             spent[mover_seat(ply, record.handicap)] += t
         think = f"{record.first} {spent[0]:.2f}s, {record.second} {spent[1]:.2f}s"
-    rules_text = ", ".join(f"{k} {_rule_value(v)}" for k, v in sorted(rules_in_play(record).items())) or "-"
+    rules_text = ", ".join(f"{k} {rule_value_text(v)}" for k, v in sorted(rules_in_play(record).items())) or "-"
     index = number - 1
     hrefs = links.game_href
     return render_page(

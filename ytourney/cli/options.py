@@ -195,8 +195,13 @@ def rules_mapping(game: Any, pie: bool | None, misere: bool, items: tuple[str, .
     return data
 
 
+_RULE_KINDS = {bool: "true or false", int: "a whole number", float: "a number"}
+"""A rule option's type in the words of a refusal."""
+
+
 def _rule_value(key: str, raw: str, option: Any) -> Any:
     """One --rule value as its option's type, range and choices say."""
+    kind = _RULE_KINDS.get(option.type, option.type.__name__)
     try:
         if option.type is bool:
             if raw.lower() not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
@@ -204,12 +209,10 @@ def _rule_value(key: str, raw: str, option: Any) -> Any:
             return raw.lower() in ("true", "on", "yes", "1")
         value = option.type(raw)
     except ValueError:
-        kind = {bool: "true or false", int: "a whole number", float: "a number"}.get(option.type, option.type.__name__)
         raise click.BadParameter(f"{key}={raw!r}: expected {kind}", param_hint="'--rule'") from None
     if option.choices and value not in option.choices:
         raise click.BadParameter(f"{key}={raw!r}: expected one of {', '.join(option.choices)}", param_hint="'--rule'")
     bounds = option.broken_range(value)
     if bounds:
-        kind = "a whole number" if isinstance(value, int) else "a number"
         raise click.BadParameter(f"{key}={raw!r} is out of range; expected {kind} {bounds}", param_hint="'--rule'")
     return value

@@ -135,7 +135,7 @@ class YvyGame(Game):
         if winner is None:
             return f"draw on score {score_text((black, white))} (black, white; sprouts - 2 x groups)"
         high, low = (black, white) if outcome.winner is Color.BLACK else (white, black)
-        return f"{winner} beat {loser} on score {high:g} to {low:g} (sprouts - 2 x groups)"
+        return f"{winner} beat {loser} on score {score_text((high, low))} (sprouts - 2 x groups)"
 
 
 GAME = YvyGame()

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Protocol
 from ytourney.boards.board import Board
 from ytourney.choices import parse_choice
 from ytourney.errors import IllegalMoveError, NotationError, RecordError, YTourneyError
+from ytourney.games.knowledge import Knowledge
 
 EMPTY = 0
 
@@ -360,6 +361,10 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def new_state(self, board: Board, rules: Any, handicap: int = 0) -> State:
         """The start position."""
+
+    def knowledge(self, board: Board, rules: Any) -> Knowledge:
+        """What this game tells the search (ytourney/search/) on `board` under `rules`; the base knows nothing."""
+        return Knowledge()
 
     # --- notation -----------------------------------------------------------------------------------------
 

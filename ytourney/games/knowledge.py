@@ -1,0 +1,89 @@
+"""What a game tells the search, through one typed protocol: the actions worth searching, urgent actions, a win in
+one, priors, and how to score a leaf (a playout, an evaluation, or both).
+
+The base class knows nothing of any game: it searches every legal action and scores a leaf by a random playout on
+the kernel, undone afterwards. A game subclasses it where its knowledge pays (`Game.knowledge`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ytourney.games.kernel import DRAW, ONGOING, PASS_ACTION, Kernel
+
+BLACK = 1
+
+
+@dataclass(frozen=True)
+class SearchDefaults:
+    """A game's defaults for the search options a bot spec leaves out."""
+
+    exploration: float = 1.0
+    """The UCT exploration constant."""
+    playout_plies: int = 400
+    """Plies a playout runs before the leaf is scored by `evaluate` (0: evaluate at once)."""
+    rave: float = 0.0
+    """RAVE's equivalence parameter (visits at which the AMAF and the UCT values weigh equally); 0 turns RAVE off."""
+    prior_visits: float = 0.0
+    """Virtual visits a prior counts for at a new child (0: priors unused)."""
+
+
+def result_value(result: int) -> float:
+    """Black's value of an ended game's result: 1 Black won, 0 White won, 0.5 a draw."""
+    return 0.5 if result == DRAW else float(result == BLACK)
+
+
+class Knowledge:
+    """A game's search knowledge; this base is knowledge-free (random playouts over every legal action)."""
+
+    defaults = SearchDefaults()
+    avoid_pass = False
+    """True in games with passes: a playout passes only when nothing else is legal (else random play ends at once)."""
+
+    def search_actions(self, kernel: Kernel) -> list[int]:
+        """The actions a tree node expands: a subset of the legal actions that keeps every good one."""
+        return kernel.legal_actions()
+
+    def urgent_actions(self, kernel: Kernel) -> list[int]:
+        """The actions the side to move must choose among now (a win in one, the one block); empty when none."""
+        return []
+
+    def winning_action(self, kernel: Kernel) -> int | None:
+        """An action that wins at once for the side to move, or None (also when the game cannot tell cheaply)."""
+        return None
+
+    def priors(self, kernel: Kernel, actions: Sequence[int]) -> Sequence[float] | None:
+        """The mover's expected value in [0, 1] of each action, for a node's first visits; None for no prior."""
+        return None
+
+    def evaluate(self, kernel: Kernel) -> float:
+        """Black's value of an unfinished position in [0, 1] (this base: 0.5, a coin)."""
+        return 0.5
+
+    def playout_action(self, kernel: Kernel, rng: random.Random) -> int | None:
+        """One playout move for the side to move (None when it has none, which the kernel has already judged)."""
+        actions = kernel.legal_actions()
+        if not actions:
+            return None
+        if self.avoid_pass and len(actions) > 1:
+            action = rng.choice(actions)
+            while action == PASS_ACTION:
+                action = rng.choice(actions)
+            return action
+        return rng.choice(actions)
+
+    def rollout(self, kernel: Kernel, rng: random.Random, plies: int) -> float:
+        """Black's value of `kernel` from up to `plies` playout moves, then `evaluate`; the kernel is left as found."""
+        played = 0
+        while kernel.result == ONGOING and played < plies:
+            action = self.playout_action(kernel, rng)
+            if action is None:
+                break
+            kernel.apply(action)
+            played += 1
+        value = result_value(kernel.result) if kernel.result != ONGOING else self.evaluate(kernel)
+        for _ in range(played):
+            kernel.undo()
+        return value

@@ -9,10 +9,9 @@ position, so the Move-level front (`games.front.KernelState`) keeps it and count
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from ytourney.games.api import Termination
+from ytourney.games.termination import Termination
 
 ONGOING = -1
 """`Kernel.result` while the game goes on; once over it is 0 for a draw or the winner's Color value (1 or 2)."""

@@ -74,14 +74,17 @@ class Knowledge:
             return action
         return rng.choice(actions)
 
-    def rollout(self, kernel: Kernel, rng: random.Random, plies: int) -> float:
-        """Black's value of `kernel` from up to `plies` playout moves, then `evaluate`; the kernel is left as found."""
+    def rollout(self, kernel: Kernel, rng: random.Random, plies: int, trace: list[int] | None = None) -> float:
+        """Black's value of `kernel` from up to `plies` playout moves, then `evaluate`; the kernel is left as found.
+        When `trace` is given, the playout appends each action it plays to it (RAVE learns from them)."""
         played = 0
         while kernel.result == ONGOING and played < plies:
             action = self.playout_action(kernel, rng)
             if action is None:
                 break
             kernel.apply(action)
+            if trace is not None:
+                trace.append(action)
             played += 1
         value = result_value(kernel.result) if kernel.result != ONGOING else self.evaluate(kernel)
         for _ in range(played):

@@ -17,6 +17,7 @@ LAYERS = {
     "ytourney.choices": 0,
     "ytourney.boards": 1,
     "ytourney.games": 2,
+    "ytourney.search": 2.5,  # one search over every game's kernel, below the players that use it
     "ytourney.players": 3,
     "ytourney.stats": 3,
     "ytourney.tournament": 4,

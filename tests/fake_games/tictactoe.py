@@ -6,6 +6,7 @@ above `ytourney.games`: the registry line is `register("tictactoe", "tictactoe:G
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -13,8 +14,9 @@ from typing import Any, ClassVar
 from ytourney.boards.board import Board, parse_board
 from ytourney.boards.text import board_text
 from ytourney.errors import GameSpecError, NotationError
-from ytourney.games.api import EMPTY, SWAP, SWAP_TOKEN, Game, Move, MoveKind, Outcome, RuleOption, State, Termination
-from ytourney.games.stones import StoneState
+from ytourney.games.api import EMPTY, SWAP, SWAP_TOKEN, Color, Game, Move, MoveKind, RuleOption, State, Termination
+from ytourney.games.front import KernelState
+from ytourney.games.kernel import DRAW, ONGOING
 
 LINE = Termination.define("line")
 FULL = Termination.define("full")
@@ -31,24 +33,70 @@ class TicTacToeRules:
         return {"pie": self.pie, "max_plies": self.max_plies}
 
 
-class TicTacToeState(StoneState):
+class TicTacToeKernel:
+    """The position: cells, the side to move, the end; undone from a stack of the cells each action filled."""
+
+    def __init__(self, board: Board, max_plies: int | None) -> None:
+        self.cells = [EMPTY] * board.num_cells
+        self.lines = [tuple(board.cells_on_side(side)) for side in (1, 2, 4)]
+        self.max_plies = max_plies
+        self.to_move = int(Color.BLACK)
+        self.plies = 0
+        self.result = ONGOING
+        self.termination: Termination | None = None
+        self.score = None
+        self._done: list[int] = []
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.result != ONGOING else [c for c, stone in enumerate(self.cells) if stone == EMPTY]
+
+    def is_legal(self, action: int) -> bool:
+        return (self.result == ONGOING and type(action) is int and 0 <= action < len(self.cells)
+                and self.cells[action] == EMPTY)
+
+    def apply(self, action: int) -> None:
+        mover = self.to_move
+        self.cells[action] = mover
+        self._done.append(action)
+        self.plies += 1
+        self.to_move = 3 - mover
+        if any(action in line and all(self.cells[c] == mover for c in line) for line in self.lines):
+            self.result, self.termination = mover, LINE
+        elif EMPTY not in self.cells:
+            self.result, self.termination = DRAW, FULL
+        elif self.max_plies is not None and self.plies >= self.max_plies:
+            self.result, self.termination = DRAW, Termination.MOVE_LIMIT
+
+    def count_swap(self) -> None:
+        self._done.append(-1)
+        self.plies += 1
+
+    def undo(self) -> None:
+        action = self._done.pop()
+        self.plies -= 1
+        self.result, self.termination = ONGOING, None
+        if action >= 0:
+            self.cells[action] = EMPTY
+            self.to_move = 3 - self.to_move
+
+    def key(self) -> int:
+        return hash((tuple(self.cells), self.to_move))
+
+    def clone(self) -> TicTacToeKernel:
+        new = copy.copy(self)
+        new.cells = self.cells.copy()
+        new._done = self._done.copy()
+        return new
+
+
+class TicTacToeState(KernelState):
     """Place a stone on an empty cell; three in a row along a side wins."""
 
-    def generate_moves(self) -> list[Move]:
-        return [Move.place(cell) for cell, stone in enumerate(self.cells) if stone == EMPTY]
+    def new_kernel(self) -> TicTacToeKernel:
+        return TicTacToeKernel(self.board, self.rules.max_plies)
 
-    def apply(self, move: Move) -> None:
-        self.cells[move.cell] = self.to_move
-
-    def judge(self, move: Move) -> Outcome | None:
-        mover = self.cells[move.cell]
-        for side in (1, 2, 4):
-            line = self.board.cells_on_side(side)
-            if move.cell in line and all(self.cells[c] == mover for c in line):
-                return Outcome(self.to_move.other, LINE)
-        if EMPTY not in self.cells:
-            return Outcome(None, FULL, None, "the board is full")
-        return None
+    def end_reason(self) -> str:
+        return "the board is full" if self.kernel.termination is FULL else super().end_reason()
 
 
 class TicTacToe(Game):

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Protocol
 from ytourney.boards.board import Board
 from ytourney.choices import parse_choice
 from ytourney.errors import IllegalMoveError, NotationError
+from ytourney.games.kernel import Kernel
 from ytourney.games.knowledge import Knowledge
 from ytourney.games.termination import TOOL_TERMINATIONS, Termination
 
@@ -218,6 +219,15 @@ class State(Protocol):
 
     def copy(self) -> State:
         """An independent copy."""
+
+    def search_kernel(self) -> Kernel:
+        """An independent kernel of this position (games/kernel.py), for a search to walk with apply/undo."""
+
+    def action_of(self, move: object) -> int | None:
+        """The kernel action of a legal-looking Move of this game; None for the pie answer or anything else."""
+
+    def move_of(self, action: int) -> Move:
+        """The Move of a kernel action."""
 
 
 class Game(abc.ABC):

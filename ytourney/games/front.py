@@ -160,6 +160,10 @@ class KernelState(PieSeats, abc.ABC):
             return None
         return action
 
+    def search_kernel(self) -> Kernel:
+        """An independent kernel of this position for a search."""
+        return self.kernel.clone()
+
     def move_of(self, action: int) -> Move:
         """The Move of a kernel action."""
         return self._moves[action]

@@ -27,8 +27,7 @@ from ytourney.games.pie import PieSeats
 from ytourney.games.y.notation import SWAP, move_name
 from ytourney.games.y.rules import Rules
 
-CONNECTION = Termination.define("connection")
-"""Y's one ending: a group touching all three sides."""
+from ytourney.games.y.kernel import CONNECTION, YKernel
 
 __all__ = ["CONNECTION", "EMPTY", "GameState", "PyGameState", "placements"]
 
@@ -122,6 +121,21 @@ class _GameStateCommon(PieSeats):
         """The end of the game once a Y is completed (misère already applied), else None."""
         winner = self.winner
         return None if winner is None else Outcome(winner, CONNECTION)
+
+    def search_kernel(self) -> YKernel:
+        """An independent kernel of this position for a search."""
+        return YKernel(self.copy())
+
+    def action_of(self, move: object) -> int | None:
+        """The cell a placement fills (None for the pie answer or anything not a cell of this board)."""
+        if not isinstance(move, Move) or move.kind is not MoveKind.PLACE or len(move.path) != 1:
+            return None
+        cell = move.path[0]
+        return cell if type(cell) is int and 0 <= cell < len(self.cells) else None
+
+    def move_of(self, action: int) -> Move:
+        """The placement on cell `action`."""
+        return placements(self.board)[action]
 
     def _swap_refusal(self) -> str:
         return self.swap_refusal(self.num_stones)

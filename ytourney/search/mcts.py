@@ -140,7 +140,8 @@ class Search:
         elif node.proof != UNKNOWN:
             black = float((node.proof == PROVEN_WIN) == (node.mover == BLACK))
         else:
-            black = knowledge.rollout(kernel, self.rng, settings.playout_plies, trace)
+            black = (knowledge.rollout(kernel, self.rng, settings.playout_plies) if trace is None
+                     else knowledge.rollout(kernel, self.rng, settings.playout_plies, trace))
         for _ in range(applied):
             kernel.undo()
         for visited in path:

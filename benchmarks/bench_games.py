@@ -1,39 +1,48 @@
-"""Move generation of every registered game against Y on kadon, the baseline, in the same process.
+"""Every game's speed against Y on kadon (the baseline in the same run) and against the named baseline tree.
 
-For each game on its default board: legal-move lists per second (the `legal_moves` of positions sampled from random
-games, each asked on a fresh copy so no cache answers) and whole random games per second through the game API
-(`legal_moves` -> a random Move -> `play`, what the random bot and the generic mcts's playouts run). Printed: each
-figure, moves per position, plies per game, and the ratio to Y on kadon.
+For each game on its default board, through the game API that the referee, the random bot and plugins use:
+random plies per CPU second (`legal_moves` -> a random Move -> `play`, whole games) and legal-move lists per CPU
+second (the `legal_moves` of positions sampled from random games, each asked on a fresh copy so no cache answers).
+The ratio column divides by Y on kadon measured the same way in the same process; run it twice, plain and with
+YTOURNEY_PURE_PYTHON=1, to compare Python with Python. With `--baseline COMMIT` (default 61285af, the tree before
+the kernels) that tree is exported from this repository's history and measured by this same script in a fresh
+interpreter, and the last columns are this tree / that tree for each figure.
 
-    python benchmarks/bench_games.py [--seconds 2] [--only tetra]
+    python benchmarks/bench_games.py [--seconds 2] [--only tetra] [--baseline 61285af | --no-baseline]
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import json
+import os
 import random
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
+from pathlib import Path
 
-from ytourney.games.api import State
-from ytourney.games.registry import game_names, get_game
+ROOT = Path(__file__).resolve().parents[1]
+BASELINE_GAME = ("y", "kadon")
+BASELINE_TREE = "61285af"
 
-BASELINE = ("y", "kadon")
 
+def random_games(name: str, board_spec: str | None, seconds: float, seed: int = 1) -> tuple[float, float, list]:
+    """Random plies per CPU second, plies per game, and positions sampled along the way."""
+    from ytourney.games.registry import get_game  # noqa: PLC0415 - the tree on the path when measured
 
-def new_state(name: str, board_spec: str | None = None) -> State:
     game = get_game(name)
     board = game.parse_board(board_spec or game.default_board)
-    return game.new_state(board, game.parse_rules(None))
-
-
-def random_games(name: str, board_spec: str | None, seconds: float, seed: int = 1) -> tuple[float, float, list[State]]:
-    """Random games per CPU second, plies per game, and positions sampled along the way."""
+    rules = game.parse_rules(None)
     rng = random.Random(seed)
     games = plies = 0
-    samples: list[State] = []
+    samples = []
     start = time.process_time()
     while time.process_time() - start < seconds or games < 3:
-        state = new_state(name, board_spec)
+        state = game.new_state(board, rules)
         while state.outcome is None:
             if rng.random() < 0.05 and len(samples) < 2000:
                 samples.append(state.copy())
@@ -41,10 +50,10 @@ def random_games(name: str, board_spec: str | None, seconds: float, seed: int = 
             plies += 1
         games += 1
     elapsed = time.process_time() - start
-    return games / elapsed, plies / games, samples
+    return plies / elapsed, plies / games, samples
 
 
-def legal_lists(samples: list[State], seconds: float) -> tuple[float, float]:
+def legal_lists(samples: list, seconds: float) -> tuple[float, float]:
     """Legal-move lists per CPU second over the sampled positions (each on a fresh copy), and moves per list."""
     copies = [s.copy() for s in samples]
     count = moves = 0
@@ -58,28 +67,74 @@ def legal_lists(samples: list[State], seconds: float) -> tuple[float, float]:
     return count / elapsed, moves / max(count, 1)
 
 
+def measure(names: list[str], seconds: float) -> dict[str, list[float]]:
+    """Each game's [plies/s, plies/game, lists/s, moves/list], the baseline game's under 'baseline'."""
+    from ytourney.games.registry import get_game  # noqa: PLC0415
+
+    results = {}
+    for key, name, spec in [("baseline", *BASELINE_GAME)] + [(name, name, None) for name in names]:
+        plies_rate, plies, samples = random_games(name, spec, seconds)
+        lists_rate, per_list = legal_lists(samples, seconds)
+        results[key] = [plies_rate, plies, lists_rate, per_list]
+    results["boards"] = {name: get_game(name).default_board for name in names}  # type: ignore[assignment]
+    return results
+
+
+def export_tree(commit: str, into: Path) -> Path:
+    """A tree of this repository's history exported and built in place (its C extensions included)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=into, check=True, capture_output=True)
+    return into
+
+
+def measure_in(tree: Path, names: list[str], seconds: float) -> dict[str, list[float]]:
+    """`measure` run by this script in a fresh interpreter on `tree`."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    argv = [sys.executable, __file__, "--emit-json", "--seconds", str(seconds)] + [f"--only={n}" for n in names]
+    done = subprocess.run(argv, env=env, check=True, capture_output=True, text=True, cwd=tree)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per measurement")
-    parser.add_argument("--only", action="append", help="measure only these games (the baseline always)")
+    parser.add_argument("--only", action="append", help="measure only these games (Y on kadon always)")
+    parser.add_argument("--baseline", default=BASELINE_TREE, help="the tree to compare with (a commit)")
+    parser.add_argument("--no-baseline", action="store_true", help="measure this tree only")
+    parser.add_argument("--emit-json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    rows = [(BASELINE[0], BASELINE[1])] + [(name, None) for name in game_names()
-                                           if name != "y" and (not args.only or name in args.only)]
-    results = {}
-    for name, spec in rows:
-        games_rate, plies, samples = random_games(name, spec, args.seconds)
-        lists_rate, per_list = legal_lists(samples, args.seconds)
-        results[(name, spec)] = (games_rate, plies, lists_rate, per_list)
-    base_games, _, base_lists, _ = results[BASELINE]
-    base_moves = base_lists * results[BASELINE][3]
-    print(f"{'game':16s} {'board':8s} {'legal lists/s':>14s} {'moves/list':>10s} {'legal moves/s':>14s} {'ratio':>6s}  "
-          f"{'random games/s':>14s} {'plies/game':>10s} {'ratio':>6s}")
-    for (name, spec), (games_rate, plies, lists_rate, per_list) in results.items():
-        board = spec or get_game(name).default_board
-        moves_rate = lists_rate * per_list
-        print(f"{name:16s} {board:8s} {lists_rate:14.0f} {per_list:10.1f} {moves_rate:14.0f} "
-              f"{moves_rate / base_moves:6.2f}  {games_rate:14.1f} {plies:10.1f} {games_rate / base_games:6.2f}")
-    print(f"baseline: {BASELINE[0]} on {BASELINE[1]} through the same API (ratios are game / baseline)")
+    if args.emit_json:
+        print(json.dumps(measure(args.only or [], args.seconds)))
+        return
+    sys.path.insert(0, str(ROOT))
+    from ytourney.games.registry import game_names  # noqa: PLC0415
+
+    names = [name for name in game_names() if name != "y" and (not args.only or name in args.only)]
+    now = measure_in(ROOT, names, args.seconds)
+    before = None
+    if not args.no_baseline:
+        with tempfile.TemporaryDirectory() as folder:
+            before = measure_in(export_tree(args.baseline, Path(folder)), names, args.seconds)
+    base_plies, _, base_lists, base_per_list = now["baseline"]
+    head = (f"{'game':16s} {'board':7s} {'plies/s':>9s} {'plies/game':>10s} {'x Y':>6s}  {'lists/s':>9s} "
+            f"{'moves/list':>10s} {'x Y':>6s}")
+    if before is not None:
+        head += f"  {'plies/s ' + args.baseline:>16s} {'x':>6s}  {'lists/s ' + args.baseline:>16s} {'x':>6s}"
+    print(head)
+    for name in names:
+        plies_rate, plies, lists_rate, per_list = now[name]
+        line = (f"{name:16s} {now['boards'][name]:7s} {plies_rate:9.0f} {plies:10.1f} {plies_rate / base_plies:6.3f}  "
+                f"{lists_rate:9.0f} {per_list:10.1f} {lists_rate * per_list / (base_lists * base_per_list):6.3f}")
+        if before is not None:
+            old_plies, _, old_lists, _ = before[name]
+            line += f"  {old_plies:16.0f} {plies_rate / old_plies:6.2f}  {old_lists:16.0f} {lists_rate / old_lists:6.2f}"
+        print(line)
+    print(f"Y on kadon in the same run: {base_plies:.0f} random plies/s, {base_lists:.0f} legal lists/s "
+          f"({base_per_list:.1f} moves a list); 'x Y' columns: plies/s and legal moves/s as a share of Y's"
+          + ("" if before is None else f"; 'x' columns: this tree / {args.baseline}, same script, same seconds"))
+    print("core:", "pure Python" if os.environ.get("YTOURNEY_PURE_PYTHON") == "1" else "C where built")
 
 
 if __name__ == "__main__":

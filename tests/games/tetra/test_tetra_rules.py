@@ -31,14 +31,8 @@ def n(name: str) -> int:
 def position(black: str = "", white: str = "", to_move: Color = Color.BLACK, hand: tuple[int, int] = (0, 0),
              **rules: object) -> TetraState:
     """A position with the named stones, the stones still in hand and the side to move."""
-    state = GAME.new_state(BOARD, GAME.parse_rules(rules))
-    for names, colour in ((black, Color.BLACK), (white, Color.WHITE)):
-        for name in names.split():
-            state.cells[n(name)] = colour
-    state.in_hand = [0, *hand]
-    state._to_move = to_move
-    state._legal = None
-    return state
+    return TetraState.position(GAME, BOARD, GAME.parse_rules(rules), [n(x) for x in black.split()],
+                               [n(x) for x in white.split()], hand, to_move)
 
 
 def play(state: TetraState, *moves: str) -> None:

@@ -9,8 +9,9 @@ from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
 from ytourney.errors import GameSpecError
 from ytourney.games.api import Game, Move, RuleOption, State, Termination
+from ytourney.games.knowledge import Knowledge
 from ytourney.games.stones import format_path_move, kadon_board, parse_path_move
-from ytourney.games.tetra.state import STONES, TetraRules, TetraState
+from ytourney.games.tetra.state import KNOWLEDGE, STONES, TetraRules, TetraState
 
 
 class TetraGame(Game):
@@ -47,6 +48,10 @@ class TetraGame(Game):
     def new_state(self, board: Board, rules: Any, handicap: int = 0) -> TetraState:
         """The empty board, ten stones in each hand."""
         return TetraState(self, board, rules, handicap)
+
+    def knowledge(self, board: Board, rules: Any) -> Knowledge:
+        """A win in one, 16-ply playouts and the figure evaluation (the tables come with each kernel)."""
+        return KNOWLEDGE
 
     def parse_move(self, board: Board, text: str) -> Move:
         """A node (placement), FROM-TO (a move), or swap."""

@@ -2,7 +2,7 @@
 
 Random play never finishes a game of Leap Over (it wanders until the move limit), so random playouts say nothing.
 A leaf is scored instead by how far each side's stones still are from the far apex of the triangle they must fill,
-squashed into a win probability (see `LeapOverState.rollout`).
+squashed into a win probability (see `LeapOverKnowledge.evaluate`).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import functools
 
 from ytourney.boards.board import Board
 from ytourney.boards.regions import region
-from ytourney.games.api import Color, State
-from ytourney.games.stones import bfs_distances, outcome_value, squash
+from ytourney.games.api import Color
+from ytourney.games.stones import bfs_distances, squash
 
 TEMPERATURE = 4.0
 HOME_PENALTY = 1.0
@@ -49,23 +49,21 @@ def homes(board: Board) -> dict[Color, frozenset[int]]:
 
 
 @functools.cache
-def _tables(board: Board) -> tuple[tuple, tuple, tuple[tuple[int, ...], ...]]:
-    """`distances` and `homes` indexed by colour value (0 unused), and `pair_distances`, for `evaluate`."""
+def _tables(board: Board) -> tuple[tuple, tuple, tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """`distances` and `homes` indexed by colour value (0 unused), `pair_distances` and every node's neighbours as a
+    mask, for `black_value`."""
     dist, home = distances(board), homes(board)
-    return ((), dist[Color.BLACK], dist[Color.WHITE]), ((), home[Color.BLACK], home[Color.WHITE]), pair_distances(board)
+    near = tuple(sum(1 << nb for nb in board.neighbors[node]) for node in range(board.num_cells))
+    return (((), dist[Color.BLACK], dist[Color.WHITE]), ((), home[Color.BLACK], home[Color.WHITE]),
+            pair_distances(board), near)
 
 
-def evaluate(state: State, colour: Color) -> float:
-    """The chance `colour` wins, guessed from how far each side still has to go: the sum of its stones'
-    distances, its last stone's distance (the race ends when the last one arrives), stones outside the goal with no
-    stone next to them (they cannot leap until one comes by: the farther the nearest stone, the worse) and stones
-    still at home."""
-    if state.outcome is not None:
-        return outcome_value(state.outcome, colour)
-    board = state.board
-    cells = state.cells
-    cost, home, far = _tables(board)
-    neighbors = board.neighbors
+def black_value(board: Board, cells: list[int], occupied: int) -> float:
+    """The chance Black wins, guessed from how far each side still has to go: the sum of its stones' distances, its
+    last stone's distance (the race ends when the last one arrives), stones outside the goal with no stone next to
+    them (they cannot leap until one comes by: the farther the nearest stone, the worse) and stones still at home.
+    `occupied` is the mask of every stone."""
+    cost, home, far, near = _tables(board)
     stones = [node for node, stone in enumerate(cells) if stone]
     left = [0.0, 0.0, 0.0]
     last = [0, 0, 0]
@@ -76,11 +74,10 @@ def evaluate(state: State, colour: Color) -> float:
         if node not in home[3 - stone]:
             if d > last[stone]:
                 last[stone] = d
-            if not any(cells[nb] for nb in neighbors[node]):
+            if not occupied & near[node]:
                 row = far[node]
                 apart = min(row[other] for other in stones if other != node)
                 left[stone] += STRANDED_WEIGHT * (apart - 1)
     for side in (1, 2):
         left[side] += LAST_WEIGHT * last[side]
-    return squash(left[colour.other] - left[colour], TEMPERATURE)
-
+    return squash(left[2] - left[1], TEMPERATURE)

@@ -10,6 +10,8 @@ from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
 from ytourney.errors import NotationError
 from ytourney.games.api import PASS, PASS_TOKEN, SWAP, SWAP_TOKEN, Game, Move, RuleOption, State, Termination
+from ytourney.games.knowledge import Knowledge
+from ytourney.games.leap_over.knowledge import knowledge
 from ytourney.games.leap_over.rules import DEFAULT_MAX_PLIES, GOALS, Rules
 from ytourney.games.leap_over.state import BLOCKED, FILLED, LeapOverState
 from ytourney.games.stones import format_path_move, kadon_board
@@ -48,6 +50,10 @@ class LeapOverGame(Game):
     def new_state(self, board: Board, rules: Any, handicap: int = 0) -> LeapOverState:
         """The start position: each side's 10 stones on its side triangle."""
         return LeapOverState(self, board, rules, 0)
+
+    def knowledge(self, board: Board, rules: Any) -> Knowledge:
+        """One chain per stone and landing searched, leaves scored by the race evaluation."""
+        return knowledge(board)
 
     def parse_move(self, board: Board, text: str) -> Move:
         """A jump chain `FROM-TO-...` (every landing), `pass` or `swap` (any case)."""

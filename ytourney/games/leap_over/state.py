@@ -4,24 +4,21 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ytourney.boards.board import Board
-from ytourney.boards.regions import region
-from ytourney.games.api import EMPTY, PASS, Color, Move, MoveKind, Outcome, Termination
-from ytourney.games.leap_over.evaluation import evaluate
-from ytourney.games.stones import StoneState, evaluated_rollout
+from ytourney.games.api import EMPTY, Color, Game, Move, MoveKind, Termination
+from ytourney.games.front import KernelState, MoveTable, action_move
+from ytourney.games.kernel import DRAW, NODE_BITS, NODE_LIMIT, PASS_ACTION
+from ytourney.games.leap_over.kernel import BLOCKED, FILLED, FIRST_FIELD, LeapOverKernel, tables
 
-FILLED = Termination.define("filled")
-BLOCKED = Termination.define("blocked")
+__all__ = ["BLOCKED", "FILLED", "Geometry", "LeapOverState", "geometry"]
 
 
 @dataclass(frozen=True)
 class Geometry:
-    """Per-board tables: the jumps from every node, the start triangles and their targets."""
+    """Per-board tables the explanations and views read: the jumps, the start triangles and their targets."""
 
-    jumps: tuple[tuple[tuple[int, int], ...], ...]
-    """jumps[p]: every (over, to) a stone on p can jump along a line (both branches at a pentad fork)."""
     over: dict[tuple[int, int], tuple[int, ...]]
     """over[(p, q)]: the nodes a jump from p to q passes over."""
     homes: dict[Color, tuple[int, ...]]
@@ -34,154 +31,97 @@ class Geometry:
 @functools.cache
 def geometry(board: Board) -> Geometry:
     """The tables of `board`."""
-    jumps: list[list[tuple[int, int]]] = [[] for _ in range(board.num_cells)]
-    over: dict[tuple[int, int], list[int]] = {}
-    for (a, b), nexts in sorted(board.continuation_table.items()):
-        for c in nexts:
-            jumps[a].append((b, c))
-            over.setdefault((a, c), []).append(b)
-    homes = {Color.BLACK: region(board, "side-triangle-2"), Color.WHITE: region(board, "side-triangle-3")}
+    t = tables(board)
+    homes = {Color.BLACK: t.home_nodes[1], Color.WHITE: t.home_nodes[2]}
     return Geometry(
-        jumps=tuple(tuple(j) for j in jumps),
-        over={key: tuple(value) for key, value in over.items()},
+        over={key: (value,) for key, value in t.over.items()},
         homes=homes,
         targets={Color.BLACK: homes[Color.WHITE], Color.WHITE: homes[Color.BLACK]},
         edge=tuple(side != 0 for side in board.sides),
     )
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _jump(path: tuple[int, ...]) -> Move:
-    """The Move of a chain, made once (a search meets the same chains again and again)."""
-    return Move.jump(path)
+_SET = object.__setattr__
+TABLE_LIMIT = 1 << 18
+"""Chains a move table keeps before it starts afresh: Leap Over's chains are too many to keep every one met."""
 
 
-class LeapOverState(StoneState):
+class ChainTable(MoveTable):
+    """Actions to Moves for Leap Over: a chain decoded straight into its Move, the table bounded."""
+
+    def __init__(self) -> None:
+        super().__init__(True)
+
+    def __missing__(self, action: int) -> Move:
+        if action == PASS_ACTION or action < NODE_LIMIT or not action & 1 or action >> 1 & (NODE_LIMIT - 1):
+            move = action_move(action, True)
+        else:
+            path = []
+            packed = action >> FIRST_FIELD
+            while packed:
+                path.append((packed & (NODE_LIMIT - 1)) - 1)
+                packed >>= NODE_BITS
+            move = object.__new__(Move)  # a frozen dataclass: its fields set as its own __init__ would
+            _SET(move, "kind", MoveKind.JUMP)
+            _SET(move, "path", tuple(path))
+            _SET(move, "capture", None)
+        if len(self) >= TABLE_LIMIT:
+            self.clear()
+        self[action] = move
+        return move
+
+
+_CHAINS = ChainTable()
+
+
+class LeapOverState(KernelState):
     """A Leap Over position: 10 stones a side on their start triangles; leap, or pass when no leap exists."""
 
-    def start(self) -> None:
-        """Black fills the A5 side triangle, White the M5 one."""
-        self.geo = geometry(self.board)
-        for colour, home in self.geo.homes.items():
-            for node in home:
-                self.cells[node] = colour
+    jumps: ClassVar[bool] = True
+    kernel: LeapOverKernel
+
+    def __init__(self, game: Game, board: Board, rules: Any, handicap: int = 0) -> None:
+        super().__init__(game, board, rules, handicap)
+        self._moves = _CHAINS
+
+    def new_kernel(self) -> LeapOverKernel:
+        """Black on the A5 side triangle, White on the M5 one, Black to move."""
+        return LeapOverKernel(self.board, self.rules.goal, self.rules.max_plies)
+
+    @property
+    def geo(self) -> Geometry:
+        """The board's jump tables and triangles."""
+        return geometry(self.board)
 
     def set_position(self, black: list[int], white: list[int], to_move: Color = Color.BLACK) -> None:
         """Replace the stones (a hand-made position for tests and analysis); the history stays as it was."""
-        self.cells[:] = [EMPTY] * len(self.cells)
-        for nodes, colour in ((black, Color.BLACK), (white, Color.WHITE)):
-            for node in nodes:
-                self.cells[node] = colour
-        self._to_move = to_move
-        self._legal = None
+        self.kernel.setup(black, white, int(to_move))
         self._outcome = None
 
-    # --- moves --------------------------------------------------------------------------------------------
-
-    def leaps(self, colour: Color) -> list[Move]:
-        """Every jump chain of `colour`: each landing empty and new, the chain may stop after any jump."""
-        me = int(colour)
-        cells, jumps = self.cells, self.geo.jumps
-        moves: list[Move] = []
-        append = moves.append
-
-        def extend(path: list[int]) -> None:
-            for over, to in jumps[path[-1]]:
-                if cells[over] and not cells[to] and to not in path:
-                    path.append(to)
-                    append(Move.jump(path))
-                    extend(path)
-                    path.pop()
-
-        for s in range(len(cells)):
-            if cells[s] == me:
-                cells[s] = EMPTY
-                extend([s])
-                cells[s] = me
-        return moves
-
-    def generate_moves(self) -> list[Move]:
-        """The side to move's leaps, or the pass when it has none."""
-        return self.leaps(self._to_move) or [PASS]
-
-    def can_leap(self, colour: Color) -> bool:
-        """True when `colour` has a leap (a first jump), found without listing the chains."""
-        me, cells, jumps = int(colour), self.cells, self.geo.jumps
-        return any(cells[s] == me and any(cells[over] and not cells[to] for over, to in jumps[s])
-                   for s in range(len(cells)))
-
-    def has_moves(self) -> bool:
-        """A side that cannot leap passes: there is always a move."""
-        return True
-
-    def is_legal(self, move: Move) -> bool:
-        """Checked on the board, jump by jump, not by a search of every chain."""
-        if self._outcome is not None or not isinstance(move, Move) or move.is_swap:
-            return super().is_legal(move)
-        if move.is_pass:
-            return not self.can_leap(self._to_move)
-        path, cells = move.path, self.cells
-        if move.kind is not MoveKind.JUMP or len(path) < 2 or move.capture is not None:
-            return False
-        if not all(0 <= n < len(cells) for n in path) or cells[path[0]] != self._to_move:
-            return False
-        if len(set(path)) != len(path):
-            return False
-        source = path[0]
-        for p, q in zip(path, path[1:]):
-            between = self.geo.over.get((p, q))
-            if between is None or cells[q] or not any(cells[b] and b != source for b in between):
-                return False
-        return True
-
-    # --- search hooks for the generic mcts (players/bots/uct.py) ------------------------------------------
+    # --- search hooks for the generic mcts (players/bots/uct.py), thin wrappers over the knowledge ------------
 
     def search_moves(self) -> list[Move]:
-        """The leaps worth a search: one chain per stone and landing (chains ending on the same node give the same
-        position), the shortest, found breadth first instead of listing every chain; the pass when there is none."""
-        me, cells, jumps = int(self._to_move), self.cells, self.geo.jumps
-        moves: list[Move] = []
-        for s in range(len(cells)):
-            if cells[s] != me:
-                continue
-            cells[s] = EMPTY
-            paths = {s: (s,)}
-            todo = [s]
-            for p in todo:
-                for over, to in jumps[p]:
-                    if cells[over] and not cells[to] and to not in paths:
-                        path = paths[to] = (*paths[p], to)
-                        todo.append(to)
-                        moves.append(_jump(path))
-            cells[s] = me
-        return moves or [PASS]
+        """The leaps worth a search: one chain per stone and landing, the shortest; the pass when there is none."""
+        return [self.move_of(action) for action in self.game.knowledge(self.board, self.rules)
+                .search_actions(self.kernel)]
 
     def rollout(self, rng: Any, plies: int) -> float:
         """Black's value for the generic mcts: the evaluation after `plies` random moves (its default: none)."""
-        return evaluated_rollout(self, rng, plies, evaluate)
+        return self.game.knowledge(self.board, self.rules).rollout(self.kernel, rng, plies)
 
-    def apply(self, move: Move) -> None:
-        """Lift the stone from its start and set it on its last landing (a pass changes nothing)."""
-        if move.kind is MoveKind.JUMP:
-            self.cells[move.path[-1]] = self.cells[move.path[0]]
-            self.cells[move.path[0]] = EMPTY
+    # --- endings --------------------------------------------------------------------------------------------
 
-    def filled(self, colour: Color) -> bool:
-        """True when `colour` has reached its goal."""
-        target = self.geo.targets[colour]
-        if self.rules.goal == "all":
-            return all(self.cells[n] == colour for n in target)
-        return all(self.cells[n] for n in target) and any(self.cells[n] == colour for n in target)
-
-    def judge(self, move: Move) -> Outcome | None:
-        """A filled target wins (the mover's first); neither side able to leap is a draw."""
-        mover = self._to_move.other
-        for colour in (mover, mover.other):
-            if self.filled(colour):
-                return Outcome(colour, FILLED, None, f"{colour} filled the {self.other_home_name(colour)} triangle")
-        if not self.can_leap(self._to_move) and not self.can_leap(mover):
-            return Outcome(None, BLOCKED, None, "neither side can leap")
-        return None
+    def end_reason(self) -> str:
+        """Who filled which triangle, or that neither side can leap, or the move limit."""
+        termination = self.kernel.termination
+        if termination is FILLED:
+            colour = Color(self.kernel.result)
+            return f"{colour} filled the {self.other_home_name(colour)} triangle"
+        if termination is BLOCKED and self.kernel.result == DRAW:
+            return "neither side can leap"
+        if termination is Termination.MOVE_LIMIT:
+            return f"the move limit of {self.rules.max_plies} plies was reached"
+        return super().end_reason()
 
     def other_home_name(self, colour: Color) -> str:
         """The apex name of the triangle `colour` must fill."""
@@ -189,13 +129,15 @@ class LeapOverState(StoneState):
 
     # --- explanations -------------------------------------------------------------------------------------
 
-    def refusal(self, move: Move) -> str:
-        """One line naming the move and why the rules refuse it (the base's `play` raises it)."""
+    def refusal(self, move: object) -> str:
+        """One line naming the move and why the rules refuse it (the front's `play` raises it)."""
+        if not isinstance(move, Move):
+            return super().refusal(move)
         names = self.board.names
         text = self._name(move).strip("'")
-        me = self._to_move
+        me = self.to_move
         if move.is_pass:
-            example = self.game.format_move(self.board, self.generate_moves_cached()[0])
+            example = self.game.format_move(self.board, self.move_of(self.kernel.legal_actions()[0]))
             return f"pass: {me} can leap (e.g. {example}); a player passes only when no leap is possible"
         if move.kind is not MoveKind.JUMP or len(move.path) < 2:
             return f"{text}: every leap-over move is a jump chain FROM-TO-... (like A5-C5-E5), or pass"

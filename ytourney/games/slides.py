@@ -1,98 +1,418 @@
 """A base for the slide games on the kadon board (Quinta, Sexta): each side starts with stones on named nodes and
-every move slides one own stone any distance along a line through empty nodes; a game states its start, its win
-and its rollout's win test and score.
+every move slides one own stone any distance along a line through empty nodes; a game states its start and its win.
 
-`SlideState` writes the moves, their legality, the refusals and the cheap random playout the generic `mcts` scores
-leaves by; `SlideGame` writes the kadon-only board, the rules reader, the FROM-TO notation and the views.
+`SlideKernel` is the position on bit masks (moves, apply/undo, the end); `SlideKnowledge` the search knowledge both
+games share (a cheap random-slide rollout, a win in one, the one block); `SlideState` the Move-level front with the
+refusals; `SlideGame` the kadon-only board, the rules reader, the FROM-TO notation and the views.
 """
 
 from __future__ import annotations
 
 import abc
 import functools
-from collections.abc import Mapping
+import random
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
 from ytourney.errors import GameSpecError
 from ytourney.games.api import EMPTY, Color, Game, Move, MoveKind, State, Termination
-from ytourney.games.stones import (
-    StoneState,
-    format_path_move,
-    kadon_board,
-    parse_path_move,
-    slide_table,
-    slide_targets,
-)
+from ytourney.games.bitboard import bits, full_mask, mask_of, neighbour_masks
+from ytourney.games.front import KernelState
+from ytourney.games.kernel import DRAW, ONGOING, encode_path
+from ytourney.games.knowledge import Knowledge, SearchDefaults, result_value
+from ytourney.games.stones import format_path_move, kadon_board, parse_path_move, slide_table
+
+SWAP_MARK = -1
+"""The undo stack's entry for the pie answer's ply."""
+MEMO_CAP = 1 << 12
+"""Occupancy patterns a ray group remembers before it forgets them all (bounds memory on long runs)."""
+RayGroup = tuple[int, dict[int, tuple[int, ...]], tuple[tuple[int, tuple[int, ...]], ...], tuple[int, ...]]
+"""(mask of its nodes, memo: occupancy of those nodes -> actions, rays as (shared-prefix mask, nodes to walk),
+the source's action per target)."""
+
+
+def slide_action(source: int, target: int) -> int:
+    """The kernel action of the slide source-target (`encode_path` of the two nodes, written out)."""
+    return ((target + 1) << 19) | ((source + 1) << 10) | 1
+
+
+def slide_target(action: int) -> int:
+    """The node a slide action ends on."""
+    return (action >> 19) - 1
+
+
+@dataclass(frozen=True, eq=False)
+class SlideTables:
+    """A board's slide tables, built once: ray groups per source, actions, line pairs, neighbour masks."""
+
+    neighbours: tuple[int, ...]
+    full: int
+    groups: tuple[tuple[RayGroup, ...], ...]
+    """Per source, its rays grouped so that no two groups reach a common node (a target is listed once)."""
+    pairs: dict[int, tuple[int, int]]
+    """Every slide action along a line (ignoring stones) -> (source, target)."""
+    lines: tuple[frozenset[int], ...]
+    """Per source, every node on a line from it."""
+    rays: tuple[tuple[tuple[int, ...], ...], ...]
+    """`Board.rays`: per node, every line leaving it."""
 
 
 @functools.lru_cache(maxsize=8)
-def step_moves(board: Board) -> tuple[dict[int, Move], ...]:
-    """The slide moves by source and target, made once per board."""
-    return tuple({t: Move.step(s, t) for ray in board.rays[s] for t in ray} for s in range(board.num_cells))
+def slide_tables(board: Board) -> SlideTables:
+    """The slide tables of `board`."""
+    size = board.num_cells
+    actions = tuple(tuple(slide_action(s, t) for t in range(size)) for s in range(size))
+    groups = []
+    pairs: dict[int, tuple[int, int]] = {}
+    lines = []
+    for source, rays in enumerate(slide_table(board)):
+        walks = [(mask_of(ray[:shared]), ray[shared:]) for ray, shared in rays]
+        parent = list(range(len(walks)))
+
+        def root(i: int) -> int:
+            while parent[i] != i:
+                i = parent[i]
+            return i
+
+        for i, (_, walk) in enumerate(walks):  # rays whose walks meet again go in one group, listed once there
+            for j in range(i):
+                if set(walk) & set(walks[j][1]):
+                    parent[root(i)] = root(j)
+        members: dict[int, list[int]] = {}
+        for i in range(len(walks)):
+            members.setdefault(root(i), []).append(i)
+        groups.append(tuple((mask_of(node for i in group for node in rays[i][0]), {},
+                             tuple(walks[i] for i in group), actions[source])
+                            for group in members.values()))
+        reach = frozenset(node for ray, _ in rays for node in ray)
+        lines.append(reach)
+        for target in reach:
+            pairs[actions[source][target]] = (source, target)
+    return SlideTables(neighbour_masks(board), full_mask(board), tuple(groups), pairs, tuple(lines), board.rays)
 
 
-class SlideState(StoneState):
-    """A slide-game position: the stones and whose turn it is."""
+def _fill(group: RayGroup, occupied: int, key: int) -> tuple[int, ...]:
+    """The actions of one ray group on `occupied`, remembered under `key`."""
+    _, memo, walks, actions = group
+    found: dict[int, None] = {}
+    for prefix, walk in walks:
+        if prefix & occupied:
+            continue
+        for node in walk:
+            if occupied >> node & 1:
+                break
+            found[actions[node]] = None
+    if len(memo) >= MEMO_CAP:
+        memo.clear()
+    got = memo[key] = tuple(found)
+    return got
+
+
+class SlideKernel(abc.ABC):
+    """A slide-game position on bit masks: `masks[c]` holds colour c's stones, `cells` the same per node."""
+
+    win_termination: ClassVar[Termination]
+
+    def __init__(self, board: Board, rules: Any, black: int, white: int, to_move: int = Color.BLACK) -> None:
+        tables = slide_tables(board)
+        self.board = board
+        self.rules = rules
+        self.masks = [0, black, white]
+        self.cells = [EMPTY] * board.num_cells
+        for colour, mask in ((Color.BLACK, black), (Color.WHITE, white)):
+            for node in bits(mask):
+                self.cells[node] = int(colour)
+        self.to_move = int(to_move)
+        self.plies = 0
+        self.result = ONGOING
+        self.termination: Termination | None = None
+        self.score: tuple[float, float] | None = None
+        limit = getattr(rules, "max_plies", None)
+        self.limit = sys.maxsize if limit is None else limit
+        self._stack: list[int] = []
+        self._groups = tables.groups
+        self._pairs = tables.pairs
+        self._neighbours = tables.neighbours
+        self._full = tables.full
+        self.setup()
+
+    def setup(self) -> None:
+        """The game's own tables (none by default)."""
+
+    @abc.abstractmethod
+    def won(self, own: int, target: int) -> bool:
+        """True when the stones `own` of the side that just slid a stone onto `target` win."""
+
+    @abc.abstractmethod
+    def winning_stones(self) -> tuple[int, ...]:
+        """The stones of the win that ended the game (its last slide's), in the order the reason names them."""
+
+    # --- the Kernel protocol ---------------------------------------------------------------------------
+
+    def legal_actions(self) -> list[int]:
+        """Every slide of the side to move: by source node ascending, each target once."""
+        if self.result != ONGOING:
+            return []
+        masks = self.masks
+        occupied = masks[1] | masks[2]
+        mine = masks[self.to_move]
+        groups = self._groups
+        found: list[int] = []
+        while mine:
+            low = mine & -mine
+            mine ^= low
+            for group in groups[low.bit_length() - 1]:
+                key = occupied & group[0]
+                got = group[1].get(key)
+                found += got if got is not None else _fill(group, occupied, key)
+        return found
+
+    def source_actions(self, source: int) -> tuple[int, ...]:
+        """The slides of the stone on `source` (whoever's it is)."""
+        occupied = self.masks[1] | self.masks[2]
+        found: tuple[int, ...] = ()
+        for group in self._groups[source]:
+            key = occupied & group[0]
+            got = group[1].get(key)
+            found += got if got is not None else _fill(group, occupied, key)
+        return found
+
+    def is_legal(self, action: int) -> bool:
+        """True for a slide of an own stone along a line through empty nodes (any int may be asked)."""
+        if self.result != ONGOING or type(action) is not int:
+            return False
+        pair = self._pairs.get(action)
+        if pair is None or self.cells[pair[0]] != self.to_move or self.cells[pair[1]] != EMPTY:
+            return False
+        return action in self.source_actions(pair[0])
+
+    def apply(self, action: int) -> None:
+        """Slide the stone, then the end: the game's win, the move limit, the opponent without a slide."""
+        target = (action >> 19) - 1
+        source = ((action >> 10) & 511) - 1
+        mover = self.to_move
+        cells = self.cells
+        cells[source] = EMPTY
+        cells[target] = mover
+        masks = self.masks
+        own = masks[mover] ^ ((1 << source) | (1 << target))
+        masks[mover] = own
+        self._stack.append(action)
+        self.plies += 1
+        other = 3 - mover
+        self.to_move = other
+        if self.won(own, target):
+            self.result = mover
+            self.termination = self.win_termination
+        elif self.plies >= self.limit:
+            self.result = DRAW
+            self.termination = Termination.MOVE_LIMIT
+        else:
+            # a stone with an empty neighbour can slide there: a line runs through every neighbour
+            empty = self._full ^ (own | masks[other])
+            neighbours = self._neighbours
+            theirs = masks[other]
+            while theirs:
+                low = theirs & -theirs
+                if neighbours[low.bit_length() - 1] & empty:
+                    return
+                theirs ^= low
+            self.result = mover
+            self.termination = Termination.NO_MOVES
+
+    def undo(self) -> None:
+        """Take back the last slide or the pie answer's ply."""
+        action = self._stack.pop()
+        self.plies -= 1
+        if action == SWAP_MARK:
+            return
+        target = (action >> 19) - 1
+        source = ((action >> 10) & 511) - 1
+        mover = 3 - self.to_move
+        self.to_move = mover
+        self.cells[target] = EMPTY
+        self.cells[source] = mover
+        self.masks[mover] ^= (1 << source) | (1 << target)
+        self.result = ONGOING
+        self.termination = None
+
+    def count_swap(self) -> None:
+        """Count the pie answer's ply."""
+        self._stack.append(SWAP_MARK)
+        self.plies += 1
+
+    def key(self) -> int:
+        """The stones of each side and the side to move."""
+        return hash((self.masks[1], self.masks[2], self.to_move))
+
+    def clone(self) -> SlideKernel:
+        """A copy of the data."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.cells = self.cells.copy()
+        new.masks = self.masks.copy()
+        new._stack = self._stack.copy()
+        return new
+
+    def last_target(self) -> int | None:
+        """The node the last slide ended on (None before any)."""
+        for action in reversed(self._stack):
+            if action != SWAP_MARK:
+                return slide_target(action)
+        return None
+
+
+class SlideKnowledge(Knowledge):
+    """What both slide games tell a search: short rollouts of random slides (a random stone, then a random target)
+    scored by the game's `evaluate`, a win in one, and the moves that stop the opponent's win in one."""
+
+    defaults = SearchDefaults(exploration=0.7, playout_plies=16)
+
+    def __init__(self, board: Board, rules: Any) -> None:
+        self.board = board
+        self.rules = rules
+        self.tables = slide_tables(board)
+        self.setup()
+
+    def setup(self) -> None:
+        """The game's own tables (none by default)."""
+
+    def win_for(self, kernel: SlideKernel, colour: int) -> int | None:
+        """A slide of `colour` that wins at once, or None (this base: never known)."""
+        return None
+
+    def winning_action(self, kernel: SlideKernel) -> int | None:  # type: ignore[override]
+        """A slide that wins at once for the side to move."""
+        return None if kernel.result != ONGOING else self.win_for(kernel, kernel.to_move)
+
+    def urgent_actions(self, kernel: SlideKernel) -> list[int]:  # type: ignore[override]
+        """The win in one; else, when the opponent threatens one, the slides after which it has none (empty when
+        none does, or all do)."""
+        if kernel.result != ONGOING:
+            return []
+        win = self.win_for(kernel, kernel.to_move)
+        if win is not None:
+            return [win]
+        other = 3 - kernel.to_move
+        if self.win_for(kernel, other) is None:
+            return []
+        actions = kernel.legal_actions()
+        blocks = []
+        for action in actions:
+            kernel.apply(action)
+            if kernel.result != ONGOING or self.win_for(kernel, other) is None:
+                blocks.append(action)
+            kernel.undo()
+        return blocks if len(blocks) < len(actions) else []
+
+    def playout_action(self, kernel: SlideKernel, rng: random.Random) -> int | None:  # type: ignore[override]
+        """A random stone of the side to move (another one when it is stuck), then a random slide of it."""
+        if kernel.result != ONGOING:
+            return None
+        stones = bits(kernel.masks[kernel.to_move])
+        if not stones:
+            return None
+        actions = kernel.source_actions(stones[rng.randrange(len(stones))])
+        if not actions:
+            movable = [n for n in stones if kernel.source_actions(n)]
+            if not movable:
+                return None
+            actions = kernel.source_actions(rng.choice(movable))
+        return rng.choice(actions)
+
+    def rollout(self, kernel: SlideKernel, rng: random.Random, plies: int,  # type: ignore[override]
+                trace: list[int] | None = None) -> float:
+        """Up to `plies` playout slides, then `evaluate`: 1 or 0 on a win (a side with no slide loses); the kernel
+        is left as found. When `trace` is given, each slide played is appended to it."""
+        played = 0
+        value = None
+        own = {Color.BLACK.value: bits(kernel.masks[1]), Color.WHITE.value: bits(kernel.masks[2])}
+        while kernel.result == ONGOING and played < plies:
+            mover = kernel.to_move
+            stones = own[mover]
+            i = rng.randrange(len(stones))
+            actions = kernel.source_actions(stones[i])
+            if not actions:
+                movable = [j for j, node in enumerate(stones) if kernel.source_actions(node)]
+                if not movable:  # only in a set-up position: the game ends this way after a move
+                    value = 0.0 if mover == Color.BLACK else 1.0
+                    break
+                i = rng.choice(movable)
+                actions = kernel.source_actions(stones[i])
+            action = rng.choice(actions)
+            stones[i] = slide_target(action)
+            kernel.apply(action)
+            if trace is not None:
+                trace.append(action)
+            played += 1
+        if value is None:
+            value = result_value(kernel.result) if kernel.result != ONGOING else self.evaluate(kernel)
+        for _ in range(played):
+            kernel.undo()
+        return value
+
+
+class SlideState(KernelState):
+    """A slide-game position for the tool: the kernel, the refusals, the endings in words."""
 
     example: ClassVar[str] = "E5-E7"
     """A slide in the game's notation, for refusals."""
+    kernel_class: ClassVar[type[SlideKernel]]
+    kernel: SlideKernel
 
     @abc.abstractmethod
     def start_sets(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The node names of Black's and White's start stones under `self.rules`."""
 
-    def setup(self) -> None:
-        """Per-game tables and fields, set after the stones (none by default)."""
-
     @abc.abstractmethod
-    def rollout_won(self, cells: list[int], mover: int, target: int) -> bool:
-        """True when `mover`, having just slid a stone to `target`, wins on `cells` (in a rollout)."""
+    def win_reason(self, winner: Color, stones: tuple[int, ...]) -> str:
+        """The game's win in words, naming the winning stones."""
 
-    def rollout_score(self, cells: list[int], own: dict[int, list[int]], mover: int) -> float:
-        """Black's prospects in [0, 1] on `cells` (stones by colour in `own`) when a rollout stops unfinished."""
-        return 0.5
+    def new_kernel(self) -> SlideKernel:
+        """The start stones."""
+        black, white = ({self.board.index_of(name) for name in names} for names in self.start_sets())
+        return self.kernel_class(self.board, self.rules, mask_of(black), mask_of(white), self.game.first_color)
 
-    def start(self) -> None:
-        """The game's start stones, then its tables."""
-        board = self.board
-        for names, colour in zip(self.start_sets(), (Color.BLACK, Color.WHITE), strict=True):
-            for name in names:
-                self.cells[board.index_of(name)] = colour  # type: ignore[index]
-        self._rays = slide_table(board)
-        self._moves = step_moves(board)
-        self.setup()
+    def set_position(self, black: Iterable[int], white: Iterable[int], to_move: Color = Color.BLACK) -> None:
+        """Replace the position by only these stones and this side to move, the game going on with no history
+        (for tests and analysis)."""
+        self.kernel = self.kernel_class(self.board, self.rules, mask_of(black), mask_of(white), to_move)
+        self._history = []
+        self._outcome = None
 
-    def generate_moves(self) -> list[Move]:
-        """Every slide of an own stone any distance along a line through empty nodes."""
-        cells, mover, rays, table = self.cells, self.to_move, self._rays, self._moves
-        moves: list[Move] = []
-        for source, stone in enumerate(cells):
-            if stone == mover:
-                by_target = table[source]
-                moves.extend(by_target[t] for t in slide_targets(rays[source], cells))
-        return moves
+    @property
+    def knowledge(self) -> SlideKnowledge:
+        """The game's search knowledge on this board and rules."""
+        return self.game.knowledge(self.board, self.rules)  # type: ignore[return-value]
 
-    def is_legal(self, move: Move) -> bool:
-        """Checked on the board (the stone, then its slides), not by a search of the move list."""
-        if self._outcome is not None or not isinstance(move, Move) or move.kind is not MoveKind.STEP:
-            return super().is_legal(move)
-        if move.capture is not None or len(move.path) != 2 or not all(0 <= n < len(self.cells) for n in move.path):
-            return False
-        source, target = move.path
-        return self.cells[source] == self.to_move and target in slide_targets(self._rays[source], self.cells)
+    @property
+    def winning_stones(self) -> tuple[int, ...]:
+        """The stones of the game's own win once it is over by it, else ()."""
+        if self.kernel.termination is not self.kernel.win_termination:
+            return ()
+        return self.kernel.winning_stones()
 
-    def apply(self, move: Move) -> None:
-        """Slide the stone."""
-        self.cells[move.source] = EMPTY
-        self.cells[move.target] = self.to_move
+    def end_reason(self) -> str:
+        """The game's win naming its stones, or the tool's endings as the slide games have always worded them."""
+        kernel = self.kernel
+        if kernel.termination is Termination.MOVE_LIMIT:
+            return f"the move limit of {kernel.limit} plies was reached"
+        if kernel.termination is Termination.NO_MOVES:
+            return f"{self.to_move} has no legal move"
+        return self.win_reason(Color(kernel.result), kernel.winning_stones())
 
-    def refusal(self, move: Move) -> str:
+    def refusal(self, move: object) -> str:
         """Why `move` is illegal, in one line naming it."""
+        size = self.board.num_cells
+        if not isinstance(move, Move) or not all(type(n) is int and 0 <= n < size for n in move.path):
+            return super().refusal(move)
         name = self._name(move).strip("'")
         names = self.board.names
-        if move.kind is not MoveKind.STEP or move.capture is not None:
+        if move.kind is not MoveKind.STEP or move.capture is not None or len(move.path) != 2:
             return (f"{name}: {self.game.name} moves slide a stone along a line (FROM-TO, e.g. {self.example}), "
                     f"no {move.kind.value}")
         source, target = move.path
@@ -100,39 +420,15 @@ class SlideState(StoneState):
             return f"{name}: no {self.to_move} stone on {names[source]}"
         if self.cells[target] != EMPTY:
             return f"{name}: node {names[target]} is occupied"
-        if target not in self._moves[source]:
+        if target not in slide_tables(self.board).lines[source]:
             return f"{name}: not on a line from {names[source]}"
         return f"{name}: the line from {names[source]} to {names[target]} is blocked"
 
-    # --- search hooks for the generic mcts (players/bots/uct.py) ----------------------------------------
+    # --- search hooks for the generic mcts (players/bots/uct.py), over the game's knowledge ---------------
 
     def rollout(self, rng: Any, plies: int) -> float:
-        """Up to `plies` random slides on scratch stones; Black's share: 1 or 0 on a win, else `rollout_score`
-        (a side with no slide loses)."""
-        cells = self.cells.copy()
-        mover = int(self.to_move)
-        rays = self._rays
-        own = {Color.BLACK.value: [n for n, c in enumerate(cells) if c == Color.BLACK],
-               Color.WHITE.value: [n for n, c in enumerate(cells) if c == Color.WHITE]}
-        for _ in range(plies):
-            stones = own[mover]
-            i = rng.randrange(len(stones))
-            targets = slide_targets(rays[stones[i]], cells)
-            if not targets:
-                movable = [j for j, n in enumerate(stones) if slide_targets(rays[n], cells)]
-                if not movable:
-                    return 0.0 if mover == Color.BLACK else 1.0
-                i = rng.choice(movable)
-                targets = slide_targets(rays[stones[i]], cells)
-            source = stones[i]
-            target = rng.choice(targets)
-            stones[i] = target
-            cells[source] = EMPTY
-            cells[target] = mover
-            if self.rollout_won(cells, mover, target):
-                return 1.0 if mover == Color.BLACK else 0.0
-            mover = 3 - mover
-        return self.rollout_score(cells, own, mover)
+        """Black's value from up to `plies` random slides, then the game's evaluation (`SlideKnowledge.rollout`)."""
+        return self.knowledge.rollout(self.kernel, rng, plies)
 
 
 class SlideGame(Game):
@@ -145,12 +441,11 @@ class SlideGame(Game):
     """The generic mcts scores leaves by the state's short rollout and its heuristic."""
     rules_class: ClassVar[type]
     state_class: ClassVar[type[SlideState]]
+    knowledge_class: ClassVar[type[SlideKnowledge]]
     win_termination: ClassVar[str]
     """The `Termination` value of the game's own win."""
     win_phrase: ClassVar[str]
     """How a win reads: 'by five in a line'."""
-    highlight_field: ClassVar[str]
-    """The state's field holding the winning stones."""
 
     def parse_board(self, spec: str) -> Board:
         """Only the 93-node kadon board."""
@@ -172,6 +467,10 @@ class SlideGame(Game):
         """The start position."""
         return self.state_class(self, board, rules, handicap)
 
+    def knowledge(self, board: Board, rules: Any) -> SlideKnowledge:
+        """The game's search knowledge (one per board and rules)."""
+        return _knowledge(self.knowledge_class, board, rules)
+
     def parse_move(self, board: Board, text: str) -> Move:
         """FROM-TO, or swap."""
         return parse_path_move(board, text)
@@ -186,8 +485,13 @@ class SlideGame(Game):
 
     def highlight(self, state: State) -> frozenset[int]:
         """The winning stones."""
-        return frozenset(getattr(state, self.highlight_field, ()))
+        return frozenset(getattr(state, "winning_stones", ()))
 
     def win_text(self, termination: Termination, rules: Any) -> str:
         """The game's win phrase, else 'by <termination>'."""
         return self.win_phrase if termination.value == self.win_termination else f"by {termination.value}"
+
+
+@functools.lru_cache(maxsize=32)
+def _knowledge(cls: type[SlideKnowledge], board: Board, rules: Any) -> SlideKnowledge:
+    return cls(board, rules)  # type: ignore[call-arg]

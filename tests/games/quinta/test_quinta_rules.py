@@ -29,12 +29,7 @@ def n(name: str) -> int:
 def position(black: str, white: str, to_move: Color = Color.BLACK, **rules: object) -> QuintaState:
     """A position with only the named stones."""
     state = GAME.new_state(BOARD, GAME.parse_rules(rules))
-    state.cells[:] = [EMPTY] * BOARD.num_cells
-    for names, colour in ((black, Color.BLACK), (white, Color.WHITE)):
-        for name in names.split():
-            state.cells[n(name)] = colour
-    state._to_move = to_move
-    state._legal = None
+    state.set_position([n(x) for x in black.split()], [n(x) for x in white.split()], to_move)
     return state
 
 

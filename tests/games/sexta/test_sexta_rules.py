@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from ytourney.cli import main
 from ytourney.errors import GameSpecError, IllegalMoveError
-from ytourney.games.api import EMPTY, Color, Move, Termination
+from ytourney.games.api import Color, Move, Termination
 from ytourney.games.registry import get_game
 from ytourney.games.sexta.state import SextaState, chain_of
 
@@ -30,12 +30,7 @@ def position(black: str, white: str = "A9 I1 M5 J8 K7 L6", to_move: Color = Colo
              **rules: object) -> SextaState:
     """A position with only the named stones."""
     state = GAME.new_state(BOARD, GAME.parse_rules(rules))
-    state.cells[:] = [EMPTY] * BOARD.num_cells
-    for names, colour in ((black, Color.BLACK), (white, Color.WHITE)):
-        for name in names.split():
-            state.cells[n(name)] = colour
-    state._to_move = to_move
-    state._legal = None
+    state.set_position([n(x) for x in black.split()], [n(x) for x in white.split()], to_move)
     return state
 
 

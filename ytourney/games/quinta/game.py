@@ -1,4 +1,4 @@
-"""Quinta on the game API: its rules, notation example and win (the rest is the slide games' `SlideGame`)."""
+"""Quinta on the game API: its rules, notation example, win and knowledge (the rest is the slide games' `SlideGame`)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from ytourney.games.api import RuleOption
+from ytourney.games.quinta.knowledge import QuintaKnowledge
 from ytourney.games.quinta.state import CORNERS, QuintaRules, QuintaState
 from ytourney.games.slides import SlideGame
 
@@ -24,9 +25,9 @@ class QuintaGame(SlideGame):
     }
     rules_class = QuintaRules
     state_class = QuintaState
+    knowledge_class = QuintaKnowledge
     win_termination = "line"
     win_phrase = "by five in a line"
-    highlight_field = "winning_line"
     highlight_text = "the winning five are ringed in gold"
 
 

@@ -1,4 +1,4 @@
-"""Sexta on the game API: its rules, notation example and win (the rest is the slide games' `SlideGame`)."""
+"""Sexta on the game API: its rules, notation example, win and knowledge (the rest is the slide games' `SlideGame`)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from ytourney.games.api import RuleOption
+from ytourney.games.sexta.knowledge import SextaKnowledge
 from ytourney.games.sexta.state import START_SETS, SextaRules, SextaState
 from ytourney.games.slides import SlideGame
 
@@ -25,9 +26,9 @@ class SextaGame(SlideGame):
     }
     rules_class = SextaRules
     state_class = SextaState
+    knowledge_class = SextaKnowledge
     win_termination = "chain"
     win_phrase = "by a chain of six"
-    highlight_field = "winning_chain"
     highlight_text = "the winning chain is ringed in gold"
 
 

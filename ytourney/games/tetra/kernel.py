@@ -116,8 +116,8 @@ def stone_moves(t: TetraTables, source: int, occupied: int) -> tuple[int, ...]:
 class TetraKernel:
     """One Tetra position as a search walks it (games/kernel.py's protocol)."""
 
-    __slots__ = ("_stack", "cells", "hand", "masks", "max_plies", "plies", "result", "score", "t", "termination",
-                 "to_move", "win")
+    __slots__ = ("_stack", "cells", "hand", "masks", "max_plies", "ones", "plies", "result", "score", "t",
+                 "termination", "to_move", "twos", "win")
 
     def __init__(self, t: TetraTables, max_plies: int | None) -> None:
         self.t = t
@@ -127,6 +127,10 @@ class TetraKernel:
         """The stones as node masks: index 1 Black's, 2 White's."""
         self.hand = [0, STONES, STONES]
         """Stones in hand: index 1 Black's, 2 White's."""
+        self.ones = [0, 0, 0]
+        self.twos = [0, 0, 0]
+        """Each colour's stones in every figure, counted mod 4 and bit-sliced over figure indices (bit k of `ones`
+        and of `twos`: figure k's count's two bits); a count of 3 turning to 0 is a figure completed."""
         self.to_move = 1
         self.plies = 0
         self.result = ONGOING
@@ -154,7 +158,21 @@ class TetraKernel:
             raise GameSpecError(f"side to move {to_move!r}; expected 1 (black) or 2 (white)")
         kernel.hand = [0, *in_hand]
         kernel.to_move = to_move
+        for colour in (1, 2):
+            stones = kernel.masks[colour]
+            while stones:
+                low = stones & -stones
+                stones ^= low
+                kernel._add(colour, t.figure_bits[low.bit_length() - 1])
         return kernel
+
+    def _add(self, colour: int, figures: int) -> int:
+        """Count one more `colour` stone in `figures`; returns those it completes."""
+        ones, twos = self.ones[colour], self.twos[colour]
+        carry = ones & figures
+        self.ones[colour] = ones ^ figures
+        self.twos[colour] = twos ^ carry
+        return twos & carry
 
     def legal_actions(self) -> list[int]:
         """Placements on empty nodes while stones are in hand, else every 1- or 2-node move of an own stone."""
@@ -199,30 +217,38 @@ class TetraKernel:
         c = self.to_move
         masks = self.masks
         t = self.t
+        figure_bits = t.figure_bits
+        ones = self.ones[c]
+        twos = self.twos[c]
         if action < t.size:
             self.hand[c] -= 1
             self.cells[action] = c
-            own = masks[c] | (1 << action)
-            target = action
+            masks[c] |= 1 << action
+            add = figure_bits[action]
         else:
             source, target, _ = t.steps[action]
             cells = self.cells
             cells[source] = 0
             cells[target] = c
-            own = masks[c] ^ ((1 << source) | (1 << target))
-        masks[c] = own
+            masks[c] ^= (1 << source) | (1 << target)
+            remove = figure_bits[source]
+            twos ^= remove & ~ones
+            ones ^= remove
+            add = figure_bits[target]
+        carry = ones & add
+        self.ones[c] = ones ^ add
+        self.twos[c] = twos ^ carry
         self._stack.append(action)
         self.plies += 1
         other = 3 - c
         self.to_move = other
-        if own.bit_count() >= 4:
-            for fig in t.through[target]:
-                if fig & own == fig:
-                    self.win = fig
-                    self.result = c
-                    self.termination = FIGURE
-                    return
-        if self.plies >= self.max_plies:
+        full = twos & carry
+        if full:
+            # the lowest index: the first figure through the target in `figures()` order
+            self.win = t.figures[(full & -full).bit_length() - 1]
+            self.result = c
+            self.termination = FIGURE
+        elif self.plies >= self.max_plies:
             self.result = DRAW
             self.termination = Termination.MOVE_LIMIT
         elif not self.hand[other] and not self._can_move(masks[other]):
@@ -251,15 +277,26 @@ class TetraKernel:
         self.result = ONGOING
         self.termination = None
         self.win = 0
-        if action < self.t.size:
+        t = self.t
+        figure_bits = t.figure_bits
+        ones, twos = self.ones[c], self.twos[c]
+        if action < t.size:
             self.hand[c] += 1
             self.cells[action] = 0
             self.masks[c] ^= 1 << action
+            remove = figure_bits[action]
         else:
-            source, target, _ = self.t.steps[action]
+            source, target, _ = t.steps[action]
             self.cells[target] = 0
             self.cells[source] = c
             self.masks[c] ^= (1 << source) | (1 << target)
+            remove = figure_bits[target]
+            add = figure_bits[source]
+            twos ^= ones & add
+            ones ^= add
+        # mod 4: a completed figure's 0 takes back to 3
+        self.twos[c] = twos ^ (remove & ~ones)
+        self.ones[c] = ones ^ remove
 
     def count_swap(self) -> None:
         """Count the pie answer's ply; stones and side to move stay."""
@@ -278,6 +315,8 @@ class TetraKernel:
         new.cells = self.cells.copy()
         new.masks = self.masks.copy()
         new.hand = self.hand.copy()
+        new.ones = self.ones.copy()
+        new.twos = self.twos.copy()
         new.to_move = self.to_move
         new.plies = self.plies
         new.result = self.result

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
+from ytourney.games.bitboard import bits
 from ytourney.games.kernel import ONGOING, Kernel
 from ytourney.games.knowledge import Knowledge, SearchDefaults, result_value
 from ytourney.games.tetra.kernel import TetraKernel, TetraTables, remember_moves
@@ -16,68 +18,41 @@ MOVER_BONUS = 1.5
 TEMPERATURE = 24.0
 
 
-def touched(figure_bits: tuple[int, ...], stones: int) -> int:
-    """The figures (a mask over figure indices) holding at least one of `stones`."""
-    found = 0
-    while stones:
-        low = stones & -stones
-        stones ^= low
-        found |= figure_bits[low.bit_length() - 1]
-    return found
+def value_of(ones: int, twos: int, others: int) -> int:
+    """The weighted figures a side holds alone, from its bit-sliced counts (`ones`, `twos`) and the figures the
+    other side touches (`others`): 1 for one stone, 4 for two, 16 for three."""
+    alone = ones & ~others
+    # one stone: 1; two: 4; three (both bits): 1 + 4 + 11 = 16
+    return alone.bit_count() + 4 * (twos & ~others).bit_count() + 11 * (alone & twos).bit_count()
 
 
-def counts(figure_bits: tuple[int, ...], stones: int) -> tuple[int, int, int]:
-    """How many of `stones` each figure holds, bit-sliced over figure indices: (the 1s bit, the 2s bit, four).
-
-    A few big-int operations a stone instead of a pass over the 483 figures.
-    """
-    c0 = c1 = c4 = 0
-    while stones:
-        low = stones & -stones
-        stones ^= low
-        add = figure_bits[low.bit_length() - 1]
-        carry = c0 & add
-        c0 ^= add
-        c4 |= c1 & carry
-        c1 ^= carry
-    return c0, c1, c4
-
-
-def figure_value(figure_bits: tuple[int, ...], own: int, other: int) -> int:
-    """The figures `own` holds alone (none of `other`'s stones), each weighted 1, 4, 16, 64 by its own stones."""
-    alone = ~touched(figure_bits, other)
-    c0, c1, c4 = counts(figure_bits, own)
-    ones = c0 & alone
-    # one stone: 1; two: 4; three (both bits): 1 + 4 + 11 = 16; four: 64
-    return ones.bit_count() + 4 * (c1 & alone).bit_count() + 11 * (ones & c1).bit_count() + 64 * (
-        c4 & alone).bit_count()
-
-
-def evaluate_masks(t: TetraTables, black: int, white: int, to_move: int) -> float:
-    """Black's prospects in [0, 1] from the stone masks and the side to move."""
-    ours = figure_value(t.figure_bits, black, white) * (MOVER_BONUS if to_move == BLACK else 1.0)
-    theirs = figure_value(t.figure_bits, white, black) * (MOVER_BONUS if to_move != BLACK else 1.0)
+def evaluate_counts(black_ones: int, black_twos: int, white_ones: int, white_twos: int, to_move: int) -> float:
+    """Black's prospects in [0, 1]: the figures each side still holds alone, weighted 4^(stones - 1), the side to
+    move's half again, squashed."""
+    ours = value_of(black_ones, black_twos, white_ones | white_twos)
+    theirs = value_of(white_ones, white_twos, black_ones | black_twos)
+    if to_move == BLACK:
+        ours *= MOVER_BONUS
+    else:
+        theirs *= MOVER_BONUS
     return 1.0 / (1.0 + math.exp(-(ours - theirs) / TEMPERATURE))
 
 
-def _random_move(t: TetraTables, stones: int, occupied: int, rng: random.Random) -> int | None:
-    """A random move: a random stone among those that can move, then a random move of it."""
-    sources = []
-    while stones:
-        low = stones & -stones
-        stones ^= low
-        sources.append(low.bit_length() - 1)
+def _random_move(t: TetraTables, stones: list[int], occupied: int, random: Callable[[], float]) -> int | None:
+    """A random move: a random stone among `stones` that can move, then a random move of it (`stones` untouched)."""
     regions, memo = t.regions, t.memo
-    randrange = rng.randrange
+    sources = stones
     while sources:
-        i = randrange(len(sources))
+        i = int(random() * len(sources))
         source = sources[i]
         near = occupied & regions[source]
         moves = memo[source].get(near)
         if moves is None:
             moves = remember_moves(t, source, near)
         if moves:
-            return moves[randrange(len(moves))]
+            return moves[int(random() * len(moves))]
+        if sources is stones:
+            sources = stones.copy()
         sources[i] = sources[-1]
         sources.pop()
     return None
@@ -94,14 +69,14 @@ class TetraKnowledge(Knowledge):
         if k.result != ONGOING:
             return None
         c = k.to_move
-        own = k.masks[c]
-        other = k.masks[3 - c]
-        t = k.t
-        c0, c1, _ = counts(t.figure_bits, own)
-        # three own stones and none of the other's: the fourth node is empty
-        ready = c0 & c1 & ~touched(t.figure_bits, other)
+        o = 3 - c
+        # three own stones (both count bits) and none of the other's: the fourth node is empty
+        ready = k.ones[c] & k.twos[c] & ~(k.ones[o] | k.twos[o])
         if not ready:
             return None
+        own = k.masks[c]
+        other = k.masks[o]
+        t = k.t
         placing = k.hand[c] > 0
         occupied = own | other
         figures, reaching = t.figures, t.reaching
@@ -125,7 +100,7 @@ class TetraKnowledge(Knowledge):
     def evaluate(self, kernel: Kernel) -> float:
         """Black's value: the figures each side holds alone, weighted by how full, the mover's half again."""
         k: TetraKernel = kernel  # type: ignore[assignment]
-        return evaluate_masks(k.t, k.masks[1], k.masks[2], k.to_move)
+        return evaluate_counts(k.ones[1], k.twos[1], k.ones[2], k.twos[2], k.to_move)
 
     def playout_action(self, kernel: Kernel, rng: random.Random) -> int | None:
         """A random empty node while placing, else a random movable stone's random move."""
@@ -134,12 +109,13 @@ class TetraKnowledge(Knowledge):
             return None
         c = k.to_move
         occupied = k.masks[1] | k.masks[2]
+        random = rng.random
         if k.hand[c]:
-            target = rng.randrange(k.t.size)
+            target = int(random() * k.t.size)
             while occupied >> target & 1:
-                target = rng.randrange(k.t.size)
+                target = int(random() * k.t.size)
             return target
-        return _random_move(k.t, k.masks[c], occupied, rng)
+        return _random_move(k.t, bits(k.masks[c]), occupied, random)
 
     def rollout(self, kernel: Kernel, rng: random.Random, plies: int, trace: list[int] | None = None) -> float:
         """Up to `plies` playout moves on scratch masks (the kernel untouched); 1 or 0 on a win or a side left
@@ -149,34 +125,46 @@ class TetraKnowledge(Knowledge):
         if k.result != ONGOING:
             return result_value(k.result)
         t = k.t
-        size, through = t.size, t.through
+        size, steps, figure_bits = t.size, t.steps, t.figure_bits
         masks = k.masks.copy()
         hand = k.hand.copy()
+        ones = k.ones.copy()
+        twos = k.twos.copy()
+        stones = [[], bits(masks[1]), bits(masks[2])]
         mover = k.to_move
-        randrange = rng.randrange
+        random = rng.random
         played = min(plies, k.max_plies - k.plies)
         for _ in range(played):
             occupied = masks[1] | masks[2]
+            o, w = ones[mover], twos[mover]
             if hand[mover]:
-                target = randrange(size)
+                target = int(random() * size)
                 while occupied >> target & 1:
-                    target = randrange(size)
+                    target = int(random() * size)
                 hand[mover] -= 1
-                own = masks[mover] | (1 << target)
+                masks[mover] |= 1 << target
+                stones[mover].append(target)
                 action = target
             else:
-                action = _random_move(t, masks[mover], occupied, rng)
+                mine = stones[mover]
+                action = _random_move(t, mine, occupied, random)
                 if action is None:
                     return 0.0 if mover == BLACK else 1.0
-                source, target, _ = t.steps[action]
-                own = masks[mover] ^ ((1 << source) | (1 << target))
-            masks[mover] = own
+                source, target, _ = steps[action]
+                masks[mover] ^= (1 << source) | (1 << target)
+                mine[mine.index(source)] = target
+                remove = figure_bits[source]
+                w ^= remove & ~o
+                o ^= remove
             if trace is not None:
                 trace.append(action)
-            for fig in through[target]:
-                if fig & own == fig:
-                    return 1.0 if mover == BLACK else 0.0
+            add = figure_bits[target]
+            carry = o & add
+            if w & carry:
+                return 1.0 if mover == BLACK else 0.0
+            ones[mover] = o ^ add
+            twos[mover] = w ^ carry
             mover = 3 - mover
         if k.plies + played >= k.max_plies:
             return 0.5
-        return evaluate_masks(t, masks[1], masks[2], mover)
+        return evaluate_counts(ones[1], twos[1], ones[2], twos[2], mover)

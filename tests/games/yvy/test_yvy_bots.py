@@ -81,7 +81,7 @@ def test_start_diagram_has_green_sprouts() -> None:
 def test_gtp_plays_white_pass() -> None:
     from ytourney.players.gtp.server import GtpServer  # noqa: PLC0415
 
-    server = GtpServer(YvyRandomBot(seed=1), "hex:4", game="yvy")
+    server = GtpServer(YvyRandomBot(seed=1), "hex:4", game=GAME)
     assert server.handle("play w pass").startswith("=")
     assert server.handle("play b a1").startswith("=")
     assert server.handle("play w pass").startswith("=")

@@ -9,6 +9,8 @@ from ytourney.boards.board import MAX_HEX_SIZE, MIN_HEX_SIZE, Board, BoardKind, 
 from ytourney.errors import BoardSpecError, GameSpecError, NotationError
 from ytourney.games.api import (EMPTY, PASS, PASS_TOKEN, SWAP, SWAP_TOKEN, Color, Game, Move, MoveKind, Outcome,
                                 RuleOption, State, Termination, score_text)
+from ytourney.games.knowledge import Knowledge
+from ytourney.games.yvy.knowledge import YvyKnowledge
 from ytourney.games.yvy.state import DEFAULT_MAX_PLIES, LOOP, SCORE, YvyRules, YvyState
 
 YVY_BOARDS = f"'hex:N' with {MIN_HEX_SIZE} <= N <= {MAX_HEX_SIZE} (e.g. 'hex:7')"
@@ -60,6 +62,10 @@ class YvyGame(Game):
         if handicap:
             raise GameSpecError(f"yvy has no handicap games (asked for level {handicap})")
         return YvyState(self, board, rules, 0)
+
+    def knowledge(self, board: Board, rules: Any) -> Knowledge:
+        """Loops in one, the count's pass, and fill-the-board playouts (games/yvy/knowledge.py)."""
+        return YvyKnowledge()
 
     def parse_move(self, board: Board, text: str) -> Move:
         """A cell name (any case), 'pass' or 'swap'."""

@@ -38,6 +38,10 @@ class Geometry:
     sprouts: tuple[int, ...]
     edge: tuple[int, ...]
     """Cells with an off-board neighbour: where the outside touches the board."""
+    links: tuple[tuple[tuple[int, int], ...], ...]
+    """Per cell, (neighbour, the bit of the cell in the neighbour's pattern) for each board neighbour."""
+    adjacent: tuple[tuple[int, ...], ...]
+    """Per cell, its board neighbours."""
 
 
 @functools.cache
@@ -46,8 +50,10 @@ def _geometry(spec: str, board: Board) -> Geometry:
     around = tuple(tuple(index.get((x + dx, y + dy), -1) for dx, dy in DIRECTIONS) for x, y in board.coords)
     inner = tuple(-1 not in ring for ring in around)
     sprout = tuple(cell in board.sprouts for cell in range(board.num_cells))
+    links = tuple(tuple((nb, 1 << ((d + 3) % 6)) for d, nb in enumerate(ring) if nb >= 0) for ring in around)
     return Geometry(board, around, inner, sprout, tuple(sorted(board.sprouts)),
-                    tuple(c for c in range(board.num_cells) if not inner[c]))
+                    tuple(c for c in range(board.num_cells) if not inner[c]), links,
+                    tuple(tuple(nb for nb in ring if nb >= 0) for ring in around))
 
 
 def geometry(board: Board) -> Geometry:
@@ -55,69 +61,143 @@ def geometry(board: Board) -> Geometry:
     return _geometry(board.spec, board)
 
 
-class LoopTracker:
-    """Union-find over the stones of both colours plus same-colour neighbour counts; `place` says if a loop closed."""
+FULL = 63
+"""The pattern of a cell whose six neighbours are all on the board and all of one colour."""
+ARC_STARTS = tuple(tuple(d for d in range(6) if p >> d & 1 and not p >> (d - 1) % 6 & 1) for p in range(64))
+"""For a pattern, the directions where an arc of own stones starts (an own neighbour after a non-own position)."""
+MAY_CLOSE = tuple(len(ARC_STARTS[p]) >= 2 or bin(p).count("1") >= 3 for p in range(64))
+"""False for a pattern round an empty cell where no stone can close a loop: one arc of at most two stones (a ring
+completed round a neighbour needs that neighbour and the two cells beside it, three in a row round the cell)."""
 
-    __slots__ = ("around", "inner", "parent", "same")
+
+class LoopTracker:
+    """Loop detection that undoes: union-find over the stones (union by size, no path compression, so each union is
+    undone from its log entry) and, per colour and cell, the 6-bit pattern of that colour's stones round the cell
+    (bit d: the neighbour in direction d); `place` says if a loop closed, `undo` takes the last stone back."""
+
+    __slots__ = ("around", "links", "log", "parent", "pattern", "size")
 
     def __init__(self, geo: Geometry) -> None:
         n = len(geo.around)
         self.around = geo.around
-        self.inner = geo.inner
+        self.links = geo.links
         self.parent = list(range(n))
-        self.same = [0] * n
+        self.size = [1] * n
+        self.pattern = ([], [0] * n, [0] * n)
+        """Indexed by colour (1 Black, 2 White)."""
+        self.log: list[tuple[int, int, int, list[int]]] = []
 
     def copy(self) -> LoopTracker:
         """An independent copy (the tables are shared)."""
         new = object.__new__(LoopTracker)
         new.around = self.around
-        new.inner = self.inner
+        new.links = self.links
         new.parent = self.parent.copy()
-        new.same = self.same.copy()
+        new.size = self.size.copy()
+        new.pattern = ([], self.pattern[1].copy(), self.pattern[2].copy())
+        new.log = self.log.copy()
         return new
 
     def find(self, cell: int) -> int:
-        """The root of the group holding `cell` (path halving)."""
+        """The root of the group holding `cell`."""
         parent = self.parent
         while parent[cell] != cell:
-            parent[cell] = parent[parent[cell]]
             cell = parent[cell]
         return cell
 
     def place(self, cells: Sequence[int], cell: int, colour: int) -> bool:
         """Record a stone of `colour` just put on `cell` (cells[cell] already set); True when it closed a loop."""
-        ring = self.around[cell]
-        same = self.same
+        pattern = self.pattern[colour]
         parent = self.parent
-        loop = False
+        ring = self.around[cell]
+        own = pattern[cell]
+        loop = own == FULL
         roots: list[int] = []
-        own_cells: list[int] = []
-        # arcs of own stones round the cell: an arc starts where an own neighbour follows a non-own position
-        last = ring[5]
-        previous_own = last >= 0 and cells[last] == colour
-        for nb in ring:
-            if nb >= 0 and cells[nb] == colour:
-                own_cells.append(nb)
-                same[nb] += 1
-                if same[nb] == 6 and self.inner[nb]:
-                    loop = True
-                if not previous_own:
-                    root = nb
-                    while parent[root] != root:
-                        parent[root] = parent[parent[root]]
-                        root = parent[root]
-                    roots.append(root)
-                previous_own = True
+        for d in ARC_STARTS[own]:
+            root = ring[d]
+            while parent[root] != root:
+                root = parent[root]
+            if root in roots:
+                loop = True
             else:
-                previous_own = False
-        same[cell] = len(own_cells)
-        if len(own_cells) == 6 and self.inner[cell]:
-            loop = True
-        if len(roots) > 1 and len(set(roots)) < len(roots):
-            loop = True
-        for nb in own_cells:
-            parent[self.find(nb)] = cell
+                roots.append(root)
+        for nb, bit in self.links[cell]:
+            around = pattern[nb] | bit
+            pattern[nb] = around
+            if around == FULL and cells[nb] == colour:  # the new stone completed a ring round its neighbour
+                loop = True
+        if own == FULL:  # one arc all round has no start
+            root = ring[0]
+            while parent[root] != root:
+                root = parent[root]
+            roots.append(root)
+        if not roots:
+            self.log.append((cell, colour, cell, roots))
+            return loop
+        size = self.size
+        big = roots[0]
+        for root in roots:
+            if size[root] > size[big]:
+                big = root
+        total = size[big] + 1
+        for root in roots:
+            if root != big:
+                parent[root] = big
+                total += size[root]
+        size[big] = total
+        parent[cell] = big
+        self.log.append((cell, colour, big, roots))
         return loop
+
+    def undo(self) -> None:
+        """Take back the last `place`."""
+        cell, colour, big, roots = self.log.pop()
+        pattern = self.pattern[colour]
+        for nb, bit in self.links[cell]:
+            pattern[nb] ^= bit
+        if not roots:
+            return
+        parent = self.parent
+        size = self.size
+        total = size[big] - 1
+        for root in roots:
+            if root != big:
+                parent[root] = root
+                total -= size[root]
+        size[big] = total
+        parent[cell] = cell
+
+    def closes(self, cells: Sequence[int], cell: int, colour: int) -> bool:
+        """True when a stone of `colour` on the empty `cell` would close a loop (nothing changes)."""
+        pattern = self.pattern[colour]
+        own = pattern[cell]
+        if not MAY_CLOSE[own]:
+            return False
+        if own == FULL:
+            return True
+        starts = ARC_STARTS[own]
+        if len(starts) > 1:
+            parent = self.parent
+            ring = self.around[cell]
+            roots: list[int] = []
+            for d in starts:
+                root = ring[d]
+                while parent[root] != root:
+                    root = parent[root]
+                if root in roots:
+                    return True
+                roots.append(root)
+        for nb, bit in self.links[cell]:
+            if pattern[nb] | bit == FULL and cells[nb] == colour:
+                return True
+        return False
+
+    def closing_cells(self, cells: Sequence[int], candidates: Sequence[int], colour: int) -> list[int]:
+        """The cells among the empty `candidates` where a stone of `colour` would close a loop."""
+        may = MAY_CLOSE
+        pattern = self.pattern[colour]
+        closes = self.closes
+        return [cell for cell in candidates if may[pattern[cell]] and closes(cells, cell, colour)]
 
 
 def naive_loop(geo: Geometry, cells: Sequence[int], colour: int) -> bool:

@@ -55,14 +55,19 @@ class Count:
 def count(geo: Geometry, stones: Sequence[int]) -> Count:
     """Score a finished position (two passes)."""
     cells = list(stones)
+    sprout = geo.sprout
     removed: list[int] = []
+    live: dict[int, list[list[int]]] = {}
     for colour in (BLACK, WHITE):
+        live[colour] = []
         for group in groups_of(geo, cells, colour):
-            if not any(geo.sprout[c] for c in group):
+            if any(sprout[c] for c in group):
+                live[colour].append(group)
+            else:
                 removed.extend(group)
     for c in removed:
         cells[c] = EMPTY
-    sides = {colour: _side(geo, cells, colour) for colour in (BLACK, WHITE)}
+    sides = {colour: _side(geo, cells, colour, live[colour]) for colour in (BLACK, WHITE)}
     owner = _empty_owners(geo, cells)
     neutral = sum(1 for s in geo.sprouts if cells[s] == EMPTY and owner[s] == EMPTY)
     black, white = sides[BLACK], sides[WHITE]
@@ -71,63 +76,99 @@ def count(geo: Geometry, stones: Sequence[int]) -> Count:
     return Count(tuple(cells), tuple(sorted(removed)), black, white, neutral)
 
 
-def _side(geo: Geometry, cells: Sequence[int], colour: int) -> Side:
-    """Live groups of `colour`, joined where one fences another in, and the sprouts its stones occupy."""
+def _side(geo: Geometry, cells: Sequence[int], colour: int, groups: list[list[int]]) -> Side:
+    """Live groups of `colour` (`groups`), joined where one fences another in, and the sprouts its stones occupy.
+
+    The cells outside a group G are the other groups of the colour and the regions (connected cells not of the
+    colour) between them; two groups never touch, so the parts of the board cut off by G are the components of
+    the small graph of groups and regions, adjacent where they touch, with G taken out."""
+    occupied = sum(1 for s in geo.sprouts if cells[s] == colour)
+    k = len(groups)
+    if k <= 1:
+        return Side(k, k, occupied)
     other = WHITE if colour == BLACK else BLACK
-    groups = groups_of(geo, cells, colour)
-    group_of = {c: i for i, group in enumerate(groups) for c in group}
-    parent = list(range(len(groups)))
+    adjacent = geo.adjacent
+    label = [-1] * len(cells)
+    for i, group in enumerate(groups):
+        for c in group:
+            label[c] = i
+    group_regions: list[list[int]] = [[] for _ in range(k)]
+    region_groups: list[set[int]] = []
+    opposed: list[bool] = []
+    for start in range(len(cells)):
+        if label[start] != -1:
+            continue
+        region = k + len(opposed)
+        label[start] = region
+        stack, touching, against = [start], set(), cells[start] == other
+        while stack:
+            for nb in adjacent[stack.pop()]:
+                mark = label[nb]
+                if mark == -1:
+                    label[nb] = region
+                    stack.append(nb)
+                    if cells[nb] == other:
+                        against = True
+                elif mark < k:
+                    touching.add(mark)
+        for g in touching:
+            group_regions[g].append(len(opposed))
+        region_groups.append(touching)
+        opposed.append(against)
+    parent = list(range(k))
 
     def find(i: int) -> int:
         while parent[i] != i:
             i = parent[i]
         return i
 
-    for i, group in enumerate(groups):
-        members = set(group)
-        seen = set(members)
-        for start in range(len(cells)):
-            if start in seen:
+    for fence in range(k):
+        seen = [False] * k
+        seen[fence] = True
+        visited = [False] * len(opposed)
+        for first in range(k):
+            if seen[first]:
                 continue
-            part, stack, opposed = [start], [start], cells[start] == other
-            seen.add(start)
-            while stack:
-                for nb in geo.around[stack.pop()]:
-                    if nb >= 0 and nb not in seen:
-                        seen.add(nb)
-                        part.append(nb)
-                        stack.append(nb)
-                        opposed = opposed or cells[nb] == other
-            if not opposed:
-                for c in part:
-                    if c in group_of:
-                        parent[find(group_of[c])] = find(i)
-    counted = len({find(i) for i in range(len(groups))})
-    occupied = sum(1 for s in geo.sprouts if cells[s] == colour)
-    return Side(len(groups), counted, occupied)
+            seen[first] = True
+            part, todo, against = [first], [first], False
+            while todo:
+                for region in group_regions[todo.pop()]:
+                    if visited[region]:
+                        continue
+                    visited[region] = True
+                    against = against or opposed[region]
+                    for g in region_groups[region]:
+                        if not seen[g]:
+                            seen[g] = True
+                            part.append(g)
+                            todo.append(g)
+            if not against:
+                for g in part:
+                    parent[find(g)] = find(fence)
+    counted = len({find(i) for i in range(k)})
+    return Side(k, counted, occupied)
 
 
 def _empty_owners(geo: Geometry, cells: Sequence[int]) -> list[int]:
     """For each empty cell, the colour of the only colour its empty region borders (EMPTY when both or none)."""
+    adjacent = geo.adjacent
     owner = [EMPTY] * len(cells)
     seen = [False] * len(cells)
     for start in range(len(cells)):
         if cells[start] != EMPTY or seen[start]:
             continue
         seen[start] = True
-        region, stack, borders = [start], [start], set()
+        region, stack, borders = [start], [start], 0
         while stack:
-            for nb in geo.around[stack.pop()]:
-                if nb < 0:
-                    continue
-                if cells[nb] != EMPTY:
-                    borders.add(cells[nb])
+            for nb in adjacent[stack.pop()]:
+                held = cells[nb]
+                if held != EMPTY:
+                    borders |= held
                 elif not seen[nb]:
                     seen[nb] = True
                     region.append(nb)
                     stack.append(nb)
-        if len(borders) == 1:
-            colour = borders.pop()
+        if borders == BLACK or borders == WHITE:
             for c in region:
-                owner[c] = colour
+                owner[c] = borders
     return owner

@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ytourney.errors import GameSpecError
-from ytourney.games.api import EMPTY, PASS, Color, Move, MoveKind, Outcome, Termination
-from ytourney.games.stones import StoneState
-from ytourney.games.yvy.geometry import LoopTracker, geometry, loop_cells
+from ytourney.games.api import Color, Move, MoveKind
+from ytourney.games.front import KernelState
+from ytourney.games.yvy.geometry import Geometry, loop_cells
+from ytourney.games.yvy.kernel import LOOP, SCORE, YvyKernel
+from ytourney.games.yvy.knowledge import YvyKnowledge
 from ytourney.games.yvy.scoring import Count, count
 
-LOOP = Termination.define("loop")
-SCORE = Termination.define("score")
+__all__ = ["DEFAULT_MAX_PLIES", "LOOP", "SCORE", "YvyRules", "YvyState"]
 
 DEFAULT_MAX_PLIES = 1000
 """Above every possible game: a game has at most one pass per stone plus the final pair and the swap, and
@@ -47,128 +48,66 @@ class YvyRules:
         return cls(pie, limit)
 
 
-class YvyState(StoneState):
-    """A YvY position: stones, the union-find of groups for loop detection, and the count once both passed."""
+class YvyState(KernelState):
+    """A YvY position for the tool: the kernel's stones, the pie rule offered only after a stone, the end in words."""
 
-    def start(self) -> None:
-        """An empty board and its loop tracker."""
-        self.geo = geometry(self.board)
-        self.tracker = LoopTracker(self.geo)
-        self.loop_at: int | None = None
-        self.final_count: Count | None = None
+    kernel: YvyKernel
+    knowledge = YvyKnowledge()
 
-    def copy_extra(self, new: StoneState) -> None:
-        """The tracker is copied by value."""
-        new.tracker = self.tracker.copy()  # type: ignore[attr-defined]
+    def new_kernel(self) -> YvyKernel:
+        """The empty board, White to move."""
+        return YvyKernel(self.board, self.rules.max_plies)
 
-    def generate_moves(self) -> list[Move]:
-        """Every empty cell, then a pass (always allowed)."""
-        cells = self.cells
-        moves = [Move(MoveKind.PLACE, (cell,)) for cell in range(len(cells)) if cells[cell] == EMPTY]
-        moves.append(PASS)
-        return moves
+    @property
+    def geo(self) -> Geometry:
+        """The board's tables (neighbours in order, sprouts, edge)."""
+        return self.kernel.geo
 
-    def is_legal(self, move: Move) -> bool:
-        """A placement on an empty cell, a pass, or the swap when offered (no list search)."""
-        if self._outcome is not None or not isinstance(move, Move):
-            return False
-        if move.kind is MoveKind.PLACE:
-            return (len(move.path) == 1 and 0 <= move.path[0] < len(self.cells) and move.capture is None
-                    and self.cells[move.path[0]] == EMPTY)
-        if move.kind is MoveKind.PASS:
-            return move == PASS
-        if move.kind is MoveKind.SWAP:
-            return self.can_swap()
-        return False
+    @property
+    def loop_at(self) -> int | None:
+        """The cell whose stone closed the winning loop, if a loop ended the game."""
+        return self.kernel.loop_at
+
+    @property
+    def final_count(self) -> Count | None:
+        """The count that ended the game after two passes (None otherwise)."""
+        return self.kernel.count
 
     def can_swap(self) -> bool:
         """The generic pie answer, offered only after a stone (not after an opening pass)."""
-        return super().can_swap() and self._history[0].kind is MoveKind.PLACE
-
-    def apply(self, move: Move) -> None:
-        """Put the stone down and note whether it closed a loop."""
-        if move.kind is MoveKind.PASS:
-            return
-        cell = move.path[0]
-        colour = int(self._to_move)
-        self.cells[cell] = colour
-        if self.tracker.place(self.cells, cell, colour):
-            self.loop_at = cell
-
-    def judge(self, move: Move) -> Outcome | None:
-        """A loop wins at once; a second pass in a row ends the game with the count."""
-        mover = self._to_move.other
-        if move.kind is MoveKind.PLACE:
-            if self.loop_at is not None:
-                return Outcome(mover, LOOP, None, f"{mover} closed a loop at {self.board.names[self.loop_at]}")
-            return None
         history = self._history
-        if len(history) >= 2 and history[-2].kind is MoveKind.PASS:
-            return self._scored()
-        return None
+        return len(history) == 1 and history[0].kind is MoveKind.PLACE and super().can_swap()
 
-    def _scored(self) -> Outcome:
-        result = count(self.geo, self.cells)
-        self.final_count = result
-        black, white = result.score
-        winner = None if black == white else Color.BLACK if black > white else Color.WHITE
-        reason = (f"black {result.black.sprouts} sprouts, {result.black.counted_groups} groups: {black}; "
-                  f"white {result.white.sprouts} sprouts, {result.white.counted_groups} groups: {white}")
-        return Outcome(winner, SCORE, (float(black), float(white)), reason)
+    def end_reason(self) -> str:
+        """The loop's cell, or each side's sprouts, groups and score."""
+        kernel = self.kernel
+        if kernel.termination is LOOP:
+            return f"{Color(kernel.result)} closed a loop at {self.board.names[kernel.loop_at]}"  # type: ignore[index]
+        final = kernel.count
+        if kernel.termination is SCORE and final is not None:
+            black, white = final.score
+            return (f"black {final.black.sprouts} sprouts, {final.black.counted_groups} groups: {black}; "
+                    f"white {final.white.sprouts} sprouts, {final.white.counted_groups} groups: {white}")
+        return super().end_reason()
 
     def loop_stones(self) -> frozenset[int]:
         """The stones of the winning loop (empty unless a loop ended the game)."""
-        if self.loop_at is None:
+        if self.kernel.loop_at is None:
             return frozenset()
-        return loop_cells(self.geo, self.cells, self.loop_at)
+        return loop_cells(self.kernel.geo, self.kernel.cells, self.kernel.loop_at)
 
     def current_count(self) -> Count:
         """What the count would be if both players passed now."""
-        return count(self.geo, self.cells)
+        return count(self.kernel.geo, self.kernel.cells)
 
-    # --- search hooks for the generic mcts (players/bots/uct.py) ------------------------------------------
+    # --- the old search hooks of the generic mcts (players/bots/uct.py), thin wrappers over YvyKnowledge -------
 
     def urgent_moves(self) -> list[Move]:
-        """A pass that ends a game the count wins (after the opponent's pass), else a stone that closes a loop at
-        once, else one that stops the opponent's loop-in-one (with several threats the game is lost anyway)."""
-        history = self._history
-        if history and history[-1].is_pass and self._outcome is None:
-            black, white = count(self.geo, self.cells).score
-            if (black > white) if self._to_move is Color.BLACK else (white > black):
-                return [PASS]
-        me = int(self._to_move)
-        for colour in (me, 3 - me):
-            cells = closing_cells(self.cells, self.tracker, colour)
-            if cells:
-                return [Move.place(cells[0])]
-        return []
+        """`YvyKnowledge.urgent_actions` as Moves."""
+        if self._outcome is not None:
+            return []
+        return [self.move_of(action) for action in self.knowledge.urgent_actions(self.kernel)]
 
     def rollout(self, rng: Any, plies: int) -> float:
-        """Black's value of the empty cells filled in random order from the side to move, stopping at the first
-        loop (a full board without one is counted); a draw when `plies` stones leave the board unfilled."""
-        cells = self.cells.copy()
-        empties = [cell for cell in range(len(cells)) if cells[cell] == EMPTY]
-        rng.shuffle(empties)
-        place = self.tracker.copy().place
-        colour = int(self._to_move)
-        for cell in empties[:plies]:
-            cells[cell] = colour
-            if place(cells, cell, colour):
-                return float(colour == Color.BLACK)
-            colour = 3 - colour
-        if len(empties) > plies:
-            return 0.5
-        black, white = count(self.geo, cells).score
-        return 0.5 if black == white else float(black > white)
-
-
-def closing_cells(cells: list[int], tracker: LoopTracker, colour: int) -> list[int]:
-    """The empty cells where a stone of `colour` would close a loop now."""
-    found = []
-    for cell in range(len(cells)):
-        if cells[cell] == EMPTY:
-            cells[cell] = colour
-            if tracker.copy().place(cells, cell, colour):
-                found.append(cell)
-            cells[cell] = EMPTY
-    return found
+        """`YvyKnowledge.rollout` on the kernel (left as found)."""
+        return self.knowledge.rollout(self.kernel, rng, plies)

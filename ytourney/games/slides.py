@@ -28,13 +28,8 @@ from ytourney.games.stones import format_path_move, kadon_board, parse_path_move
 
 SWAP_MARK = -1
 """The undo stack's entry for the pie answer's ply."""
-MEMO_CAP = 1 << 12
+MEMO_CAP = 1 << 10
 """Occupancy patterns a ray group remembers before it forgets them all (bounds memory on long runs)."""
-RayGroup = tuple[int, dict[int, tuple[int, ...]], tuple[tuple[int, tuple[int, ...]], ...], tuple[int, ...]]
-"""(mask of its nodes, memo: occupancy of those nodes -> actions, rays as (shared-prefix mask, nodes to walk),
-the source's action per target)."""
-
-
 def slide_action(source: int, target: int) -> int:
     """The kernel action of the slide source-target (`encode_path` of the two nodes, written out)."""
     return ((target + 1) << 19) | ((source + 1) << 10) | 1
@@ -45,14 +40,42 @@ def slide_target(action: int) -> int:
     return (action >> 19) - 1
 
 
+class GroupMemo(dict[int, tuple[int, ...]]):
+    """One ray group of a source: the occupancy of its nodes -> the slides it allows, each target once, worked out
+    on first sight (`dict.__missing__`, so a lookup is one C call) and forgotten all at once past `MEMO_CAP`."""
+
+    __slots__ = ("actions", "walks")
+
+    def __init__(self, walks: tuple[tuple[int, tuple[int, ...]], ...], actions: tuple[int, ...]) -> None:
+        super().__init__()
+        self.walks = walks
+        """Each ray as (mask of the prefix it shares with an earlier ray, the nodes it walks after it)."""
+        self.actions = actions
+        """The source's action per target node."""
+
+    def __missing__(self, key: int) -> tuple[int, ...]:
+        found: dict[int, None] = {}
+        for prefix, walk in self.walks:
+            if prefix & key:
+                continue
+            for node in walk:
+                if key >> node & 1:
+                    break
+                found[self.actions[node]] = None
+        if len(self) >= MEMO_CAP:
+            self.clear()
+        got = self[key] = tuple(found)
+        return got
+
+
 @dataclass(frozen=True, eq=False)
 class SlideTables:
-    """A board's slide tables, built once: ray groups per source, actions, line pairs, neighbour masks."""
+    """A board's slide tables, built once: ray groups per source, line pairs, neighbour masks."""
 
     neighbours: tuple[int, ...]
     full: int
-    groups: tuple[tuple[RayGroup, ...], ...]
-    """Per source, its rays grouped so that no two groups reach a common node (a target is listed once)."""
+    groups: tuple[tuple[tuple[int, GroupMemo], ...], ...]
+    """Per source, its ray groups as (mask of their nodes, memo): no two groups of a source reach a common node."""
     pairs: dict[int, tuple[int, int]]
     """Every slide action along a line (ignoring stones) -> (source, target)."""
     lines: tuple[frozenset[int], ...]
@@ -85,31 +108,14 @@ def slide_tables(board: Board) -> SlideTables:
         members: dict[int, list[int]] = {}
         for i in range(len(walks)):
             members.setdefault(root(i), []).append(i)
-        groups.append(tuple((mask_of(node for i in group for node in rays[i][0]), {},
-                             tuple(walks[i] for i in group), actions[source])
+        groups.append(tuple((mask_of(node for i in group for node in rays[i][0]),
+                             GroupMemo(tuple(walks[i] for i in group), actions[source]))
                             for group in members.values()))
         reach = frozenset(node for ray, _ in rays for node in ray)
         lines.append(reach)
         for target in reach:
             pairs[actions[source][target]] = (source, target)
     return SlideTables(neighbour_masks(board), full_mask(board), tuple(groups), pairs, tuple(lines), board.rays)
-
-
-def _fill(group: RayGroup, occupied: int, key: int) -> tuple[int, ...]:
-    """The actions of one ray group on `occupied`, remembered under `key`."""
-    _, memo, walks, actions = group
-    found: dict[int, None] = {}
-    for prefix, walk in walks:
-        if prefix & occupied:
-            continue
-        for node in walk:
-            if occupied >> node & 1:
-                break
-            found[actions[node]] = None
-    if len(memo) >= MEMO_CAP:
-        memo.clear()
-    got = memo[key] = tuple(found)
-    return got
 
 
 class SlideKernel(abc.ABC):
@@ -165,20 +171,16 @@ class SlideKernel(abc.ABC):
         while mine:
             low = mine & -mine
             mine ^= low
-            for group in groups[low.bit_length() - 1]:
-                key = occupied & group[0]
-                got = group[1].get(key)
-                found += got if got is not None else _fill(group, occupied, key)
+            for mask, memo in groups[low.bit_length() - 1]:
+                found += memo[occupied & mask]
         return found
 
     def source_actions(self, source: int) -> tuple[int, ...]:
         """The slides of the stone on `source` (whoever's it is)."""
         occupied = self.masks[1] | self.masks[2]
         found: tuple[int, ...] = ()
-        for group in self._groups[source]:
-            key = occupied & group[0]
-            got = group[1].get(key)
-            found += got if got is not None else _fill(group, occupied, key)
+        for mask, memo in self._groups[source]:
+            found += memo[occupied & mask]
         return found
 
     def is_legal(self, action: int) -> bool:

@@ -32,14 +32,7 @@ def position(aliens: list[str], amazons: list[str], *, to_move: Color = Color.WH
              captured: int = 0, **rules: object) -> AliensAmazonsState:
     """A hand-made position: Aliens (White) and Amazons (Black) on the named nodes, counters as given."""
     state = new(**rules)
-    for name in aliens:
-        state.cells[N(name)] = t.ALIEN
-    for name in amazons:
-        state.cells[N(name)] = t.AMAZON
-    state.amazons_placed = placed
-    state.captured = captured
-    state._to_move = to_move
-    state._legal = None
+    state.setup(map(N, aliens), map(N, amazons), to_move=to_move, amazons_placed=placed, captured=captured)
     return state
 
 

@@ -1,5 +1,5 @@
-"""Aliens and Amazons' own `heuristic` bot (one ply deep on the policy's evaluation); its `mcts` is the generic one
-with the state's rollout (see policy.py)."""
+"""Aliens and Amazons' own `heuristic` bot (one ply deep on the policy's evaluation, on the kernel); its `mcts` is
+the generic one with the game's knowledge (knowledge.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import math
 import random
 from typing import ClassVar
 
+from ytourney.errors import BotSpecError
 from ytourney.games.aliens_amazons import tables as t
-from ytourney.games.aliens_amazons.policy import Sim, evaluate
-from ytourney.games.aliens_amazons.state import AliensAmazonsState, to_move
+from ytourney.games.aliens_amazons.policy import evaluate
+from ytourney.games.aliens_amazons.state import AliensAmazonsState
 from ytourney.games.api import Move, State
 from ytourney.games.bot import BaseBot, BotOption, Limit
 
@@ -27,15 +28,17 @@ class HeuristicBot(BaseBot):
 
     def move(self, state: State, limit: Limit) -> Move:
         """The best move by a one-ply look."""
-        assert isinstance(state, AliensAmazonsState)
-        sim = Sim(state)
-        moves = sim.moves()
-        best, chosen = -math.inf, moves[0]
-        for path in moves:
-            trial = sim.copy()
-            trial.play(path)
-            value = evaluate(trial) + self._rng.random() * 1e-6
-            value = value if sim.to_move == t.ALIEN else -value
+        if not isinstance(state, AliensAmazonsState):
+            raise BotSpecError(f"bot 'heuristic' plays only aliens-amazons, not {type(state).__name__!r}")
+        kernel = state.kernel.clone()
+        actions = kernel.legal_actions()
+        mover = kernel.to_move
+        best, chosen = -math.inf, actions[0]
+        for action in actions:
+            kernel.apply(action)
+            value = evaluate(kernel) + self._rng.random() * 1e-6
+            kernel.undo()
+            value = value if mover == t.ALIEN else -value
             if value > best:
-                best, chosen = value, path
-        return to_move(chosen, sim.tables.neighbors)
+                best, chosen = value, action
+        return state.move_of(chosen)

@@ -10,6 +10,7 @@ from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
 from ytourney.errors import GameSpecError, NotationError
 from ytourney.games.aliens_amazons import tables as t
+from ytourney.games.aliens_amazons.knowledge import KNOWLEDGE
 from ytourney.games.aliens_amazons.state import AliensAmazonsState, side_name
 from ytourney.games.api import (
     PASS,
@@ -24,6 +25,7 @@ from ytourney.games.api import (
     State,
     Termination,
 )
+from ytourney.games.knowledge import Knowledge
 from ytourney.games.stones import format_path_move, kadon_board
 
 DEFAULT_MAX_PLIES = 1000
@@ -62,8 +64,10 @@ class AliensAmazons(Game):
         "threshold": RuleOption(int, None, "Aliens win when fewer Amazons than this are left (default: the fewest "
                                            "that can immobilize three Aliens, computed: 10 on kadon)", 1, t.AMAZONS),
     }
-    search_defaults: ClassVar[Mapping[str, Any]] = {"c": 0.7, "playout_plies": 8}
-    """The generic mcts scores leaves by 8 plies of the policy play and the evaluation (policy.py)."""
+    search_defaults: ClassVar[Mapping[str, Any]] = {"c": KNOWLEDGE.defaults.exploration,
+                                                    "playout_plies": KNOWLEDGE.defaults.playout_plies}
+    """The generic mcts scores leaves by 8 plies of the policy play and the evaluation (policy.py); the same
+    defaults as the knowledge's."""
     side_names: ClassVar[Mapping[Color, str]] = {color: side_name(color) for color in (Color.WHITE, Color.BLACK)}
     own_bots: ClassVar[Mapping[str, str]] = {
         "heuristic": "ytourney.games.aliens_amazons.bots:HeuristicBot",
@@ -91,6 +95,10 @@ class AliensAmazons(Game):
     def new_state(self, board: Board, rules: Any, handicap: int = 0) -> AliensAmazonsState:
         """The empty board, the Aliens to place first."""
         return AliensAmazonsState(self, board, rules, handicap)
+
+    def knowledge(self, board: Board, rules: Any) -> Knowledge:
+        """The Amazons' safe moves, the policy playouts and the evaluation, wins in one (knowledge.py)."""
+        return KNOWLEDGE
 
     def threshold(self, board: Board, rules: Any = None) -> int:
         """The Aliens win when fewer Amazons than this are left."""

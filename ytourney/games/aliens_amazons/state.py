@@ -1,119 +1,129 @@
-"""A position of Aliens and Amazons: the placing phases, Alien steps and jump chains, Amazon steps, the ends."""
+"""A position of Aliens and Amazons for the tool: the Move-level front over its kernel (kernel.py), the counters
+the views read, the refusals in words, and the old search hooks as thin wrappers over the knowledge."""
 
 from __future__ import annotations
 
+import functools
+import random
+from collections.abc import Iterable
 from typing import Any
 
 from ytourney.boards.board import Board
-from ytourney.games.api import Color, Game, Move, MoveKind, Outcome, Termination
-from ytourney.games.aliens_amazons import policy
+from ytourney.errors import GameSpecError
 from ytourney.games.aliens_amazons import tables as t
-from ytourney.games.stones import StoneState
-
-IMMOBILIZED = Termination.define("immobilized")
-CAPTURES = Termination.define("captures")
+from ytourney.games.aliens_amazons.kernel import CAPTURES, IMMOBILIZED, AliensAmazonsKernel
+from ytourney.games.aliens_amazons.knowledge import KNOWLEDGE
+from ytourney.games.api import Color, Game, Move, MoveKind
+from ytourney.games.front import KernelState, MoveTable, action_move
 
 AMAZONS_COLOR = Color.BLACK
 ALIENS_COLOR = Color.WHITE
+__all__ = ["ALIENS_COLOR", "AMAZONS_COLOR", "CAPTURES", "IMMOBILIZED", "AliensAmazonsState", "side_name"]
 
 
-def to_move(path: tuple[int, ...], neighbors: tuple[tuple[int, ...], ...]) -> Move:
-    """The Move of a raw path: a placement, a step to a neighbour, else a jump chain."""
-    if len(path) == 1:
-        return Move.place(path[0])
-    if len(path) == 2 and path[1] in neighbors[path[0]]:
-        return Move.step(path[0], path[1])
-    return Move.jump(path)
+class PathMoves(MoveTable):
+    """Actions to Moves on one board: a two-node path is a step between neighbours, else a jump."""
+
+    def __init__(self, neighbors: tuple[tuple[int, ...], ...]) -> None:
+        super().__init__(jumps=False)
+        self.neighbors = neighbors
+
+    def __missing__(self, action: int) -> Move:
+        move = action_move(action)
+        if move.kind is MoveKind.STEP and move.capture is None and not (
+                0 <= move.path[0] < len(self.neighbors) and move.path[1] in self.neighbors[move.path[0]]):
+            move = Move.jump(move.path)
+        self[action] = move
+        return move
 
 
-class AliensAmazonsState(StoneState):
+@functools.lru_cache(maxsize=16)
+def path_moves(board: Board) -> PathMoves:
+    """The move table of `board`, shared by every position on it."""
+    return PathMoves(t.tables_for(board.spec).neighbors)
+
+
+class AliensAmazonsState(KernelState):
     """Aliens (White, 3 stones, first) and Amazons (Black, 30): both place; the Aliens move once their 3 are on
     the board, the Amazons once all 30 have been placed."""
 
     first_action = "the first Alien is placed"
+    kernel: AliensAmazonsKernel
 
     def __init__(self, game: Game, board: Board, rules: Any, handicap: int = 0) -> None:
         self.tables = t.tables_for(board.spec)
         self.threshold = rules.threshold or self.tables.threshold
-        self.amazons_placed = 0
-        self.captured = 0
         super().__init__(game, board, rules, handicap)
+        self._moves = path_moves(board)
+
+    def new_kernel(self) -> AliensAmazonsKernel:
+        """The empty board, the Aliens to place first."""
+        return AliensAmazonsKernel(self.board, self.threshold, getattr(self.rules, "max_plies", None))
+
+    def setup(self, aliens: Iterable[int], amazons: Iterable[int], *, to_move: Color = ALIENS_COLOR,
+              amazons_placed: int = t.AMAZONS, captured: int = 0) -> None:
+        """Set up a hand-made position before any move (tests, studies): stones on the given nodes, the counters as
+        given; the end is not judged until the next move."""
+        if self._history:
+            raise GameSpecError(f"setup after {len(self._history)} moves; set up a position on a new state")
+        self.kernel.setup(list(aliens), list(amazons), int(to_move), amazons_placed, captured)
 
     # --- counts --------------------------------------------------------------------------------------------
 
     @property
+    def amazons_placed(self) -> int:
+        """Amazons placed so far, the captured ones included."""
+        return self.kernel.amazons_placed
+
+    @property
+    def captured(self) -> int:
+        """Amazons the Aliens have captured."""
+        return self.kernel.captured
+
+    @property
     def aliens_on_board(self) -> int:
         """Aliens placed so far (they are never captured)."""
-        return sum(1 for stone in self.cells if stone == t.ALIEN)
+        return self.kernel.aliens_placed
 
     @property
     def amazons_in_hand(self) -> int:
         """Amazons still to be placed."""
-        return t.AMAZONS - self.amazons_placed
+        return t.AMAZONS - self.kernel.amazons_placed
 
     @property
     def amazons_left(self) -> int:
         """Amazons not captured: on the board or still in hand."""
-        return t.AMAZONS - self.captured
+        return t.AMAZONS - self.kernel.captured
 
     def placing(self, color: Color) -> bool:
         """True while `color` places stones rather than moving them."""
         if color is ALIENS_COLOR:
-            return self.aliens_on_board < t.ALIENS
-        return self.amazons_placed < t.AMAZONS
+            return self.kernel.aliens_placed < t.ALIENS
+        return self.kernel.amazons_placed < t.AMAZONS
 
-    # --- StoneState --------------------------------------------------------------------------------------
+    # --- the end and the old search hooks ------------------------------------------------------------------
 
-    def raw_moves(self) -> list[tuple[int, ...]]:
-        """The side to move's moves as raw paths."""
-        if self.placing(self._to_move):
-            return t.placements(self.cells)
-        if self._to_move is ALIENS_COLOR:
-            return t.alien_moves(self.cells, self.tables)
-        return t.amazon_steps(self.cells, self.tables)
-
-    def generate_moves(self) -> list[Move]:
-        """Placements while placing; Alien steps and jump chains; Amazon steps."""
-        neighbors = self.tables.neighbors
-        return [to_move(path, neighbors) for path in self.raw_moves()]
-
-    def apply(self, move: Move) -> None:
-        """Place, step, or jump along the chain removing every Amazon jumped over."""
-        mover = self._to_move
-        if move.kind is MoveKind.PLACE and mover is AMAZONS_COLOR:
-            self.amazons_placed += 1
-        self.captured += t.apply_path(self.cells, move.path, int(mover), self.tables)
-
-    def judge(self, move: Move) -> Outcome | None:
-        """Aliens win once fewer Amazons are left than can immobilize them; Amazons win when the Aliens, to move,
-        have no move."""
-        if self._to_move is AMAZONS_COLOR:  # the Aliens just moved
-            if self.amazons_left < self.threshold:
-                return Outcome(ALIENS_COLOR, CAPTURES, None,
-                               f"{self.amazons_left} Amazons left, fewer than the {self.threshold} that can "
-                               "immobilize three Aliens")
-            return None
-        if not self.generate_moves_cached():
-            return self.no_moves_outcome()
-        return None
+    def end_reason(self) -> str:
+        """The Aliens' captures and the immobilized Aliens in words; the tool's endings as the front words them."""
+        termination = self.kernel.termination
+        if termination is CAPTURES:
+            return (f"{self.amazons_left} Amazons left, fewer than the {self.threshold} that can immobilize "
+                    "three Aliens")
+        if termination is IMMOBILIZED:
+            return "the Aliens are immobilized"
+        return super().end_reason()
 
     def search_moves(self) -> list[Move]:
         """For the generic mcts: the Amazons' moves that leave no Amazon open to a jump (all when none does)."""
-        if self._to_move is ALIENS_COLOR:
-            return self.generate_moves()
-        neighbors = self.tables.neighbors
-        paths = policy.safe_amazon_moves(list(self.cells), self.raw_moves(), self.tables)
-        return [to_move(path, neighbors) for path in paths]
+        if self.is_over:
+            return []
+        return [self.move_of(action) for action in KNOWLEDGE.search_actions(self.kernel)]
 
-    def rollout(self, rng: Any, plies: int) -> float:
+    def rollout(self, rng: random.Random, plies: int) -> float:
         """Black's (the Amazons') value for the generic mcts: `plies` plies of the cheap policy, then evaluated."""
-        return 1.0 - policy.rollout(self, rng, plies)
+        return KNOWLEDGE.rollout(self.kernel, rng, plies)
 
-    def no_moves_outcome(self) -> Outcome:
-        """Aliens with no move are immobilized: the Amazons win (Amazons with none lose, as in every game)."""
-        if self._to_move is ALIENS_COLOR:
-            return Outcome(AMAZONS_COLOR, IMMOBILIZED, None, "the Aliens are immobilized")
-        return super().no_moves_outcome()
+    # --- explaining a refusal --------------------------------------------------------------------------------
 
     def refusal(self, move: Move) -> str:
         """Why an illegal move is refused: one line naming it and the rule it breaks."""
@@ -125,29 +135,29 @@ class AliensAmazonsState(StoneState):
         """One line naming the move and why the rules refuse it here."""
         names = self.board.names
         text = self._name(move).strip("'\"")
-        side = "Aliens" if self._to_move is ALIENS_COLOR else "Amazons"
+        side = "Aliens" if self.to_move is ALIENS_COLOR else "Amazons"
         if move.kind is MoveKind.PASS:
             return f"{text}: there is no passing in aliens-amazons"
         if any(not 0 <= node < self.board.num_cells for node in move.path) or not move.path:
             return f"{text}: not a node of {self.board.spec}"
         if move.capture is not None:
             return f"{text}: captures are implied by the jumps; name only the landings"
-        if self.placing(self._to_move):
+        if self.placing(self.to_move):
             if move.kind is not MoveKind.PLACE:
-                done = (f"{self.aliens_on_board} of {t.ALIENS}" if self._to_move is ALIENS_COLOR
+                done = (f"{self.aliens_on_board} of {t.ALIENS}" if self.to_move is ALIENS_COLOR
                         else f"{self.amazons_placed} of {t.AMAZONS}")
                 return f"{text}: the {side} are still placing ({done} placed); play a node"
             return f"{text}: {names[move.cell]} is occupied"
         if move.kind is MoveKind.PLACE:
             return f"{text}: the {side} have no stones in hand; move one ({names[move.cell]}-...)"
         source = move.path[0]
-        if self.cells[source] != int(self._to_move):
+        if self.cells[source] != int(self.to_move):
             return f"{text}: {names[source]} holds no {side[:-1]}"
         if move.kind is MoveKind.STEP:
             if move.path[1] not in self.tables.neighbors[source]:
                 return f"{text}: {names[move.path[1]]} is not next to {names[source]}"
             return f"{text}: {names[move.path[1]]} is occupied"
-        if self._to_move is AMAZONS_COLOR:
+        if self.to_move is AMAZONS_COLOR:
             return f"{text}: Amazons never jump; they step one node"
         return self._why_chain(move.path, text)
 
@@ -169,10 +179,7 @@ class AliensAmazonsState(StoneState):
             seen.add(c)
             if cells[over] == t.AMAZON:
                 cells[over] = t.EMPTY
-        return f"{text}: not a legal move for the {side_name(self._to_move)} here"  # pragma: no cover
-
-    def copy_extra(self, new: StoneState) -> None:
-        """Counters are ints and the tables shared: nothing more to copy."""
+        return f"{text}: not a legal move for the {side_name(self.to_move)} here"  # pragma: no cover
 
 
 def side_name(color: Color) -> str:

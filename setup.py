@@ -19,5 +19,8 @@ setup(
                   extra_compile_args=[] if sys.platform == "win32" else ["-O2", "-ffp-contract=off"]),
         Extension("ytourney.games.solitaire._solvecore", sources=["ytourney/games/solitaire/_solvecore.c"],
                   optional=True),
+        # Leap Over's jump chains; ytourney.games.leap_over.kernel lists them in pure Python without it.
+        Extension("ytourney.games.leap_over._leapcore", sources=["ytourney/games/leap_over/_leapcore.c"],
+                  optional=True),
     ],
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -63,7 +64,7 @@ def test_apply_then_undo_restores_the_key_cells_actions_and_landings(seed: int, 
     while k.result == ONGOING:
         before = snapshot(k)
         actions = k.legal_actions()
-        assert actions and all(k.is_legal(a) for a in actions)
+        assert actions and all(k.is_legal(a) for a in actions) and actions == k.python_actions()
         assert len(set(actions)) == len(actions)
         action = rng.choice(actions)
         k.apply(action)
@@ -170,3 +171,19 @@ def test_the_knowledge_searches_one_chain_per_stone_and_landing() -> None:
     assert know.defaults.exploration == 0.5 and know.defaults.playout_plies == 0
     state = GAME.new_state(BOARD, GAME.parse_rules(None))
     assert all(isinstance(m, Move) for m in state.search_moves()) and state.rollout(rng, 0) == 0.5
+
+
+def test_the_c_core_lists_the_same_chains_in_the_same_order_as_pure_python() -> None:
+    k = LeapOverKernel(BOARD, "all", 1000)
+    if k.tables.core() is None:
+        pytest.skip("the C core is not built (or YTOURNEY_PURE_PYTHON=1)")
+    rng = random.Random(9)
+    for _ in range(150):
+        nodes = rng.sample(range(len(BOARD.names)), rng.randrange(2, 60))
+        cut = rng.randrange(1, len(nodes))
+        k.setup(nodes[:cut], nodes[cut:], rng.choice([1, 2]))
+        assert k.legal_actions() == k.python_actions()
+    k = LeapOverKernel(BOARD, "all", 1000)
+    for _ in range(200):
+        assert k.legal_actions() == k.python_actions()
+        k.apply(rng.choice(k.legal_actions()))

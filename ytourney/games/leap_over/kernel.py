@@ -9,6 +9,8 @@ own start (the stone is lifted): a DFS over masks, each chain's action built by 
 from __future__ import annotations
 
 import functools
+import os
+from collections.abc import Callable
 from itertools import combinations
 
 from ytourney.boards.board import Board
@@ -19,8 +21,22 @@ from ytourney.games.kernel import DRAW, NODE_BITS, NODE_LIMIT, ONGOING, PASS_ACT
 FILLED = Termination.define("filled")
 BLOCKED = Termination.define("blocked")
 
+try:
+    from ytourney.games.leap_over import _leapcore
+except ImportError:  # no compiler at install time: the pure-Python chains serve alone
+    _leapcore = None
+
+CORE_ROW = 8
+"""(over, landing) pairs a node's row holds in the C core's table (a kadon node has at most 7 jumps)."""
+LOW = (1 << 64) - 1
+
 FIRST_FIELD = NODE_BITS + 1
 """Where a packed path's first node starts: after its flag bit and its (empty) capture field."""
+
+
+def pure_python() -> bool:
+    """True when YTOURNEY_PURE_PYTHON asks for pure Python even though the C core is built."""
+    return os.environ.get("YTOURNEY_PURE_PYTHON", "").strip().lower() not in ("", "0", "false", "no")
 
 
 class Tables:
@@ -60,6 +76,22 @@ class Tables:
         self.homes = (0, _mask(homes[0]), _mask(homes[1]))
         self.targets = (0, self.homes[2], self.homes[1])
         self.home_nodes = (), tuple(homes[0]), tuple(homes[1])
+
+    def core(self) -> Callable[..., list[int]] | None:
+        """The C core's chain lister bound to this board's table, or None (not built, a board it cannot hold, or
+        YTOURNEY_PURE_PYTHON=1)."""
+        return None if pure_python() else self._core
+
+    @functools.cached_property
+    def _core(self) -> Callable[..., list[int]] | None:
+        if _leapcore is None or self.size > 128 or any(len(row) > CORE_ROW for row in self.jumps):
+            return None
+        table = bytearray()
+        for row in self.jumps:
+            for over, to in row:
+                table += bytes((over, to))
+            table += b"\xff\xff" * (CORE_ROW - len(row))
+        return functools.partial(_leapcore.chains, bytes(table))
 
     def landings(self, p: int, occupied: int) -> int:
         """The first-jump landings of a stone on p among `occupied` (memoised on the nodes that decide them)."""
@@ -102,10 +134,11 @@ class LeapOverKernel:
     """A Leap Over position: the stones, the side to move, the first-jump landings and an undo chain."""
 
     __slots__ = ("cells", "to_move", "plies", "result", "termination", "score", "masks", "reach", "goal_all",
-                 "max_plies", "_t", "_undo")
+                 "max_plies", "_t", "_undo", "_core")
 
     def __init__(self, board: Board, goal: str, max_plies: int) -> None:
         self._t = t = tables(board)
+        self._core = t.core()
         self.goal_all = goal == "all"
         self.max_plies = max_plies
         self.plies = 0
@@ -139,6 +172,13 @@ class LeapOverKernel:
         """Every jump chain of the side to move (stones in node order, chains depth first), or the pass alone."""
         if self.result != ONGOING:
             return []
+        if self._core is not None:
+            black, white = self.masks[1], self.masks[2]
+            return self._core(black & LOW, black >> 64, white & LOW, white >> 64, self.to_move) or [PASS_ACTION]
+        return self.python_actions()
+
+    def python_actions(self) -> list[int]:
+        """`legal_actions` in pure Python (what the C core computes, chain for chain)."""
         t = self._t
         reach, order, shift, over_start = self.reach, t.order, t.shift, t.over_start
         found: list[int] = []
@@ -286,6 +326,7 @@ class LeapOverKernel:
         """A copy sharing the never-mutated landings lists and undo chain."""
         new = object.__new__(LeapOverKernel)
         new._t = self._t
+        new._core = self._core
         new.goal_all = self.goal_all
         new.max_plies = self.max_plies
         new.cells = self.cells.copy()

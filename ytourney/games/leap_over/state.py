@@ -10,7 +10,7 @@ from ytourney.boards.board import Board
 from ytourney.games.api import EMPTY, Color, Game, Move, MoveKind, Termination
 from ytourney.games.front import KernelState, MoveTable, action_move
 from ytourney.games.kernel import DRAW, NODE_BITS, NODE_LIMIT, PASS_ACTION
-from ytourney.games.leap_over.kernel import BLOCKED, FILLED, FIRST_FIELD, LeapOverKernel, tables
+from ytourney.games.leap_over.kernel import BLOCKED, FILLED, FIRST_FIELD, LeapOverKernel, _leapcore, pure_python, tables
 
 __all__ = ["BLOCKED", "FILLED", "Geometry", "LeapOverState", "geometry"]
 
@@ -53,22 +53,40 @@ class ChainTable(MoveTable):
         super().__init__(True)
 
     def __missing__(self, action: int) -> Move:
-        if action == PASS_ACTION or action < NODE_LIMIT or not action & 1 or action >> 1 & (NODE_LIMIT - 1):
+        path = None
+        if action >= NODE_LIMIT and action & 1 and not action >> 1 & (NODE_LIMIT - 1) and action != PASS_ACTION:
+            path = _path_of(action)
+        if path is None:
             move = action_move(action, True)
         else:
-            path = []
-            packed = action >> FIRST_FIELD
-            while packed:
-                path.append((packed & (NODE_LIMIT - 1)) - 1)
-                packed >>= NODE_BITS
             move = object.__new__(Move)  # a frozen dataclass: its fields set as its own __init__ would
             _SET(move, "kind", MoveKind.JUMP)
-            _SET(move, "path", tuple(path))
+            _SET(move, "path", path)
             _SET(move, "capture", None)
         if len(self) >= TABLE_LIMIT:
             self.clear()
         self[action] = move
         return move
+
+
+def _python_path_of(action: int) -> tuple[int, ...] | None:
+    """The nodes of a packed chain (its capture field empty), or None when a field inside it is empty."""
+    path = []
+    packed = action >> FIRST_FIELD
+    while packed:
+        field = packed & (NODE_LIMIT - 1)
+        if not field:
+            return None
+        path.append(field - 1)
+        packed >>= NODE_BITS
+    return tuple(path)
+
+
+def _c_path_of(action: int) -> tuple[int, ...] | None:
+    return _leapcore.path_of(action.to_bytes((action.bit_length() + 7) // 8, "little"), NODE_LIMIT - 1)
+
+
+_path_of = _python_path_of if _leapcore is None or pure_python() else _c_path_of
 
 
 _CHAINS = ChainTable()

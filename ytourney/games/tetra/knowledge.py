@@ -10,7 +10,7 @@ from collections.abc import Callable
 from ytourney.games.bitboard import bits
 from ytourney.games.kernel import ONGOING, Kernel
 from ytourney.games.knowledge import Knowledge, SearchDefaults, result_value
-from ytourney.games.tetra.kernel import TetraKernel, TetraTables, remember_moves
+from ytourney.games.tetra.kernel import TetraKernel, TetraTables
 
 BLACK = 1
 MOVER_BONUS = 1.5
@@ -45,10 +45,7 @@ def _random_move(t: TetraTables, stones: list[int], occupied: int, random: Calla
     while sources:
         i = int(random() * len(sources))
         source = sources[i]
-        near = occupied & regions[source]
-        moves = memo[source].get(near)
-        if moves is None:
-            moves = remember_moves(t, source, near)
+        moves = memo[source][occupied & regions[source]]
         if moves:
             return moves[int(random() * len(moves))]
         if sources is stones:

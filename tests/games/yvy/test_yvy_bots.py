@@ -57,6 +57,18 @@ def test_mcts_passes_back_only_when_the_count_wins() -> None:
     assert UctBot(seed=5, playouts=20).move(fresh, Limit()) != PASS
 
 
+def test_the_kernel_mcts_closes_blocks_and_passes_back() -> None:
+    from ytourney.players.bots.mcts_bot import MctsBot  # noqa: PLC0415 - the search over YvyKnowledge
+
+    state = build("hex:4", "e4 e5 d5 c4 c3", "a1 i9 e9")
+    assert MctsBot(seed=3, playouts=50).move(state, Limit()) == Move.place(cell(state.board, "d3"))
+    threat = build("hex:4", "a1 i9 e9 g3", "e4 e5 d5 c4 c3")
+    assert MctsBot(seed=4, playouts=50).move(threat, Limit()) == Move.place(cell(threat.board, "d3"))
+    assert MctsBot(seed=5, playouts=50).move(build("hex:4", "a1", ""), Limit()) == PASS
+    fresh = build("hex:4", "d4", "a1")
+    assert MctsBot(seed=5, playouts=50).move(fresh, Limit()) != PASS
+
+
 def test_views() -> None:
     state = build("hex:3", "c3", "d4")
     text = GAME.board_text(state, state.history[-1])

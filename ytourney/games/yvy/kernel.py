@@ -29,7 +29,7 @@ class YvyKernel:
     """One YvY position: stones, empty cells, the loop tracker, consecutive passes and the end."""
 
     __slots__ = ("cells", "count", "empties", "geo", "loop_at", "masks", "max_plies", "n", "passes", "plies",
-                 "result", "score", "stack", "termination", "to_move", "tracker")
+                 "result", "score", "shared", "stack", "termination", "to_move", "tracker")
 
     def __init__(self, board: Board, max_plies: int) -> None:
         self.geo: Geometry = geometry(board)
@@ -40,6 +40,8 @@ class YvyKernel:
         self.masks = [0, 0, 0]
         """The stones of each colour as bits (index 1 Black, 2 White)."""
         self.tracker = LoopTracker(self.geo)
+        self.shared = False
+        """True while the tracker is shared with a clone: the first stone placed or taken back copies it."""
         self.to_move = WHITE
         self.plies = 0
         self.passes = 0
@@ -104,6 +106,8 @@ class YvyKernel:
         self.masks[colour] |= 1 << action
         self.stack.append((action, index, self.passes))
         self.passes = 0
+        if self.shared:
+            self._own_tracker()
         if self.tracker.place(self.cells, action, colour):
             self.result, self.termination, self.loop_at = colour, LOOP, action
         elif self.plies >= self.max_plies:
@@ -133,6 +137,8 @@ class YvyKernel:
         cells[action] = EMPTY
         self.empties.insert(index, action)
         self.masks[colour] ^= 1 << action
+        if self.shared:
+            self._own_tracker()
         self.tracker.undo()
 
     def count_swap(self) -> None:
@@ -145,18 +151,24 @@ class YvyKernel:
         return hash((self.masks[1], self.masks[2], self.to_move, self.passes))
 
     def clone(self) -> YvyKernel:
-        """An independent copy, undo history included."""
+        """An independent copy, undo history included (the loop tracker copied on the first write of either)."""
         new = object.__new__(YvyKernel)
         new.geo, new.n, new.max_plies = self.geo, self.n, self.max_plies
         new.cells = self.cells.copy()
         new.empties = self.empties.copy()
         new.masks = self.masks.copy()
-        new.tracker = self.tracker.copy()
+        new.tracker = self.tracker  # copied by whichever of the two places or takes back a stone first
+        new.shared = self.shared = True
         new.to_move, new.plies, new.passes = self.to_move, self.plies, self.passes
         new.result, new.termination, new.score = self.result, self.termination, self.score
         new.loop_at, new.count = self.loop_at, self.count
         new.stack = self.stack.copy()
         return new
+
+    def _own_tracker(self) -> None:
+        """A tracker of this kernel's own, before it changes one shared with a clone."""
+        self.tracker = self.tracker.copy()
+        self.shared = False
 
     def first_loop(self, random: Callable[[], float], stones: int) -> tuple[int, list[int], list[int]]:
         """Fill up to `stones` empty cells, each drawn at random (`random()` in [0, 1)), colours alternating from

@@ -122,7 +122,7 @@ class TetraKnowledge(Knowledge):
         if k.result != ONGOING:
             return result_value(k.result)
         t = k.t
-        size, steps, figure_bits = t.size, t.steps, t.figure_bits
+        size, steps, figure_bits, regions, memo = t.size, t.steps, t.figure_bits, t.regions, t.memo
         masks = k.masks.copy()
         hand = k.hand.copy()
         ones = k.ones.copy()
@@ -143,13 +143,22 @@ class TetraKnowledge(Knowledge):
                 stones[mover].append(target)
                 action = target
             else:
+                # a random stone among those that can move, then a random move of it
                 mine = stones[mover]
-                action = _random_move(t, mine, occupied, random)
-                if action is None:
-                    return 0.0 if mover == BLACK else 1.0
-                source, target, _ = steps[action]
+                i = int(random() * len(mine))
+                source = mine[i]
+                moves = memo[source][occupied & regions[source]]
+                if not moves:
+                    action = _random_move(t, mine, occupied, random)
+                    if action is None:
+                        return 0.0 if mover == BLACK else 1.0
+                    source = steps[action][0]
+                    i = mine.index(source)
+                else:
+                    action = moves[int(random() * len(moves))]
+                target = steps[action][1]
                 masks[mover] ^= (1 << source) | (1 << target)
-                mine[mine.index(source)] = target
+                mine[i] = target
                 remove = figure_bits[source]
                 w ^= remove & ~o
                 o ^= remove

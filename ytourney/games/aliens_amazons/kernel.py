@@ -125,7 +125,8 @@ class AliensAmazonsKernel:
         self.result = ONGOING
         self.termination: Termination | None = None
         self.score: tuple[float, float] | None = None
-        self._undo: list[object] = []
+        self._undo: tuple[object, object] | None = None
+        """The undo chain: (last record, the chain before it); shared by clones, never mutated."""
 
     def setup(self, aliens: list[int], amazons: list[int], to_move: int = ALIEN, amazons_placed: int = AMAZONS,
               captured: int = 0) -> None:
@@ -140,7 +141,7 @@ class AliensAmazonsKernel:
         self.aliens_placed = self.aliens.bit_count()
         self.amazons_placed, self.captured, self.to_move = amazons_placed, captured, int(to_move)
         self.plies, self.result, self.termination = 0, ONGOING, None
-        self._undo = []
+        self._undo = None
 
     # --- legal actions -----------------------------------------------------------------------------------------
 
@@ -251,7 +252,7 @@ class AliensAmazonsKernel:
             else:
                 self.aliens |= 1 << action
                 self.aliens_placed += 1
-            self._undo.append(action)
+            self._undo = (action, self._undo)
         else:
             decoded = self.kt.decoded.get(action) or _decode(self.kt, action)
             source, target, _, overs = decoded  # type: ignore[misc]
@@ -270,7 +271,7 @@ class AliensAmazonsKernel:
                 self.amazons ^= moved
             else:
                 self.aliens ^= moved
-            self._undo.append((source, target, taken))
+            self._undo = ((source, target, taken), self._undo)
         self.to_move = 3 - mover
         self.plies += 1
         if mover == ALIEN:
@@ -287,7 +288,7 @@ class AliensAmazonsKernel:
 
     def undo(self) -> None:
         """Take back the last action or counted swap."""
-        record = self._undo.pop()
+        record, self._undo = self._undo  # type: ignore[misc]
         self.plies -= 1
         if record is None:
             return
@@ -319,7 +320,7 @@ class AliensAmazonsKernel:
     def count_swap(self) -> None:
         """Count the pie answer's ply."""
         self.plies += 1
-        self._undo.append(None)
+        self._undo = (None, self._undo)
 
     def _aliens_can_move(self) -> bool:
         """True when the Aliens, to move, have a move: a placement, or an empty node of some Alien's need set
@@ -357,13 +358,13 @@ class AliensAmazonsKernel:
         return hash((self.amazons, self.aliens, self.to_move, self.amazons_placed, self.captured))
 
     def clone(self) -> AliensAmazonsKernel:
-        """An independent copy (the undo stack too)."""
+        """An independent copy (sharing the immutable undo chain, so it can take back the moves before it too)."""
         new = object.__new__(AliensAmazonsKernel)
         new.kt, new.tables, new.threshold, new.max_plies = self.kt, self.tables, self.threshold, self.max_plies
         new.cells, new.amazons, new.aliens = self.cells.copy(), self.amazons, self.aliens
         new.amazons_placed, new.aliens_placed, new.captured = self.amazons_placed, self.aliens_placed, self.captured
         new.to_move, new.plies, new.result, new.termination = self.to_move, self.plies, self.result, self.termination
-        new.score, new._undo = self.score, self._undo.copy()
+        new.score, new._undo = self.score, self._undo
         return new
 
     def decoded(self, action: int) -> Decoded | None:

@@ -1,8 +1,9 @@
 """Tetra's kernel: two stone masks, the stones in hand, and per-node tables of figures and moves built once a board.
 
-A placement's action is its node; a move of 1 or 2 nodes is `encode_path((source, target))`. A win is a figure
-through the stone just placed or moved that its colour holds whole (`fig & own == fig`); "no moves" is no own stone
-with an empty neighbour (a 2-node move passes over a neighbour, so it needs one empty too).
+A placement's action is its node; a move of 1 or 2 nodes is `encode_path((source, target))`. Each colour's stones
+in every figure are counted incrementally, bit-sliced over figure indices, so a win is a count of three carried
+over by the stone just placed or moved; "no moves" is no own stone with an empty neighbour (a 2-node move passes
+over a neighbour, so it needs one empty too).
 """
 
 from __future__ import annotations
@@ -62,8 +63,6 @@ class TetraTables:
     size: int
     figures: tuple[int, ...]
     """Every figure as a node mask, in `figures()` order."""
-    through: tuple[tuple[int, ...], ...]
-    """For each node, the masks of the figures through it."""
     figure_bits: tuple[int, ...]
     """For each node, the figures through it as a mask over figure indices (bit k: figure k)."""
     moves_from: tuple[tuple[tuple[int, int], ...], ...]
@@ -84,11 +83,9 @@ def tables(board: Board, bridge_lines: bool = True) -> TetraTables:
     """The tables of `board` with or without the bridge-line figures."""
     size = board.num_cells
     masks = tuple(mask_of(fig) for _, fig in figures(board, bridge_lines))
-    through: list[list[int]] = [[] for _ in range(size)]
     figure_bits = [0] * size
     for k, fig in enumerate(masks):
         for node in bits(fig):
-            through[node].append(fig)
             figure_bits[node] |= 1 << k
     moves_from: list[list[tuple[int, int]]] = []
     steps: dict[int, tuple[int, int, int]] = {}
@@ -107,7 +104,7 @@ def tables(board: Board, bridge_lines: bool = True) -> TetraTables:
             reaching[target].append((1 << source, via_bit, action))
         moves_from.append(entry)
     regions = tuple(functools.reduce(int.__or__, (need for need, _ in entry), 0) for entry in moves_from)
-    return TetraTables(size, masks, tuple(map(tuple, through)), tuple(figure_bits),
+    return TetraTables(size, masks, tuple(figure_bits),
                        tuple(map(tuple, moves_from)), steps, tuple(map(tuple, reaching)), neighbour_masks(board),
                        regions, tuple(MoveMemo(tuple(entry)) for entry in moves_from))
 
@@ -239,7 +236,7 @@ class TetraKernel:
         self.to_move = other
         full = twos & carry
         if full:
-            # the lowest index: the first figure through the target in `figures()` order
+            # the lowest index: the first of the target's figures in `figures()` order, as the old loop found
             self.win = t.figures[(full & -full).bit_length() - 1]
             self.result = c
             self.termination = FIGURE

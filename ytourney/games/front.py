@@ -50,9 +50,17 @@ class MoveTable(dict[int, Move]):
         super().__init__()
         self.jumps = jumps
 
+        self.ids: dict[int, int] = {}
+        """The action of each Move this table made, by the Move's identity: the one-lookup way back."""
+
     def __missing__(self, action: int) -> Move:
-        move = self[action] = action_move(action, self.jumps)
+        move = self[action] = self.make(action)
+        self.ids[id(move)] = action
         return move
+
+    def make(self, action: int) -> Move:
+        """The Move of an action not seen before."""
+        return action_move(action, self.jumps)
 
 
 _TABLES: dict[bool, MoveTable] = {False: MoveTable(False), True: MoveTable(True)}
@@ -75,9 +83,13 @@ class KernelState(PieSeats, abc.ABC):
         self._history: list[Move] = []
         self._swapped = False
         self._outcome: Outcome | None = None
-        self._moves = _TABLES[self.jumps]
+        self._moves = self.move_table()
 
     # --- what a game writes ---------------------------------------------------------------------------
+
+    def move_table(self) -> MoveTable:
+        """Actions to Moves for this game (a game whose two-node paths are steps or jumps by adjacency overrides it)."""
+        return _TABLES[self.jumps]
 
     @abc.abstractmethod
     def new_kernel(self) -> Kernel:
@@ -153,6 +165,10 @@ class KernelState(PieSeats, abc.ABC):
 
     def action_of(self, move: object) -> int | None:
         """The kernel action of a Move of this game (None for the pie answer or anything no action can be)."""
+        table = self._moves
+        action = table.ids.get(id(move))
+        if action is not None and table[action] is move:
+            return action  # a Move of this game's own lists, as every built-in bot answers
         if not isinstance(move, Move):
             return None
         action = move_action(move)

@@ -28,12 +28,12 @@ class PathMoves(MoveTable):
         super().__init__(jumps=False)
         self.neighbors = neighbors
 
-    def __missing__(self, action: int) -> Move:
+    def make(self, action: int) -> Move:
+        """A step between neighbours, else a jump."""
         move = action_move(action)
         if move.kind is MoveKind.STEP and move.capture is None and not (
                 0 <= move.path[0] < len(self.neighbors) and move.path[1] in self.neighbors[move.path[0]]):
             move = Move.jump(move.path)
-        self[action] = move
         return move
 
 
@@ -54,7 +54,10 @@ class AliensAmazonsState(KernelState):
         self.tables = t.tables_for(board.spec)
         self.threshold = rules.threshold or self.tables.threshold
         super().__init__(game, board, rules, handicap)
-        self._moves = path_moves(board)
+
+    def move_table(self) -> MoveTable:
+        """This board's table: a two-node path is a step or a jump by adjacency."""
+        return path_moves(self.board)
 
     def new_kernel(self) -> AliensAmazonsKernel:
         """The empty board, the Aliens to place first."""

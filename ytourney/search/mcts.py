@@ -13,7 +13,7 @@ from ytourney.games.kernel import DRAW, ONGOING, Kernel
 from ytourney.games.knowledge import Knowledge, result_value
 from ytourney.search.clock import Budget
 from ytourney.search.settings import SearchSettings
-from ytourney.search.tree import PROVEN_LOSS, PROVEN_WIN, UNKNOWN, Node
+from ytourney.search.tree import LOST, PROVEN_LOSS, PROVEN_WIN, UNKNOWN, Node
 
 BLACK = 1
 EARLY_STOP_EVERY = 64
@@ -122,7 +122,7 @@ class Search:
                 child = self._new_child(action, mover, kernel, node.priors)
                 if not node.untried:
                     node.priors = None
-                node.children.append(child)
+                node.adopt(child)
                 self._nodes += 1
                 path.append(child)
                 node = child
@@ -144,10 +144,12 @@ class Search:
                      else knowledge.rollout(kernel, self.rng, settings.playout_plies, trace))
         for _ in range(applied):
             kernel.undo()
-        for visited in path:
-            visited.visits += 1
-            if visited.mover:
-                visited.wins += black if visited.mover == BLACK else 1.0 - black
+        root.visits += 1
+        white = 1.0 - black
+        parent = root
+        for visited in path[1:]:
+            parent.record(visited, black if visited.mover == BLACK else white)
+            parent = visited
         if trace is not None:
             self._update_amaf(path, trace, leaf_to_move, black)
         if settings.solver and node.proof != UNKNOWN:
@@ -167,10 +169,11 @@ class Search:
 
     def _new_child(self, action: int, mover: int, kernel: Kernel, priors: dict[int, float] | None) -> Node:
         """The node `action` leads to, its prior counted as virtual visits and a decided position proved."""
-        child = Node(action, mover)
-        if priors is not None:
+        if priors is None:
+            child = Node(action, mover)
+        else:
             weight = self.settings.prior_visits
-            child.visits, child.wins = weight, weight * priors[action]
+            child = Node(action, mover, 0, weight, weight * priors[action])
         if kernel.result != ONGOING:
             if kernel.result != DRAW:
                 child.proof = PROVEN_WIN if kernel.result == mover else PROVEN_LOSS
@@ -181,27 +184,20 @@ class Search:
     def _select(self, node: Node) -> Node:
         """The child UCT (blended with its AMAF value under RAVE) rates best; a proved win at once, never a proved
         loss while anything else is left."""
+        if node.winning is not None:
+            return node.winning
         scale = self.settings.exploration * math.sqrt(math.log(node.visits))
         rave = self.settings.rave
-        sqrt = math.sqrt
-        best, best_value = None, -math.inf
-        for child in node.children:
-            proof = child.proof
-            if proof:
-                if proof == PROVEN_WIN:
-                    return child
-                continue
-            visits = child.visits
-            value = child.wins / visits
-            if rave and child.amaf_visits:
-                beta = sqrt(rave / (3.0 * visits + rave))
-                value = (1.0 - beta) * value + beta * child.amaf_wins / child.amaf_visits
-            value += scale / sqrt(visits)
-            if value > best_value:
-                best, best_value = child, value
-        if best is None:  # every child is a proved loss: take the longest-lived
-            best = max(node.children, key=lambda c: c.visits)
-        return best
+        if rave:
+            values = []
+            for child, mean, explore in zip(node.children, node.means, node.explores):
+                if child.amaf_visits and mean > LOST:
+                    beta = math.sqrt(rave / (3.0 * child.visits + rave))
+                    mean = (1.0 - beta) * mean + beta * child.amaf_wins / child.amaf_visits
+                values.append(mean + scale * explore)
+        else:
+            values = [mean + scale * explore for mean, explore in zip(node.means, node.explores)]
+        return node.children[values.index(max(values))]
 
     def _update_amaf(self, path: list[Node], trace: list[int], leaf_to_move: int, black: float) -> None:
         """All-moves-as-first: each node's children whose action its mover played later in the simulation."""
@@ -228,6 +224,7 @@ class Search:
         is a proved loss is a win for its mover."""
         for index in range(len(path) - 1, 0, -1):
             child, parent = path[index], path[index - 1]
+            parent.note_proof(child)
             if child.proof == PROVEN_WIN:
                 parent.proof = PROVEN_LOSS
             elif child.proof == PROVEN_LOSS and parent.expanded and all(c.proof == PROVEN_LOSS for c in parent.children):

@@ -332,22 +332,28 @@ class SlideKnowledge(Knowledge):
         is left as found. When `trace` is given, each slide played is appended to it."""
         played = 0
         value = None
-        own = {Color.BLACK.value: bits(kernel.masks[1]), Color.WHITE.value: bits(kernel.masks[2])}
+        masks = kernel.masks
+        own = {Color.BLACK.value: bits(masks[1]), Color.WHITE.value: bits(masks[2])}
+        groups = kernel._groups
+        randrange, choice, apply = rng.randrange, rng.choice, kernel.apply
         while kernel.result == ONGOING and played < plies:
             mover = kernel.to_move
             stones = own[mover]
-            i = rng.randrange(len(stones))
-            actions = kernel.source_actions(stones[i])
+            i = randrange(len(stones))
+            occupied = masks[1] | masks[2]
+            actions: tuple[int, ...] = ()
+            for mask, memo in groups[stones[i]]:
+                actions += memo[occupied & mask]
             if not actions:
                 movable = [j for j, node in enumerate(stones) if kernel.source_actions(node)]
                 if not movable:  # only in a set-up position: the game ends this way after a move
                     value = 0.0 if mover == Color.BLACK else 1.0
                     break
-                i = rng.choice(movable)
+                i = choice(movable)
                 actions = kernel.source_actions(stones[i])
-            action = rng.choice(actions)
-            stones[i] = slide_target(action)
-            kernel.apply(action)
+            action = choice(actions)
+            stones[i] = (action >> 19) - 1
+            apply(action)
             if trace is not None:
                 trace.append(action)
             played += 1

@@ -11,14 +11,9 @@ SHAPE_SCALE = 24.0
 """Shape points (0..10 a side) per unit of value."""
 
 
-def shape(neighbours: tuple[int, ...], own: int) -> float:
-    """How near the stones of `own` are to a chain, 0..10 for six: touching pairs (at most two per stone) and the
-    largest group."""
-    pairs = 0.0
-    for node in bits(own):
-        degree = (neighbours[node] & own).bit_count()
-        pairs += min(degree, 2) - max(0, degree - 2)
-    largest = 0
+def groups(neighbours: tuple[int, ...], own: int) -> list[int]:
+    """The connected groups of the stones of `own`, as masks."""
+    found = []
     left = own
     while left:
         seen = frontier = left & -left
@@ -28,8 +23,19 @@ def shape(neighbours: tuple[int, ...], own: int) -> float:
             new = neighbours[low.bit_length() - 1] & own & ~seen
             seen |= new
             frontier |= new
-        largest = max(largest, seen.bit_count())
+        found.append(seen)
         left &= ~seen
+    return found
+
+
+def shape(neighbours: tuple[int, ...], own: int) -> float:
+    """How near the stones of `own` are to a chain, 0..10 for six: touching pairs (at most two per stone) and the
+    largest group."""
+    pairs = 0.0
+    for node in bits(own):
+        degree = (neighbours[node] & own).bit_count()
+        pairs += min(degree, 2) - max(0, degree - 2)
+    largest = max((group.bit_count() for group in groups(neighbours, own)), default=0)
     return pairs / 2 + largest - 1
 
 
@@ -43,6 +49,8 @@ class SextaKnowledge(SlideKnowledge):
         if own.bit_count() != SIX:
             return None
         neighbours = self.tables.neighbours
+        if len(groups(neighbours, own)) > 3:  # the moved stone joins at most two groups, and leaves at most one
+            return None
         empty = self.tables.full ^ (kernel.masks[1] | kernel.masks[2])
         rings = bool(self.rules.rings)
         for source in bits(own):

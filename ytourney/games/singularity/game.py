@@ -10,6 +10,8 @@ from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
 from ytourney.errors import NotationError
 from ytourney.games.api import SWAP, SWAP_TOKEN, Game, Move, MoveKind, RuleOption, State, Termination
+from ytourney.games.knowledge import Knowledge
+from ytourney.games.singularity.knowledge import knowledge
 from ytourney.games.singularity.rules import CORNER_COLOURS, DEFAULT_MAX_PLIES, FUSION_ZONES, Rules
 from ytourney.games.singularity.state import SINGULARITY, SingularityState
 from ytourney.games.stones import kadon_board
@@ -49,6 +51,10 @@ class SingularityGame(Game):
     def new_state(self, board: Board, rules: Any, handicap: int = 0) -> SingularityState:
         """The start position: 12 stones a side round the perimeter."""
         return SingularityState(self, board, rules, 0)
+
+    def knowledge(self, board: Board, rules: Any) -> Knowledge:
+        """Leaves evaluated at once (stones left, distance to the middle); a finishing slide played at once."""
+        return knowledge(board)
 
     def parse_move(self, board: Board, text: str) -> Move:
         """`FROM-TO`, `FROM-TOxCAPTURE` or `swap` (any case)."""

@@ -5,7 +5,9 @@ The baseline tree is exported from this repository's history into a temporary fo
 game, the same positions (sampled from seeded random games, passed as move notation) are searched by each tree's
 generic `mcts` (`playouts` fixed, each game's own defaults), in a fresh interpreter per tree, alternating trees
 over `--repeats`; the best CPU rate of each is kept. Printed: simulations per CPU second of each tree and the ratio
-(above 1: this tree is faster). Y is shown too, though its tournaments use its tuned `mcts`.
+(above 1: this tree is faster), then the same for the game's share of the search: one more run under cProfile,
+its time outside the search's own modules (the tree, selection and backup: search/, the bot) per simulation, which
+is what a game's kernel and knowledge cost. Y is shown too, though its tournaments use its tuned `mcts`.
 
     python benchmarks/bench_search.py [--playouts 300] [--positions 8] [--repeats 2] [--only tetra]
 """
@@ -44,18 +46,32 @@ for line in spec["positions"]:
     for token in line:
         state.play(game.parse_move(board, token))
     states.append(state)
-best = 0.0
-for _ in range(spec["repeats"]):
+def search_all():
     simulations = 0
-    start = time.process_time()
     for index, state in enumerate(states):
         bot = bot_class(seed=index, playouts=spec["playouts"])
         bot.new_game(board, rules, state.to_move)
         bot.move(state.copy(), Limit())
         last = getattr(bot, "last_search", None)  # the search library counts its simulations (a proof stops early)
         simulations += spec["playouts"] if last is None else last.simulations
+    return simulations
+
+best = 0.0
+for _ in range(spec["repeats"]):
+    start = time.process_time()
+    simulations = search_all()
     best = max(best, simulations / (time.process_time() - start))
-print(best)
+# the game's share: the profile's time outside the search's own functions (tree, selection, backup), per simulation
+import cProfile, pstats
+profile = cProfile.Profile()
+profile.enable()
+simulations = search_all()
+profile.disable()
+stats = pstats.Stats(profile).stats
+total = sum(row[2] for row in stats.values())
+OWN = ("/search/", "/players/bots/uct.py", "/players/bots/mcts_bot.py")
+own = sum(row[2] for (filename, _, _), row in stats.items() if any(part in filename for part in OWN))
+print(best, simulations / (total - own))
 """
 
 
@@ -98,12 +114,14 @@ def positions(game_name: str, count: int, seed: int) -> tuple[str, dict[str, obj
     return board_spec, rules, found
 
 
-def rate(tree: Path, spec: dict[str, object]) -> float:
-    """Simulations per CPU second of one tree's generic mcts over the positions."""
+def rates(tree: Path, spec: dict[str, object]) -> tuple[float, float]:
+    """Simulations per CPU second of one tree's generic mcts over the positions, and per second of the game's share
+    of it (under the profiler: the time outside the search's own functions)."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     done = subprocess.run([sys.executable, "-c", SEARCH_CODE, json.dumps(spec)], env=env, check=True,
                           capture_output=True, text=True, cwd=tree)
-    return float(done.stdout.strip().splitlines()[-1])
+    whole, game = done.stdout.strip().splitlines()[-1].split()
+    return float(whole), float(game)
 
 
 def main() -> None:
@@ -120,17 +138,21 @@ def main() -> None:
     names = [name for name in game_names() if not args.only or name in args.only]
     with tempfile.TemporaryDirectory() as folder:
         baseline = export_baseline(args.baseline, Path(folder))
-        print(f"{'game':16s} {'sims/s now':>11s} {'sims/s ' + args.baseline:>15s} {'ratio':>6s}")
+        print(f"{'game':16s} {'sims/s now':>11s} {'sims/s ' + args.baseline:>15s} {'ratio':>6s}   "
+              f"{'game share now':>14s} {'game share ' + args.baseline:>19s} {'ratio':>6s}")
         for name in names:
             board, rules, lines = positions(name, args.positions, seed=7)
             spec = {"game": name, "board": board, "rules": rules, "positions": lines, "playouts": args.playouts,
                     "repeats": 1}
-            now = before = 0.0
+            now = before = (0.0, 0.0)
             for _ in range(args.repeats):
-                now = max(now, rate(ROOT, spec))
-                before = max(before, rate(baseline, spec))
-            print(f"{name:16s} {now:11.0f} {before:15.0f} {now / before:6.2f}", flush=True)
-    print(f"baseline: the generic mcts of commit {args.baseline}, same positions, same playouts, CPU time")
+                now = tuple(map(max, now, rates(ROOT, spec)))
+                before = tuple(map(max, before, rates(baseline, spec)))
+            print(f"{name:16s} {now[0]:11.0f} {before[0]:15.0f} {now[0] / before[0]:6.2f}   "
+                  f"{now[1]:14.0f} {before[1]:19.0f} {now[1] / before[1]:6.2f}", flush=True)
+    print(f"baseline: the generic mcts of commit {args.baseline}, same positions, same playouts, CPU time; 'game share':"
+          " simulations per second of the profiled time spent outside the search's own code (kernel, moves, playouts,"
+          " evaluation, knowledge)")
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ def kernel(black: str = "", white: str = "", to_move: int = 1, goal: str = "all"
 
 
 def snapshot(k: LeapOverKernel) -> tuple[object, ...]:
-    return (k.key(), list(k.cells), k.legal_actions(), k.to_move, k.plies, k.result, k.termination, list(k.reach))
+    return (k.key(), list(k.cells), k.legal_actions(), k.to_move, k.plies, k.result, k.termination, list(k.reach()))
 
 
 def fresh_reach(k: LeapOverKernel) -> list[int]:
@@ -68,7 +68,7 @@ def test_apply_then_undo_restores_the_key_cells_actions_and_landings(seed: int, 
         assert len(set(actions)) == len(actions)
         action = rng.choice(actions)
         k.apply(action)
-        assert k.reach == fresh_reach(k)
+        assert list(k.reach()) == fresh_reach(k)
         k.undo()
         assert snapshot(k) == before
         trail.append(before)

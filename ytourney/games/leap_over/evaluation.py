@@ -49,13 +49,15 @@ def homes(board: Board) -> dict[Color, frozenset[int]]:
 
 
 @functools.cache
-def _tables(board: Board) -> tuple[tuple, tuple, tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """`distances` and `homes` indexed by colour value (0 unused), `pair_distances` and every node's neighbours as a
-    mask, for `black_value`."""
+def _tables(board: Board) -> tuple[tuple, ...]:
+    """`distances` and `homes` indexed by colour value (0 unused), `pair_distances`, every node's neighbours as a
+    mask and its rings (the nodes at distance 1, 2, ... as masks), for `black_value`."""
     dist, home = distances(board), homes(board)
     near = tuple(sum(1 << nb for nb in board.neighbors[node]) for node in range(board.num_cells))
-    return (((), dist[Color.BLACK], dist[Color.WHITE]), ((), home[Color.BLACK], home[Color.WHITE]),
-            pair_distances(board), near)
+    far = pair_distances(board)
+    rings = tuple(tuple(sum(1 << other for other, d in enumerate(row) if d == ring) for ring in range(1, max(row) + 1))
+                  for row in far)
+    return (((), dist[Color.BLACK], dist[Color.WHITE]), ((), home[Color.BLACK], home[Color.WHITE]), far, near, rings)
 
 
 def black_value(board: Board, cells: list[int], occupied: int) -> float:
@@ -63,7 +65,7 @@ def black_value(board: Board, cells: list[int], occupied: int) -> float:
     last stone's distance (the race ends when the last one arrives), stones outside the goal with no stone next to
     them (they cannot leap until one comes by: the farther the nearest stone, the worse) and stones still at home.
     `occupied` is the mask of every stone."""
-    cost, home, far, near = _tables(board)
+    cost, home, far, near, rings = _tables(board)
     stones = [node for node, stone in enumerate(cells) if stone]
     left = [0.0, 0.0, 0.0]
     last = [0, 0, 0]
@@ -75,8 +77,12 @@ def black_value(board: Board, cells: list[int], occupied: int) -> float:
             if d > last[stone]:
                 last[stone] = d
             if not occupied & near[node]:
-                row = far[node]
-                apart = min(row[other] for other in stones if other != node)
+                for apart, ring in enumerate(rings[node], 1):  # the nearest other stone, ring by ring
+                    if ring & occupied:
+                        break
+                else:
+                    row = far[node]
+                    apart = min(row[other] for other in stones if other != node)
                 left[stone] += STRANDED_WEIGHT * (apart - 1)
     for side in (1, 2):
         left[side] += LAST_WEIGHT * last[side]

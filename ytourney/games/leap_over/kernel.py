@@ -1,9 +1,10 @@
-"""Leap Over's kernel: stones as two bit masks, every node's first-jump landings kept up to date, chains by a DFS.
+"""Leap Over's kernel: stones as two bit masks, every node's first-jump landings, chains by a DFS over masks.
 
-For each node p the kernel keeps `landings[p]`, the mask of the nodes a stone on p could reach in one jump (the stone
-jumped over present, the landing empty), recomputed after a move only for the nodes whose jumps cross the two nodes
-that changed. A stone's chains are then the simple paths of that jump graph from its node, less the jumps over its
-own start (the stone is lifted): a DFS over masks, each chain's action built by one addition.
+For each node p the kernel has `reach()[p]`, the mask of the nodes a stone on p could reach in one jump (the stone
+jumped over present, the landing empty). The pure-Python lister keeps it up to date, recomputing after a move only
+the nodes whose jumps cross the two nodes that changed; with the C core, which lists chains from the masks alone, it
+is computed when asked. A stone's chains are the simple paths of that jump graph from its node, less the jumps over
+its own start (the stone is lifted): a DFS over masks, each chain's action built by one addition.
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ def tables(board: Board) -> Tables:
 class LeapOverKernel:
     """A Leap Over position: the stones, the side to move, the first-jump landings and an undo chain."""
 
-    __slots__ = ("cells", "to_move", "plies", "result", "termination", "score", "masks", "reach", "goal_all",
+    __slots__ = ("cells", "to_move", "plies", "result", "termination", "score", "masks", "_reach", "goal_all",
                  "max_plies", "_t", "_undo", "_core")
 
     def __init__(self, board: Board, goal: str, max_plies: int) -> None:
@@ -160,8 +161,7 @@ class LeapOverKernel:
                 self.masks[colour] |= 1 << node
         self.to_move = int(to_move)
         occupied = self.masks[1] | self.masks[2]
-        self.reach = [t.landings(p, occupied) for p in range(t.size)]
-        """reach[p]: where a stone on p lands in one jump (never mutated: a move makes a new list)."""
+        self._reach: tuple[int, ...] | None = tuple(t.landings(p, occupied) for p in range(t.size))
         self.result = ONGOING
         self.termination: Termination | None = None
         self._undo: tuple | None = None
@@ -180,7 +180,7 @@ class LeapOverKernel:
     def python_actions(self) -> list[int]:
         """`legal_actions` in pure Python (what the C core computes, chain for chain)."""
         t = self._t
-        reach, order, shift, over_start = self.reach, t.order, t.shift, t.over_start
+        reach, order, shift, over_start = self.reach(), t.order, t.shift, t.over_start
         found: list[int] = []
         append = found.append
 
@@ -202,13 +202,23 @@ class LeapOverKernel:
                 extend(s, low, 1 + ((s + 1) << FIRST_FIELD), 1, over_start[s])
         return found or [PASS_ACTION]
 
+    def reach(self) -> tuple[int, ...]:
+        """reach[p]: where a stone on p lands in one jump (a tuple: the undo chain keeps them, untracked by the gc)."""
+        reach = self._reach
+        if reach is None:
+            occupied = self.masks[1] | self.masks[2]
+            landings = self._t.landings
+            reach = self._reach = tuple([landings(p, occupied) for p in range(self._t.size)])
+        return reach
+
     def can_leap(self, colour: int) -> bool:
         """True when `colour` has a first jump."""
-        reach = self.reach
+        occupied = self.masks[1] | self.masks[2]
+        landings = self._t.landings
         mine = self.masks[colour]
         while mine:
             low = mine & -mine
-            if reach[low.bit_length() - 1]:
+            if landings(low.bit_length() - 1, occupied):
                 return True
             mine ^= low
         return False
@@ -257,7 +267,7 @@ class LeapOverKernel:
         self.plies += 1
         self.to_move = other
         if action == PASS_ACTION:
-            self._undo = (-1, 0, self.reach, self._undo)
+            self._undo = (-1, 0, self._reach, self._undo)
             if not self.can_leap(other) and not self.can_leap(me):
                 self.result, self.termination = DRAW, BLOCKED
             elif self.plies >= self.max_plies:
@@ -266,21 +276,25 @@ class LeapOverKernel:
         source = ((action >> FIRST_FIELD) & (NODE_LIMIT - 1)) - 1
         target = (action >> ((action.bit_length() - FIRST_FIELD - 1) // NODE_BITS * NODE_BITS + FIRST_FIELD)) - 1
         t = self._t
-        self._undo = (source, target, self.reach, self._undo)
+        self._undo = (source, target, self._reach, self._undo)
         cells = self.cells
         cells[source] = EMPTY
         cells[target] = me
         masks = self.masks
         masks[me] ^= (1 << source) | (1 << target)
-        occupied = masks[1] | masks[2]
-        reach = self.reach = self.reach.copy()
-        near, memo = t.near, t.memo
-        for p in t.touched[source] + t.touched[target]:
-            local = occupied & near[p]
-            found = memo[p].get(local)
-            if found is None:
-                found = t.landings(p, occupied)
-            reach[p] = found
+        if self._core is not None or self._reach is None:
+            self._reach = None  # the C core lists chains from the masks: landings are computed when asked
+        else:
+            occupied = masks[1] | masks[2]
+            reach = list(self._reach)
+            near, memo = t.near, t.memo
+            for p in t.touched[source] + t.touched[target]:
+                local = occupied & near[p]
+                found = memo[p].get(local)
+                if found is None:
+                    found = t.landings(p, occupied)
+                reach[p] = found
+            self._reach = tuple(reach)
         if self._filled(me):
             self.result, self.termination = me, FILLED
         elif self._filled(other):
@@ -306,7 +320,7 @@ class LeapOverKernel:
         if source == -2:
             return
         self.to_move = mover = 3 - self.to_move
-        self.reach = reach
+        self._reach = reach
         if source >= 0:
             cells = self.cells
             cells[target] = EMPTY
@@ -315,7 +329,7 @@ class LeapOverKernel:
 
     def count_swap(self) -> None:
         """Count the pie answer's ply."""
-        self._undo = (-2, 0, self.reach, self._undo)
+        self._undo = (-2, 0, self._reach, self._undo)
         self.plies += 1
 
     def key(self) -> int:
@@ -336,7 +350,7 @@ class LeapOverKernel:
         new.result = self.result
         new.termination = self.termination
         new.score = None
-        new.reach = self.reach
+        new._reach = self._reach
         new._undo = self._undo
         return new
 

@@ -27,7 +27,8 @@ class LeapOverKnowledge(Knowledge):
         """One chain per stone and landing (chains ending on the same node give the same position), the shortest,
         found breadth first instead of listing every chain; the pass when there is none."""
         t = kernel.tables
-        reach, order, shift, over_start = kernel.reach, t.order, t.shift, t.over_start
+        order, shift, over_start, landings = t.order, t.shift, t.over_start, t.landings
+        occupied = kernel.masks[1] | kernel.masks[2]
         found: list[int] = []
         append = found.append
         mine = kernel.masks[kernel.to_move]
@@ -35,13 +36,13 @@ class LeapOverKnowledge(Knowledge):
             low = mine & -mine
             mine ^= low
             s = low.bit_length() - 1
-            if not reach[s]:
+            if not landings(s, occupied):
                 continue
             lifted = over_start[s]
             seen = low
             todo = [(s, 1 + ((s + 1) << FIRST_FIELD), 1)]
             for p, action, depth in todo:
-                new = reach[p] & ~(seen | lifted[p])
+                new = landings(p, occupied) & ~(seen | lifted[p])
                 if new:
                     seen |= new
                     terms = shift[depth]

@@ -55,7 +55,15 @@ class ChainTable(MoveTable):
     def __missing__(self, action: int) -> Move:
         path = None
         if action >= NODE_LIMIT and action & 1 and not action >> 1 & (NODE_LIMIT - 1) and action != PASS_ACTION:
-            path = _path_of(action)
+            # a chain's actions are listed after its prefix's: its path is the prefix's Move's and one landing
+            top = (action.bit_length() - FIRST_FIELD - 1) // NODE_BITS * NODE_BITS + FIRST_FIELD
+            last = action >> top
+            prefix = self.get(action ^ (last << top)) if top > FIRST_FIELD else None
+            if (prefix is not None and prefix.kind is MoveKind.JUMP and prefix.capture is None
+                    and len(prefix.path) * NODE_BITS + FIRST_FIELD == top):
+                path = (*prefix.path, last - 1)
+            else:
+                path = _path_of(action)
         if path is None:
             move = action_move(action, True)
         else:

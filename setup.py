@@ -22,5 +22,10 @@ setup(
         # Leap Over's jump chains; ytourney.games.leap_over.kernel lists them in pure Python without it.
         Extension("ytourney.games.leap_over._leapcore", sources=["ytourney/games/leap_over/_leapcore.c"],
                   optional=True),
+        # The kernels (and playouts) of the other games; each game runs its pure-Python kernel without its core.
+        Extension("ytourney.games.tetra._tetracore", sources=["ytourney/games/tetra/_tetracore.c"], optional=True),
+        Extension("ytourney.games.yvy._yvycore", sources=["ytourney/games/yvy/_yvycore.c"], optional=True),
+        Extension("ytourney.games.aliens_amazons._aacore", sources=["ytourney/games/aliens_amazons/_aacore.c"],
+                  optional=True),
     ],
 )

@@ -47,7 +47,7 @@ def simulate_league(rng: np.random.Generator, per_pair: int) -> list[GameRecord]
             game_id += 1
             black, white = (NAMES[a], NAMES[b]) if k % 2 == 0 else (NAMES[b], NAMES[a])
             black_wins = bool(won) == (black == NAMES[a])
-            records.append(GameRecord(
+            records.append(GameRecord(game="y",
                 tournament="bench", round=k // 2 + 1, board="tri:11", rules=RULES, handicap=0, first=black,
                 second=white, black=black, white=white, moves=(), winner=Color.BLACK if black_wins else Color.WHITE,
                 termination=CONNECTION, move_seconds=(), seed=None, started="", finished="", id=game_id))

@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from intervals import wilson
 
+from ytourney.games.registry import get_game
 from ytourney.boards.board import Board, parse_board
 from ytourney.games.y.notation import SWAP
 from ytourney.games.y.rules import Rules
@@ -142,7 +143,7 @@ def main() -> None:
     our_moves = 0
     their_moves = 0
     tracked_descents = 0
-    spec = parse_bot_spec(args.bot)
+    spec = parse_bot_spec(args.bot, get_game("y"))
     began = time.perf_counter()
     for game in range(args.games):
         seed = args.seed * 1000 + game
@@ -151,7 +152,7 @@ def main() -> None:
             theirs = SpielBot(board, simulations, args.uct_c, seed=seed, solve=solve, seconds=args.seconds)
             simulations = max(100, int(theirs.rate * args.seconds))
         else:
-            theirs = create_bot(parse_bot_spec("heuristic"), seed=seed)
+            theirs = create_bot(parse_bot_spec("heuristic", get_game("y")), seed=seed)
         tracked = _Tracked(ours)
         seats = [Seat("mcts", tracked), Seat("baseline", theirs)]
         if game % 2:

@@ -52,7 +52,7 @@ def make_folder(folder: Path, games: int, seed: int) -> None:
             edge = STRENGTH[first] - STRENGTH[second]
             first_wins = rng.random() < 1 / (1 + 10 ** (-edge))
             winner = Color.BLACK if first_wins else Color.WHITE
-            store.add_game(GameRecord(
+            store.add_game(GameRecord(game="y",
                 tournament=folder.name, round=game_id // 28 + 1, board=BOARD, rules=Rules(pie=True), handicap=0,
                 first=first, second=second, black=first, white=second, moves=moves, winner=winner,
                 termination=CONNECTION, move_seconds=tuple(0.01 for _ in moves), seed=game_id,

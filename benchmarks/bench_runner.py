@@ -26,6 +26,7 @@ import textwrap
 import time
 from pathlib import Path
 
+from ytourney.games.registry import get_game
 from ytourney.players import create_bot, parse_bot_spec
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.match import Seat, play_game
@@ -49,7 +50,7 @@ def cpu_seconds() -> float:
 
 def loop_rate(games: int, board: str = "tri:11") -> tuple[float, float]:
     """Games per second of a plain loop in this process, and CPU milliseconds per game."""
-    bots = [create_bot(parse_bot_spec("random"), 1), create_bot(parse_bot_spec("random"), 2)]
+    bots = [create_bot(parse_bot_spec("random", get_game("y")), 1), create_bot(parse_bot_spec("random", get_game("y")), 2)]
     seats = [Seat("random-1", bots[0]), Seat("random-2", bots[1])]
     begin, cpu = time.perf_counter(), cpu_seconds()
     for seed in range(games):

@@ -62,7 +62,7 @@ class Run:
 def game(round_number: int, tested_first: bool, tested_won: bool) -> GameRecord:
     first, second = ("A", "B") if tested_first else ("B", "A")
     winner_first = tested_won == tested_first
-    return GameRecord(
+    return GameRecord(game="y",
         tournament="bench", round=round_number, board="tri:11", rules=Rules(), handicap=0, first=first,
         second=second, black=first, white=second, moves=(), winner=Color.BLACK if winner_first else Color.WHITE,
         termination=CONNECTION, move_seconds=(), seed=None, started="", finished="")

@@ -76,7 +76,7 @@ class Tracked:
 def opponent_bot(spec: str, board_spec: str, seconds: float, seed: int) -> object:
     """The opponent for one game: a ytourney bot spec, or OpenSpiel's MCTSBot for `openspiel`."""
     if spec != "openspiel":
-        return create_bot(parse_bot_spec(spec), seed=seed)
+        return create_bot(parse_bot_spec(spec, get_game("y")), seed=seed)
     from bench_mcts import SpielBot, calibrate
 
     board = parse_board(board_spec)
@@ -116,7 +116,7 @@ def main() -> None:
         opening = rng.sample(range(board.num_cells), args.random_plies)
         for swap in (False, True):
             seed = args.seed * 100_000 + 2 * pair + swap
-            ours = Tracked(create_bot(parse_bot_spec(args.bot), seed=seed))
+            ours = Tracked(create_bot(parse_bot_spec(args.bot, get_game("y")), seed=seed))
             theirs = Tracked(opponent_bot(args.opponent, args.board, args.seconds, seed))
             seats = [Seat("ours", ours), Seat("theirs", theirs)]
             if swap:
@@ -160,7 +160,7 @@ def deadline_only(args: argparse.Namespace) -> None:
     times: list[float] = []
     game = 0
     while len(times) < args.deadline:
-        players = [create_bot(parse_bot_spec(args.bot), seed=args.seed * 1000 + game + side) for side in (0, 1)]
+        players = [create_bot(parse_bot_spec(args.bot, get_game("y")), seed=args.seed * 1000 + game + side) for side in (0, 1)]
         state = GameState(board, Rules(pie=False))
         for cell in rng.sample(range(board.num_cells), args.random_plies):
             state.play(cell)

@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from intervals import wilson
 
+from ytourney.games.registry import get_game
 from ytourney.games.y.rules import Rules
 from ytourney.players import create_bot, parse_bot_spec
 from ytourney.tournament.match import Seat, play_game
@@ -30,8 +31,8 @@ DEFAULT_LADDER = ("random", "heuristic", "mcts:playouts=1000", "mcts:playouts=10
 def play_one(job: tuple[str, str, str, Rules, int, bool]) -> tuple[str, str, bool, float]:
     """One game; returns (first spec, second spec, did the first spec win, seconds)."""
     first, second, board, rules, seed, swap_seats = job
-    a = Seat(first, create_bot(parse_bot_spec(first), seed=seed))
-    b = Seat(second, create_bot(parse_bot_spec(second), seed=seed + 1))
+    a = Seat(first, create_bot(parse_bot_spec(first, get_game("y")), seed=seed))
+    b = Seat(second, create_bot(parse_bot_spec(second, get_game("y")), seed=seed + 1))
     seats = [b, a] if swap_seats else [a, b]
     begin = time.perf_counter()
     record = play_game(seats, board, rules, seed=seed)
@@ -57,7 +58,7 @@ def main() -> None:
 
     bots = args.bots
     for spec in bots:
-        parse_bot_spec(spec)
+        parse_bot_spec(spec, get_game("y"))
     if args.pairs == "adjacent":
         pairs = list(itertools.pairwise(bots))
     elif args.pairs == "gauntlet":

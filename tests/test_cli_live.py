@@ -9,6 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from ytourney.games.variant import load_variant
 from ytourney.cli import main
 from ytourney.games.record import GameRecord, GameSetup, Termination
 from ytourney.stats.ratings import RunningRatings, rate_records
@@ -109,7 +110,7 @@ def test_the_leader_is_named_by_rating_not_by_raw_wins() -> None:
 
     def game(number: int, winner: str, handicap: int) -> GameRecord:
         loser = "strong" if winner == "weak" else "weak"
-        setup = GameSetup(board="tri:11", first="weak", second="strong", tournament="h", round=number, id=number,
+        setup = GameSetup(load_variant("y", "tri:11"), first="weak", second="strong", tournament="h", round=number, id=number,
                           handicap=handicap)
         return setup.lost_by(0 if loser == "weak" else 1, CONNECTION, "")
 

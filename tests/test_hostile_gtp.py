@@ -86,7 +86,7 @@ def test_board_specs_of_thousands_of_digits_are_one_short_line(spec: str) -> Non
                     "'genmove w' \\(GTP gives one response per command\\)"),
 ])
 def test_an_engine_that_answers_twice_is_blamed_for_the_double_answer(fault: str, reason: str) -> None:
-    settings = GtpSettings(command=(sys.executable, str(FAKE), "--fault", fault, "--delay", "0.1"))
+    settings = GtpSettings(command=(sys.executable, str(FAKE), "--fault", fault, "--delay", "0.1"), game=get_game("y"))
     bot = GtpBot(settings)
     try:
         record = play_game([Seat("random", RandomBot(seed=1)), Seat("engine", bot)], get_game("y"), "tri:5",

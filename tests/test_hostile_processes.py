@@ -114,7 +114,7 @@ def test_processes_a_plugin_forks_or_spawns_are_ended_and_reaped(tmp_path: Path,
 def test_a_term_deaf_engine_past_its_hard_deadline_is_ended_at_once(tmp_path: Path) -> None:
     marker = tmp_path / "hang-hard.log"
     bot = GtpBot(GtpSettings(command=(sys.executable, str(HERE / "fake_engines" / "fake_gtp.py"), "--fault",
-                                      "hang-hard", "--log", str(marker)), grace_seconds=0.2, command_seconds=1.0))
+                                      "hang-hard", "--log", str(marker)), grace_seconds=0.2, command_seconds=1.0, game=get_game("y")))
     record = play_game([Seat("engine", bot), Seat("random", RandomBot(seed=1))], get_game("y"), "tri:5",
                        time_control=TimeControl(move_seconds=0.2, grace_seconds=0.2))
     assert record.termination is Termination.TIME  # the alarm rang again while the engine was being stopped

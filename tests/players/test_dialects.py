@@ -164,13 +164,13 @@ def test_chatter_before_an_answer_is_skipped_up_to_its_bounds() -> None:
 
 def row_reversed(*args: str, **settings: object) -> GtpSettings:
     values = {"rows": "flipped", "swap": "genmove", "time_command": "y_param", "command_seconds": 2.0, **settings}
-    return GtpSettings(command=(sys.executable, ROW_REVERSED, "--time-scale", "0", *args), **values)  # type: ignore
+    return GtpSettings(command=(sys.executable, ROW_REVERSED, "--time-scale", "0", *args), **values, game=get_game("y"))  # type: ignore
 
 
 def white_first(*args: str, **settings: object) -> GtpSettings:
     values = {"first_color": "white", "time_command": "morat", "chatter_lines": 10, "command_seconds": 2.0,
               **settings}
-    return GtpSettings(command=(sys.executable, WHITE_FIRST, "--time-scale", "0", *args), **values)  # type: ignore
+    return GtpSettings(command=(sys.executable, WHITE_FIRST, "--time-scale", "0", *args), **values, game=get_game("y"))  # type: ignore
 
 
 def play_both_seats(settings: GtpSettings, board: str = "tri:7", rules: Rules = Rules()) -> list:
@@ -382,7 +382,7 @@ def test_default_time_command_costs_one_refusal_then_falls_back_to_y_param(tmp_p
     log = tmp_path / "log"
     # real sleeps: its default 1 s overruns the 0.8 s allowed; told 0.3 s it searches its minimum, 0.5 s
     bot = GtpBot(GtpSettings(command=(sys.executable, ROW_REVERSED, "--time-scale", "1", "--swap", "never", "--log", str(log)),
-                             rows="flipped", swap="genmove", command_seconds=2.0))  # type: ignore[arg-type]
+                             rows="flipped", swap="genmove", command_seconds=2.0, game=get_game("y")))  # type: ignore[arg-type]
     try:
         seats = [Seat("engine", bot), Seat("random", RandomBot(seed=1))]
         records = [play_game(order, "tri:5", Rules(pie=False), time_control=FAST, seed=1)

@@ -59,7 +59,7 @@ FAST = TimeControl(move_seconds=0.2, grace_seconds=0.2)
 def fake(*args: str, **settings: object) -> GtpSettings:
     """Settings for the fake engine with small deadlines."""
     values = {"grace_seconds": 0.2, "command_seconds": 1.0, "startup_seconds": 5.0, **settings}
-    return GtpSettings(command=(sys.executable, FAKE, *args), **values)  # type: ignore[arg-type]
+    return GtpSettings(command=(sys.executable, FAKE, *args), **values, game=get_game("y"))  # type: ignore[arg-type]
 
 
 def replay(record) -> GameState:
@@ -96,9 +96,9 @@ def wait_gone(pid: int, seconds: float = 3.0) -> bool:
 
 
 def test_settings_pickle_and_name_the_engine_sensibly() -> None:
-    settings = GtpSettings(command=("engine", "--threads", "2"), name="ext", env=(("OMP_NUM_THREADS", "1"),))
+    settings = GtpSettings(command=("engine", "--threads", "2"), name="ext", env=(("OMP_NUM_THREADS", "1"),), game=get_game("y"))
     assert settings.environment is not None and settings.environment["OMP_NUM_THREADS"] == "1"
-    assert GtpSettings(command=("e",)).environment is None
+    assert GtpSettings(command=("e",), game=get_game("y")).environment is None
     assert pickle.loads(pickle.dumps(settings)) == settings and settings.display_name == "ext"
     names = {
         ("python3", "bots/x.py"): "x.py",
@@ -108,29 +108,29 @@ def test_settings_pickle_and_name_the_engine_sensibly() -> None:
         ("my-engine", "--name", "two words"): "my-engine",
     }
     for command, name in names.items():
-        assert GtpSettings(command=command).display_name == name
+        assert GtpSettings(command=command, game=get_game("y")).display_name == name
 
 
 def test_check_engine_finds_programs_without_starting_them(tmp_path: Path) -> None:
-    check_engine(GtpSettings(command=(Path(sys.executable).name, "x")))
-    check_engine(GtpSettings(command=(sys.executable,)))
+    check_engine(GtpSettings(command=(Path(sys.executable).name, "x"), game=get_game("y")))
+    check_engine(GtpSettings(command=(sys.executable,), game=get_game("y")))
     script = tmp_path / "engine.sh"
     script.write_text("#!/bin/sh\n")
     with pytest.raises(ConfigError, match="is not executable; run 'chmod \\+x"):
-        check_engine(GtpSettings(command=(str(script),)))
+        check_engine(GtpSettings(command=(str(script),), game=get_game("y")))
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
-    check_engine(GtpSettings(command=(str(script),)))
-    check_engine(GtpSettings(command=("./engine.sh",), cwd=str(tmp_path)))
+    check_engine(GtpSettings(command=(str(script),), game=get_game("y")))
+    check_engine(GtpSettings(command=("./engine.sh",), cwd=str(tmp_path), game=get_game("y")))
     with pytest.raises(ConfigError, match="does not exist"):
-        check_engine(GtpSettings(command=(str(tmp_path / "missing"),)))
+        check_engine(GtpSettings(command=(str(tmp_path / "missing"),), game=get_game("y")))
     with pytest.raises(ConfigError, match="is a directory"):
-        check_engine(GtpSettings(command=(str(tmp_path) + "/",)))
+        check_engine(GtpSettings(command=(str(tmp_path) + "/",), game=get_game("y")))
     with pytest.raises(ConfigError, match="'no-such-engine-xyz' is not found on PATH"):
-        check_engine(GtpSettings(command=("no-such-engine-xyz",)))
+        check_engine(GtpSettings(command=("no-such-engine-xyz",), game=get_game("y")))
     with pytest.raises(ConfigError, match="working directory"):
-        check_engine(GtpSettings(command=("sh",), cwd=str(tmp_path / "nowhere")))
+        check_engine(GtpSettings(command=("sh",), cwd=str(tmp_path / "nowhere"), game=get_game("y")))
     with pytest.raises(ConfigError, match="cannot play board 'kadon'"):
-        check_engine(GtpSettings(command=("sh",)), parse_board("kadon"))
+        check_engine(GtpSettings(command=("sh",), game=get_game("y")), parse_board("kadon"))
 
 
 # --- dialects ------------------------------------------------------------------------------------------------------
@@ -139,11 +139,11 @@ def test_check_engine_finds_programs_without_starting_them(tmp_path: Path) -> No
 def test_kadon_needs_a_boardsize_argument_and_normal_rows() -> None:
     kadon = parse_board("kadon")
     with pytest.raises(ConfigError, match="cannot play board 'kadon'.*kadon_boardsize"):
-        check_board(GtpSettings(command=("e",)), kadon)
+        check_board(GtpSettings(command=("e",), game=get_game("y")), kadon)
     with pytest.raises(ConfigError, match="tri boards only"):
-        check_board(GtpSettings(command=("e",), kadon_boardsize="kadon", rows="flipped"), kadon)
-    check_board(GtpSettings(command=("e",), kadon_boardsize="kadon"), kadon)
-    check_board(GtpSettings(command=("e",)), parse_board("tri:9"))
+        check_board(GtpSettings(command=("e",), kadon_boardsize="kadon", rows="flipped", game=get_game("y")), kadon)
+    check_board(GtpSettings(command=("e",), kadon_boardsize="kadon", game=get_game("y")), kadon)
+    check_board(GtpSettings(command=("e",), game=get_game("y")), parse_board("tri:9"))
 
 
 def test_pie_policies() -> None:
@@ -214,10 +214,10 @@ def served(bot: object, **settings: object) -> tuple[GtpBot, list[MemoryTranspor
     opened: list[MemoryTransport] = []
 
     def factory(_: GtpSettings) -> MemoryTransport:
-        opened.append(MemoryTransport(GtpServer(bot)))
+        opened.append(MemoryTransport(GtpServer(bot, game=get_game("y"))))
         return opened[-1]
 
-    return GtpBot(GtpSettings(command=("memory",), **settings), transport_factory=factory), opened  # type: ignore[arg-type]
+    return GtpBot(GtpSettings(command=("memory",), **settings, game=get_game("y")), transport_factory=factory), opened  # type: ignore[arg-type]
 
 
 def test_client_reads_ids_multiline_answers_and_failures() -> None:
@@ -363,7 +363,7 @@ def test_dialects_round_trip_through_whole_games(first_color: str, rows: str, sw
     for seed, engine_seat in ((1, 0), (2, 1)):
         engine = DialectEngine(first_color, swap, seed, rows)
         settings = GtpSettings(command=("memory",), first_color=first_color, rows=rows, swap=swap,
-                               pie_policy="always")
+                               pie_policy="always", game=get_game("y"))
         bot = GtpBot(settings, transport_factory=lambda _, e=engine: MemoryTransport(e))
         seats = [Seat("other", RandomBot(seed=seed, swap_rate=1.0)), Seat("gtp", bot)]
         if engine_seat == 0:
@@ -447,7 +447,7 @@ def test_kadon_game_with_a_boardsize_argument() -> None:
 
 def test_full_game_against_ytourney_gtp_random_subprocess() -> None:
     settings = GtpSettings(command=(sys.executable, "-c", SERVE, "gtp", "random", "--seed", "4"), swap="genmove",
-                           name="served-random")
+                           name="served-random", game=get_game("y"))
     bot = GtpBot(settings)
     try:
         for seed in (1, 2):
@@ -461,7 +461,7 @@ def test_full_game_against_ytourney_gtp_random_subprocess() -> None:
 
 def test_full_game_against_ytourney_gtp_mcts_subprocess() -> None:
     settings = GtpSettings(command=(sys.executable, "-c", SERVE, "gtp", "mcts:playouts=200", "--seed", "1"),
-                           swap="genmove")
+                           swap="genmove", game=get_game("y"))
     bot = GtpBot(settings)
     try:
         record = play_game([Seat("random", RandomBot(seed=1)), Seat("gtp-mcts", bot)], "tri:6", seed=1,
@@ -473,7 +473,7 @@ def test_full_game_against_ytourney_gtp_mcts_subprocess() -> None:
 
 
 def test_full_game_against_the_standalone_bot() -> None:
-    bot = GtpBot(GtpSettings(command=(sys.executable, STANDALONE, "--seed", "1", "--swap"), swap="genmove"))
+    bot = GtpBot(GtpSettings(command=(sys.executable, STANDALONE, "--seed", "1", "--swap"), swap="genmove", game=get_game("y")))
     try:
         for seats in ([Seat("standalone", bot), Seat("random", RandomBot(seed=1))],
                       [Seat("random", RandomBot(seed=2)), Seat("standalone", bot)]):
@@ -486,14 +486,14 @@ def test_full_game_against_the_standalone_bot() -> None:
 
 
 def test_gtp_bot_spec_goes_through_create_bot() -> None:
-    spec = BotSpec(BotKind.GTP, "ext", gtp=fake())
+    spec = BotSpec(BotKind.GTP, "ext", gtp=fake(), game=get_game("y"))
     bot = create_bot(spec, seed=1)
     try:
         record = play_game([Seat("ext", bot), Seat("random", RandomBot(seed=1))], "tri:4", seed=1)
         assert record.termination is CONNECTION
     finally:
         bot.close()
-    assert isinstance(create_bot(parse_bot_spec("random")), RandomBot)
+    assert isinstance(create_bot(parse_bot_spec("random", get_game("y"))), RandomBot)
 
 
 # Fake engine fault -> termination and a pattern of the recorded reason (after "engine 'fake_gtp.py' ").
@@ -562,7 +562,7 @@ def test_engine_told_the_wrong_colour_names_refuses_and_loses_by_protocol() -> N
 
 
 def test_engine_that_cannot_start_loses_by_crash() -> None:
-    bot = GtpBot(GtpSettings(command=("/nonexistent/engine",)))
+    bot = GtpBot(GtpSettings(command=("/nonexistent/engine",), game=get_game("y")))
     record = play_game([Seat("engine", bot), Seat("random", RandomBot(seed=1))], "tri:5")
     assert record.termination is Termination.CRASH
     assert "could not start '/nonexistent/engine'" in record.reason

@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from ytourney.cli import main
+from ytourney.games.registry import get_game
 from ytourney.games.record import Termination
 from ytourney.tournament.store import load_records
 
@@ -73,7 +74,7 @@ def test_the_reader_holds_at_most_the_cap(tmp_path: Path) -> None:
     from ytourney.players.gtp.settings import GtpSettings
     from ytourney.players.gtp.transport import ANSWER_BYTES, ProcessTransport
 
-    transport = ProcessTransport.start(GtpSettings(command=(sys.executable, str(ENGINES / "fake_flood.py"))))
+    transport = ProcessTransport.start(GtpSettings(command=(sys.executable, str(ENGINES / "fake_flood.py")), game=get_game("y")))
     try:
         transport.send("genmove b")
         rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -153,7 +154,7 @@ def test_an_engine_timed_out_under_the_referees_alarm_is_ended_by_the_game_itsel
         return transport
 
     settings = GtpSettings(command=(sys.executable, str(ENGINES / "fake_gtp.py"), "--fault", "hang-hard"),
-                           grace_seconds=0.2, command_seconds=1.0)
+                           grace_seconds=0.2, command_seconds=1.0, game=get_game("y"))
     bot = GtpBot(settings, transport_factory=start)
     record = play_game([Seat("engine", bot), Seat("random", RandomBot(seed=1))], get_game("y"), "tri:5",
                        time_control=TimeControl(move_seconds=0.2, grace_seconds=0.2))

@@ -27,9 +27,9 @@ def tictactoe(monkeypatch: pytest.MonkeyPatch) -> object:
 
 
 def test_mcts_is_the_generic_uct_except_where_a_game_has_its_own(tictactoe: object) -> None:
-    assert builtin_class("mcts", "tictactoe") is UctBot
-    assert builtin_class("mcts", "y") is not UctBot  # Y keeps its tuned search
-    assert parse_bot_spec("mcts:playouts=10,c=0.5", "tictactoe").options == (("c", 0.5), ("playouts", 10))
+    assert builtin_class("mcts", registry.get_game("tictactoe")) is UctBot
+    assert builtin_class("mcts", registry.get_game("y")) is not UctBot  # Y keeps its tuned search
+    assert parse_bot_spec("mcts:playouts=10,c=0.5", registry.get_game("tictactoe")).options == (("c", 0.5), ("playouts", 10))
 
 
 def test_uct_takes_a_win_in_one_and_blocks_a_loss_in_one(tictactoe: object) -> None:

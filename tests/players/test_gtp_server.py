@@ -15,7 +15,7 @@ from ytourney.boards.board import Board, BoardKind, parse_board
 from ytourney.boards.text import board_text
 from ytourney.errors import BoardSpecError, ConfigError, IllegalMoveError, NotationError
 from ytourney.games.api import PASS, Color, Game, Move, MoveKind, Outcome, RuleOption, Termination
-from ytourney.games.registry import GAMES
+from ytourney.games.registry import GAMES, get_game
 from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import GameState
 from ytourney.players import BaseBot, Limit
@@ -64,7 +64,7 @@ def ask(server: GtpServer, *lines: str) -> list[str]:
 
 
 def test_framing_ids_comments_and_unknown_commands() -> None:
-    server = GtpServer(SpyBot(), "tri:5")
+    server = GtpServer(SpyBot(), "tri:5", game=get_game("y"))
     assert server.handle("") is None and server.handle("   # only a comment") is None
     assert ask(server, "protocol_version", "7 name", "8\tversion # trailing comment") == [
         "= 2", "=7 ytourney-spy", f"=8 {__version__}"
@@ -77,7 +77,7 @@ def test_framing_ids_comments_and_unknown_commands() -> None:
 
 
 def test_board_setup_and_play_validation() -> None:
-    server = GtpServer(SpyBot(), "tri:5")
+    server = GtpServer(SpyBot(), "tri:5", game=get_game("y"))
     assert ask(server, "boardsize 30", "boardsize x", "boardsize") == [
         "? unacceptable size", "? unacceptable size", "? syntax error; expected: boardsize N (or boardsize kadon)"
     ]
@@ -95,13 +95,13 @@ def test_board_setup_and_play_validation() -> None:
 
 
 def test_an_error_answer_is_capped_not_a_huge_bad_move_echoed_whole() -> None:
-    (answer,) = ask(GtpServer(SpyBot(), "tri:5"), "play b " + "z" * 16_000)
+    (answer,) = ask(GtpServer(SpyBot(), "tri:5", game=get_game("y")), "play b " + "z" * 16_000)
     assert answer.startswith("? invalid vertex 'zzz") and "more characters]" in answer and len(answer) < 1100
 
 
 def test_play_and_genmove_carry_a_game_to_its_end() -> None:
     bot = SpyBot()
-    server = GtpServer(bot, "tri:3", Rules(pie=False))
+    server = GtpServer(bot, "tri:3", Rules(pie=False), game=get_game("y"))
     assert ask(server, "clear_board", "play b a1", "genmove w") == ["=", "=", "= b1"]
     assert bot.games == [("tri:3", Rules(pie=False), Color.WHITE)]
     assert ask(server, "play b a2", "genmove w", "play b a3") == ["=", "= c1", "="]
@@ -112,20 +112,20 @@ def test_play_and_genmove_carry_a_game_to_its_end() -> None:
 
 
 def test_rejects_out_of_turn_commands() -> None:
-    server = GtpServer(SpyBot(), "tri:5")
+    server = GtpServer(SpyBot(), "tri:5", game=get_game("y"))
     assert ask(server, "genmove w", "play w a1") == ["? white is not to move; black is"] * 2
 
 
 def test_genmove_answers_swap_when_the_bot_takes_the_pie() -> None:
     bot = SpyBot(swap=True)
-    server = GtpServer(bot, "tri:5")
+    server = GtpServer(bot, "tri:5", game=get_game("y"))
     assert ask(server, "play b c2", "genmove w") == ["=", "= swap"]
     assert server.state.swapped and server.state.to_move is Color.WHITE
     assert ask(server, "genmove w") == ["= a1"]  # stones keep their colour: White moves after the swap
 
 
 def test_play_swap_is_accepted_only_where_the_rules_allow_it() -> None:
-    server = GtpServer(SpyBot(), "tri:5")
+    server = GtpServer(SpyBot(), "tri:5", game=get_game("y"))
     assert ask(server, "play w swap", "play b c2", "play b swap", "play w swap", "play w swap") == [
         "? white is not to move; black is",
         "=",
@@ -137,7 +137,7 @@ def test_play_swap_is_accepted_only_where_the_rules_allow_it() -> None:
 
 def test_rules_extension_turns_the_pie_off_and_misere_on() -> None:
     bot = SpyBot(swap=True)
-    server = GtpServer(bot, "tri:5")
+    server = GtpServer(bot, "tri:5", game=get_game("y"))
     assert ask(server, "ytourney-rules pie=off misere=on", "play b c2", "genmove w") == ["=", "=", "= a1"]
     assert bot.games[-1][1] == Rules(pie=False, misere=True)
     assert ask(server, "ytourney-rules pie=maybe") == [
@@ -150,7 +150,7 @@ def test_rules_extension_turns_the_pie_off_and_misere_on() -> None:
 
 def test_consecutive_black_stones_make_a_handicap_turn() -> None:
     bot = SpyBot()
-    server = GtpServer(bot, "tri:5")
+    server = GtpServer(bot, "tri:5", game=get_game("y"))
     assert ask(server, "play b c2", "play b c3", "genmove b", "genmove w") == ["=", "=", "= a1", "= b1"]
     assert server.state.handicap == 3 and not server.state.pie_active
     assert ask(server, "genmove b", "play b a2") == ["= c1", "? black is not to move; white is"]
@@ -158,7 +158,7 @@ def test_consecutive_black_stones_make_a_handicap_turn() -> None:
 
 def test_time_commands_become_the_bots_limit() -> None:
     bot = SpyBot()
-    server = GtpServer(bot, "tri:6")
+    server = GtpServer(bot, "tri:6", game=get_game("y"))
     ask(server, "time_settings 0 2 1", "genmove b")
     assert bot.limits[-1] == Limit(seconds=pytest.approx(1.6))
     ask(server, "time_settings 60 0 0", "time_left w 30 0", "genmove w")
@@ -179,21 +179,21 @@ def test_bot_failures_are_reported_and_the_server_stays_up() -> None:
         def move(self, state: GameState, limit: Limit) -> int:
             raise RuntimeError("out of memory")
 
-    server = GtpServer(Broken(), "tri:4")
+    server = GtpServer(Broken(), "tri:4", game=get_game("y"))
     assert ask(server, "genmove b") == ["? bot failed: RuntimeError: out of memory"]
-    server = GtpServer(SpyBot(moves=[0, 0]), "tri:4")
+    server = GtpServer(SpyBot(moves=[0, 0]), "tri:4", game=get_game("y"))
     assert ask(server, "genmove b", "genmove w", "name") == ["= a1", "? bot answered illegal move 0", "= ytourney-spy"]
 
 
 def test_kadon_board_by_boardsize() -> None:
-    server = GtpServer(SpyBot(), "tri:5")
+    server = GtpServer(SpyBot(), "tri:5", game=get_game("y"))
     assert ask(server, "boardsize kadon", "play b E5", "genmove w") == ["=", "=", "= A1"]
 
 
 def test_serve_runs_until_quit_and_closes_the_bot() -> None:
     bot = SpyBot()
     out = io.StringIO()
-    GtpServer(bot, "tri:4").serve(io.StringIO("boardsize 4\n\n1 genmove b\nquit\nname\n"), out)
+    GtpServer(bot, "tri:4", game=get_game("y")).serve(io.StringIO("boardsize 4\n\n1 genmove b\nquit\nname\n"), out)
     assert out.getvalue() == "=\n\n=1 a1\n\n=\n\n"
     assert bot.closed
 
@@ -204,7 +204,7 @@ def test_serve_stops_quietly_when_the_controller_goes_away() -> None:
             raise BrokenPipeError(32, "Broken pipe")
 
     bot = SpyBot()
-    GtpServer(bot, "tri:4").serve(io.StringIO("name\nname\n"), Gone())
+    GtpServer(bot, "tri:4", game=get_game("y")).serve(io.StringIO("name\nname\n"), Gone())
     assert bot.closed
 
 
@@ -225,7 +225,7 @@ def test_cli_serves_a_builtin_bot_over_stdin_and_stdout() -> None:
 
 
 def test_flipped_rows_name_cells_from_the_top_corner() -> None:
-    server = GtpServer(SpyBot(), "tri:7", rows="flipped")
+    server = GtpServer(SpyBot(), "tri:7", rows="flipped", game=get_game("y"))
     assert ask(server, "play b d6", "play w e1", "play w a1", "genmove b") == [
         "=", "? invalid vertex 'e1' on tri:7", "=", "= a7"
     ]
@@ -238,7 +238,7 @@ def test_flipped_rows_name_cells_from_the_top_corner() -> None:
 
 def test_white_first_names_the_first_mover_white() -> None:
     bot = SpyBot()
-    server = GtpServer(bot, "tri:5", first_color="white")
+    server = GtpServer(bot, "tri:5", first_color="white", game=get_game("y"))
     assert ask(server, "play b a1", "play w c2", "genmove b", "genmove b", "play w b2") == [
         "? black is not to move; white is", "=", "= a1", "? black is not to move; white is", "="
     ]
@@ -250,7 +250,7 @@ def test_white_first_names_the_first_mover_white() -> None:
 @pytest.mark.parametrize(("first_color", "winner", "score"), [("black", "black", "B+"), ("white", "white", "W+")])
 def test_winner_and_final_score_once_a_y_is_complete(first_color: str, winner: str, score: str) -> None:
     first, second = ("b", "w") if first_color == "black" else ("w", "b")
-    server = GtpServer(SpyBot(), "tri:3", Rules(pie=False), first_color=first_color)
+    server = GtpServer(SpyBot(), "tri:3", Rules(pie=False), first_color=first_color, game=get_game("y"))
     assert ask(server, "winner", "final_score") == ["? game is not over: no player has won yet"] * 2
     ask(server, f"play {first} a1", f"play {second} b1", f"play {first} a2", f"play {second} b2")
     assert ask(server, f"play {first} a3", "winner", "final_score") == ["=", f"= {winner}", f"= {score}"]
@@ -260,7 +260,7 @@ def test_winner_and_final_score_once_a_y_is_complete(first_color: str, winner: s
 
 
 def test_undo_takes_back_moves_swaps_and_handicap_stones() -> None:
-    server = GtpServer(SpyBot(), "tri:5")
+    server = GtpServer(SpyBot(), "tri:5", game=get_game("y"))
     assert ask(server, "undo") == ["? cannot undo: no moves"]
     ask(server, "play b c2", "play w swap", "play w a1")
     assert ask(server, "undo", "undo") == ["=", "="] and len(server.state.moves) == 1 and server.state.can_swap()
@@ -272,7 +272,7 @@ def test_undo_takes_back_moves_swaps_and_handicap_stones() -> None:
 
 
 def test_new_commands_are_known_and_listed() -> None:
-    server = GtpServer(SpyBot(), "tri:5")
+    server = GtpServer(SpyBot(), "tri:5", game=get_game("y"))
     for command in ("undo", "winner", "final_score", "showboard", "time_settings", "time_left", "known_command"):
         assert ask(server, f"known_command {command}") == ["= true"]
         assert command in ask(server, "list_commands")[0].split("\n")
@@ -293,7 +293,7 @@ def test_our_client_plays_our_server_in_every_dialect(rows: str, first_color: st
                first_color)
     time_command = "y_param" if rows == "flipped" else "morat" if first_color == "white" else "gtp"
     bot = GtpBot(GtpSettings(command=command, rows=rows, first_color=first_color, swap="genmove",
-                             time_command=time_command))
+                             time_command=time_command, game=get_game("y")))
     try:
         for seed in (1, 2):
             seats = [Seat("served", bot), Seat("random", RandomBot(seed=seed, swap_rate=0.5))]
@@ -316,9 +316,9 @@ def test_a_fake_engine_plays_our_server_in_its_own_dialect(fake: str, dialect: l
     from ytourney.players.gtp.transport import ProcessTransport
 
     script = str(Path(__file__).resolve().parents[1] / "fake_engines" / fake)
-    theirs = ProcessTransport.start(GtpSettings(command=(sys.executable, script, "--time-scale", "0", "--seed", "4")))
+    theirs = ProcessTransport.start(GtpSettings(command=(sys.executable, script, "--time-scale", "0", "--seed", "4"), game=get_game("y")))
     ours = ProcessTransport.start(GtpSettings(command=(sys.executable, "-c", SERVE, "gtp", "random", "--seed", "4",
-                                                       *dialect)))
+                                                       *dialect), game=get_game("y")))
     engines = [GtpClient(theirs, "fake", chatter_lines=10), GtpClient(ours, "ours")]
     try:
         for engine in engines:
@@ -344,7 +344,7 @@ def test_a_fake_engine_plays_our_server_in_its_own_dialect(fake: str, dialect: l
 
 def test_the_engine_families_time_commands_become_the_bots_limit() -> None:
     bot = SpyBot()
-    server = GtpServer(bot, "tri:6")
+    server = GtpServer(bot, "tri:6", game=get_game("y"))
     ask(server, "y_param max_time 2", "genmove b")
     assert bot.limits[-1] == Limit(seconds=pytest.approx(1.6))
     ask(server, "time -m 0.5 -g 0 -f 0", "genmove w")
@@ -361,27 +361,27 @@ def test_the_engine_families_time_commands_become_the_bots_limit() -> None:
 
 
 def test_no_argument_takes_the_server_down() -> None:
-    server = GtpServer(SpyBot(), "tri:5")
+    server = GtpServer(SpyBot(), "tri:5", game=get_game("y"))
     answers = ask(server, "time_left b 10 \u00b2", "name")
     assert answers[0].startswith("?") and answers[1] == "= ytourney-spy"
 
 
 def test_showboard_counts_one_move_and_names_every_kadon_row() -> None:
-    server = GtpServer(SpyBot(), "kadon")
+    server = GtpServer(SpyBot(), "kadon", game=get_game("y"))
     board = ask(server, "play b E5", "showboard")[1]
     assert "kadon, 1 move, white to move" in board
     rows = board.split("\n")[1:-1]
     assert [row.split()[-1] for row in rows] == ["A9-E9", "A8-J8", "A7-K7", "A6-L6", "A5-M5", "A4-L4", "A3-K3",
                                                  "A2-J2", "A1-I1"]
     assert rows[4].split()[1:6] == [".", ".", ".", ".", "X"]  # E5: the fifth cell of row 5
-    assert "tri:5, 0 moves" in ask(GtpServer(SpyBot(), "tri:5"), "showboard")[0]
+    assert "tri:5, 0 moves" in ask(GtpServer(SpyBot(), "tri:5", game=get_game("y")), "showboard")[0]
 
 
 @pytest.mark.parametrize("name", ["tetra", "aliens-amazons"])
 def test_showboard_keeps_the_lines_a_game_adds_under_its_kadon_diagram(name: str) -> None:
     from ytourney.players.bots.random_bot import RandomBot
 
-    answer = ask(GtpServer(RandomBot(seed=1), "kadon", game=name), "showboard")[0]
+    answer = ask(GtpServer(RandomBot(seed=1), "kadon", game=get_game(name)), "showboard")[0]
     assert answer.startswith("= ")
     lines = answer.split("\n")[1:]
     assert [line.split()[-1] for line in lines[:9]][::8] == ["A9-E9", "A1-I1"]
@@ -397,7 +397,7 @@ def test_showboard_keeps_the_lines_a_game_adds_under_its_kadon_diagram(name: str
 def test_ytourney_rules_checks_a_rules_range_as_a_config_does(name: str, rule: str, expected: str) -> None:
     from ytourney.players.bots.random_bot import RandomBot
 
-    server = GtpServer(RandomBot(seed=1), "kadon", game=name)
+    server = GtpServer(RandomBot(seed=1), "kadon", game=get_game(name))
     before = server.rules
     assert ask(server, f"ytourney-rules {rule}") == [f"? bad rule {rule!r}; expected {expected}"]
     assert server.rules == before
@@ -572,7 +572,7 @@ def test_our_client_plays_any_game_with_our_server(steps: StepGame) -> None:
         transports.append(ServerTransport(GtpServer(RandomBot(seed=4), game=steps)))
         return transports[-1]
 
-    bot = GtpBot(GtpSettings(command=("served",), game=steps.name), transport_factory=factory)
+    bot = GtpBot(GtpSettings(command=("served",), game=steps), transport_factory=factory)
     try:
         for order in ((0, 1), (1, 0)):
             seats = [Seat("served", bot), Seat("random", RandomBot(seed=5))]
@@ -592,7 +592,7 @@ def test_an_engine_of_one_game_seated_in_another_says_so(steps: StepGame) -> Non
     from ytourney.players.gtp.engine import GtpBot
     from ytourney.players.gtp.settings import GtpSettings
 
-    bot = GtpBot(GtpSettings(command=("served",)), transport_factory=lambda s: ServerTransport(GtpServer(SpyBot())))
+    bot = GtpBot(GtpSettings(command=("served",), game=get_game("y")), transport_factory=lambda s: ServerTransport(GtpServer(SpyBot(), game=get_game("y"))))
     with pytest.raises(ConfigError, match=r"plays 'y' \(gtp.game\) but was seated in a game of 'steps-test'; set "
                                           r"gtp.game: steps-test"):
         bot.move(STEPS.new_state(parse_board("tri:4"), StepRules()), Limit())
@@ -614,21 +614,21 @@ def test_dialect_options_that_do_not_fit_the_game_are_refused(steps: StepGame) -
     from ytourney.players.gtp.settings import GtpSettings, check_board, check_game
 
     with pytest.raises(ConfigError, match=r"--rows flipped applies to tri boards only, not to 'kadon'"):
-        gtp_server(SpyBot(), "y", "kadon", rows="flipped")
-    server = gtp_server(SpyBot(), None, None, pie=False)
+        gtp_server(SpyBot(), get_game("y"), "kadon", rows="flipped")
+    server = gtp_server(SpyBot(), get_game("y"), None, pie=False)
     assert server.game.name == "y" and server.board.spec == "tri:11" and server.rules == Rules(pie=False)
-    assert gtp_server(SpyBot(), steps.name).rules == StepRules()
-    with pytest.raises(ConfigError, match=r"gtp.game: unknown game 'chess'"):
-        check_game(GtpSettings(command=("x",), game="chess"))
+    assert gtp_server(SpyBot(), steps).rules == StepRules()
+    with pytest.raises(ConfigError, match=r"gtp.game: no game is bound to the engine"):
+        check_game(GtpSettings(command=("x",)))
     with pytest.raises(ConfigError, match=r"swap_style 'recolor' needs a game with the pie rule; 'steps-test'"):
-        check_game(GtpSettings(command=("x",), game=steps.name, swap="play", swap_style="recolor"))
+        check_game(GtpSettings(command=("x",), game=steps, swap="play", swap_style="recolor"))
     with pytest.raises(ConfigError, match=r"plays 'steps-test' \(gtp.game\), which cannot be played on 'kadon'"):
-        check_board(GtpSettings(command=("x",), game=steps.name, kadon_boardsize="kadon"), parse_board("kadon"))
+        check_board(GtpSettings(command=("x",), game=steps, kadon_boardsize="kadon"), parse_board("kadon"))
 
 
 def test_a_served_bot_with_the_recolor_dialect_is_asked_for_black_after_a_swap() -> None:
     bot = SpyBot()
-    server = GtpServer(bot, "tri:5", swap_style="recolor")
+    server = GtpServer(bot, "tri:5", swap_style="recolor", game=get_game("y"))
     assert ask(server, "play b c2", "play w swap", "genmove w", "genmove b") == [
         "=", "=", "? white is not to move; black is", "= a1"]
     assert server.state.swapped and server.state.cells[0] == Color.WHITE  # our White: the swapper's opponent

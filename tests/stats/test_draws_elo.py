@@ -21,7 +21,7 @@ from ytourney.stats.sprt import sprt_from_records as wald_from_records
 def record(black: str, white: str, winner: Color | None, *, round_number: int = 1, game_id: int | None = None,
            tournament: str = "t") -> GameRecord:
     """`black` (first) against `white`; winner None is a draw (at the move limit)."""
-    return GameRecord(
+    return GameRecord(game="y",
         tournament=tournament, round=round_number, board="tri:5", rules=Rules(), handicap=0, first=black,
         second=white, black=black, white=white, moves=(), winner=winner,
         termination=Termination.MOVE_LIMIT if winner is None else CONNECTION, move_seconds=(), seed=None,

@@ -25,7 +25,7 @@ def game(winner: str, loser: str, *, black: str | None = None, handicap: int = 0
     """`winner` beat `loser`; `black` (default the winner) placed the first stone."""
     black = black or winner
     white = loser if black == winner else winner
-    return GameRecord(
+    return GameRecord(game="y",
         tournament="t", round=1, board="tri:5", rules=Rules(pie=handicap == 0), handicap=handicap, first=black,
         second=white, black=black, white=white, moves=(), winner=Color.BLACK if winner == black else Color.WHITE,
         termination=termination, move_seconds=(), seed=None, started="", finished="", id=game_id,

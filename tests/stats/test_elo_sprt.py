@@ -82,7 +82,7 @@ def game(round_number: int, winner: str, loser: str, *, first: str | None = None
          game_id: int | None = None) -> GameRecord:
     first = first or winner
     second = loser if first == winner else winner
-    return GameRecord(
+    return GameRecord(game="y",
         tournament=tournament, round=round_number, board="tri:5", rules=Rules(), handicap=0, first=first,
         second=second, black=first, white=second, moves=(), winner=Color.BLACK if winner == first else Color.WHITE,
         termination=CONNECTION, move_seconds=(), seed=None, started="", finished="", id=game_id,

@@ -246,7 +246,7 @@ def test_planner_modes() -> None:
 def handicap_record(game_id: int, black: str, white: str, level: int, winner: str,
                     termination: Termination = CONNECTION) -> GameRecord:
     """A stored game: Black moved first; at level >= 1 Black is the weaker player and received the level."""
-    return GameRecord(tournament="t", round=game_id, board="tri:7", rules=Rules(pie=level == 0, misere=False),
+    return GameRecord(game="y", tournament="t", round=game_id, board="tri:7", rules=Rules(pie=level == 0, misere=False),
                       handicap=level, first=black, second=white, black=black, white=white, moves=(),
                       winner=Color.BLACK if winner == black else Color.WHITE, termination=termination,
                       move_seconds=(), seed=game_id, started="", finished="", id=game_id)
@@ -397,7 +397,7 @@ def scheduled_result(task: GameTask, config: TournamentConfig, rng: random.Rando
     x = task.handicap if first == "weak" else -task.handicap
     weak_wins = rng.random() < normal_cdf(1.5 * (x - 2.5)) if task.handicap else rng.random() < normal_cdf(-3.75)
     winner = "weak" if weak_wins else "strong"
-    return GameRecord(
+    return GameRecord(game="y",
         tournament=config.name, round=task.round, board=config.board, rules=config.rules.to_dict(),
         handicap=task.handicap, first=first, second=second, black=first, white=second, moves=("a1",),
         winner=Color.BLACK if winner == first else Color.WHITE, termination=termination, move_seconds=(0.0,),

@@ -29,7 +29,7 @@ def game(game_id: int, weaker: str, stronger: str, level: int, weaker_won: bool,
     """A finished game; at level >= 1 the weaker player is Black and moves first, as the ladder says."""
     first, second = (weaker, stronger) if level or game_id % 2 else (stronger, weaker)
     winner_name = weaker if weaker_won else stronger
-    return GameRecord(
+    return GameRecord(game="y",
         tournament="t", round=game_id, board=board, rules=Rules(pie=level == 0, misere=False), handicap=level,
         first=first, second=second, black=first, white=second, moves=("a1",),
         winner=Color.BLACK if winner_name == first else Color.WHITE, termination=termination, move_seconds=(0.0,),

@@ -32,7 +32,7 @@ def game(game_id: int | None, winner: str, loser: str, *, first: str | None = No
     """A hand-built record: `winner` beat `loser`; `first` (default the winner) placed the first stone as Black."""
     first = first or winner
     second = loser if first == winner else winner
-    return GameRecord(
+    return GameRecord(game="y",
         tournament=tournament, round=1, board="tri:5", rules=Rules(pie=handicap == 0, misere=False),
         handicap=handicap, first=first, second=second, black=first, white=second, moves=moves,
         winner=Color.BLACK if winner == first else Color.WHITE, termination=termination, move_seconds=(),

@@ -85,7 +85,7 @@ def test_clear_differences_are_found_quickly() -> None:
 
 
 def record(game_id: int, winner: str, loser: str) -> GameRecord:
-    return GameRecord(
+    return GameRecord(game="y",
         tournament="m", round=1, board="tri:4", rules=Rules(pie=True, misere=False), handicap=0, first=winner,
         second=loser, black=winner, white=loser, moves=("a1",), winner=Color.BLACK,
         termination=CONNECTION, move_seconds=(), seed=None, started="", finished="", id=game_id,

@@ -122,7 +122,7 @@ def test_extreme_rating_settings_are_refused_when_the_config_is_read(tmp_path: P
 
 
 def _record(number: int, black: str, white: str, winner: Color | None, handicap: int = 0) -> GameRecord:
-    return GameRecord(
+    return GameRecord(game="y",
         tournament="t", round=number, board="tri:5", rules=Rules(pie=handicap == 0, misere=False), handicap=handicap,
         first=black, second=white, black=black, white=white, moves=("a1",), winner=winner,
         termination=Termination.MOVE_LIMIT if winner is None else CONNECTION, move_seconds=(), seed=None,

@@ -9,6 +9,7 @@ import pickle
 import pytest
 
 from ytourney.errors import ConfigError
+from ytourney.games.registry import get_game
 from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.settings import (
     FirstColor,
@@ -84,7 +85,7 @@ def test_gtp_block_reads_every_field_into_enums_and_pickles() -> None:
 
 def test_gtp_command_string_is_split_without_a_shell_and_defaults_hold() -> None:
     settings = engine("{command: \"my-engine --name 'two words'\", grace_seconds: 0}")
-    assert settings == GtpSettings(command=("my-engine", "--name", "two words"), grace_seconds=0.0)
+    assert settings == GtpSettings(command=("my-engine", "--name", "two words"), grace_seconds=0.0, game=get_game("y"))
     assert settings.swap is SwapDialect.NONE and settings.pie_policy is PiePolicy.CENTER
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ytourney.games.variant import Variant
+from ytourney.games.registry import get_game
 from ytourney.boards.board import parse_board
 from ytourney.games.record import Termination
 from ytourney.games.y.rules import Rules
@@ -59,8 +61,9 @@ def test_tasks_go_to_the_least_loaded_worker_first_on_a_tie() -> None:
 
 
 def test_a_dead_worker_costs_only_the_game_of_the_seat_that_was_thinking() -> None:
-    context = TournamentContext("t", parse_board("tri:5"), Rules(), None,
-                                (PlayerEntry("a", parse_bot_spec("random")), PlayerEntry("b", parse_bot_spec("random"))))
+    y = get_game("y")
+    context = TournamentContext("t", Variant(y, parse_board("tri:5"), Rules()), None,
+                                (PlayerEntry("a", parse_bot_spec("random", y)), PlayerEntry("b", parse_bot_spec("random", y))))
     how = "worker process died (exit code 9)"
     blamed = dead_worker_outcomes(context, tasks(1, 2, 3), 2, 2, how)
     assert [(o.task.slot, o.record is None, o.blameless) for o in blamed] == [(1, True, True), (2, False, False),

@@ -71,7 +71,7 @@ class FaultyBot(BaseBot):
 
 
 def random_seat(name: str, seed: int) -> Seat:
-    return Seat(name, create_bot(parse_bot_spec("random:swap_rate=0"), seed))
+    return Seat(name, create_bot(parse_bot_spec("random:swap_rate=0", get_game("y")), seed))
 
 
 @pytest.mark.parametrize("spec", ["tri:2", "tri:5", "tri:11", "kadon"])

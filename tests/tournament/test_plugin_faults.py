@@ -23,11 +23,11 @@ PLUGINS = Path(__file__).resolve().parent.parent / "fake_plugins" / "broken.py"
 
 
 def plugin(name: str) -> Seat:
-    return Seat(name, create_bot(parse_bot_spec(f"{PLUGINS}:{name}"), 1))
+    return Seat(name, create_bot(parse_bot_spec(f"{PLUGINS}:{name}", get_game("y")), 1))
 
 
 def random_seat() -> Seat:
-    return Seat("random", create_bot(parse_bot_spec("random:swap_rate=0"), 1))
+    return Seat("random", create_bot(parse_bot_spec("random:swap_rate=0", get_game("y")), 1))
 
 
 def run_league(tmp_path: Path, bad: str, *args: str, time_section: str = "") -> tuple[list, str]:

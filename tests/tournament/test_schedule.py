@@ -21,7 +21,7 @@ def config(extra: str = "", players: str = PLAYERS):
 def result(task: GameTask, cfg, winner_seat: int = 0, termination: Termination = CONNECTION,
            reason: str = "") -> GameRecord:
     names = [cfg.player_names[i] for i in task.seats]
-    return GameRecord(
+    return GameRecord(game="y",
         tournament=cfg.name, round=task.round, board=cfg.board, rules=cfg.rules.to_dict(), handicap=task.handicap,
         first=names[0], second=names[1], black=names[0], white=names[1], moves=("a1",),
         winner=Color.BLACK if winner_seat == 0 else Color.WHITE, termination=termination, move_seconds=(0.0,),

@@ -37,7 +37,7 @@ def open_store(directory: Path, key: dict | None = None, digest: str = "h1") -> 
 
 
 def record(game_id: int, moves: tuple[str, ...] = ("a1", "swap", "b1"), winner: Color = Color.BLACK) -> GameRecord:
-    return GameRecord(
+    return GameRecord(game="y",
         tournament="t", round=1, board="tri:5", rules=Rules(pie=True, misere=False), handicap=0, first="a",
         second="b", black="b", white="a", moves=moves, winner=winner, termination=CONNECTION,
         move_seconds=tuple(0.5 for _ in moves), seed=42, started="2026-01-01T00:00:00.000Z",

@@ -8,8 +8,10 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ytourney.errors import RecordError, YTourneyError
-from ytourney.games.api import SWAP_TOKEN, Color, Termination
-from ytourney.games.registry import DEFAULT_GAME, get_game
+from ytourney.games.api import SWAP_TOKEN, Color, Game, Termination
+from ytourney.games.legacy import game_of
+from ytourney.games.registry import get_game
+from ytourney.games.variant import Variant
 
 __all__ = ["GameRecord", "GameSetup", "Termination", "league_order", "replay_order", "utc_now"]
 
@@ -23,12 +25,14 @@ def utc_now() -> str:
 class GameRecord:
     """One finished game with everything needed to replay, rate and publish it.
 
+    `game` is the game's registry name (records are data: the name is read back into the Game by `game_rules`);
     `black` and `white` are the final owners of the colours (after any swap); `first` made the first move and
     `second` is the other player; `winner` is the winning colour, None for a draw; `rules` is the game's own rules
     value; `score` is (Black's, White's) where the game keeps one.
     """
 
     tournament: str
+    game: str
     round: int
     board: str
     rules: Any
@@ -48,8 +52,23 @@ class GameRecord:
     reason: str = ""
     opening_plies: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
-    game: str = DEFAULT_GAME
     score: tuple[float, float] | None = None
+
+    @property
+    def game_rules(self) -> Game:
+        """The game this record was played in, read from its name."""
+        return get_game(self.game)
+
+    @property
+    def variant(self) -> Variant:
+        """The game, board and rules this record was played under."""
+        game = self.game_rules
+        return Variant(game, game.parse_board(self.board), self.rules)
+
+    @property
+    def rules_dict(self) -> dict[str, Any]:
+        """The rules in their JSON form."""
+        return self.game_rules.rules_dict(self.rules)
 
     @property
     def is_draw(self) -> bool:
@@ -83,7 +102,7 @@ class GameRecord:
         """The JSON form of DESIGN §3 (plus `second`, `reason`, `opening_plies`, `extra`; `score` where kept)."""
         data = {
             "id": self.id, "tournament": self.tournament, "game": self.game, "round": self.round,
-            "board": self.board, "rules": get_game(self.game).rules_dict(self.rules), "handicap": self.handicap,
+            "board": self.board, "rules": self.rules_dict, "handicap": self.handicap,
             "first": self.first, "second": self.second, "black": self.black, "white": self.white,
             "moves": list(self.moves), "winner": None if self.winner is None else str(self.winner),
             "winner_name": self.winner_name, "termination": self.termination.value, "reason": self.reason,
@@ -98,8 +117,7 @@ class GameRecord:
     def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:
         """Rebuild a record from its JSON form."""
         try:
-            game_name = data.get("game") or DEFAULT_GAME
-            game = get_game(game_name)
+            game = get_game(game_of(data))  # records written before games existed are Y's
             winner = data["winner"]
             score = data.get("score")
             return cls(
@@ -135,16 +153,15 @@ _FIELDS = tuple(f.name for f in fields(GameRecord))
 
 @dataclass(frozen=True)
 class GameSetup:
-    """What a game's record holds before its first move: who plays, where, under which rules, and its slot.
+    """What a game's record holds before its first move: the variant played, who plays, and its slot.
 
     The referee turns it into the record of a played game (`record`), and the tournament into the record of a game
     lost before a stone was placed (`lost_by`): an engine that could not start, a worker that died, a forfeit.
     """
 
-    board: str
+    variant: Variant
     first: str
     second: str
-    rules: Any = None
     handicap: int = 0
     tournament: str = ""
     round: int = 0
@@ -152,21 +169,17 @@ class GameSetup:
     id: int | None = None
     opening_plies: int = 0
     extra: Mapping[str, Any] = field(default_factory=dict)
-    game: str = DEFAULT_GAME
-
-    def __post_init__(self) -> None:
-        if self.rules is None:
-            object.__setattr__(self, "rules", get_game(self.game).parse_rules(None))
 
     def record(self, *, moves: tuple[str, ...], move_seconds: tuple[float, ...], swapped: bool,
                winner: Color | None, termination: Termination, reason: str = "", started: str,
                finished: str | None = None, score: tuple[float, float] | None = None) -> GameRecord:
         """The record of this game as it ended; the first mover holds the game's first colour until a swap."""
-        first_is_black = (get_game(self.game).first_color is Color.BLACK) != swapped
+        variant = self.variant
+        first_is_black = (variant.game.first_color is Color.BLACK) != swapped
         black, white = (self.first, self.second) if first_is_black else (self.second, self.first)
         return GameRecord(
-            game=self.game, score=score,
-            tournament=self.tournament, round=self.round, board=self.board, rules=self.rules,
+            game=variant.name, score=score,
+            tournament=self.tournament, round=self.round, board=variant.board.spec, rules=variant.rules,
             handicap=self.handicap, first=self.first, second=self.second, black=black, white=white, moves=moves,
             winner=winner, termination=termination, move_seconds=move_seconds, seed=self.seed, started=started,
             finished=finished if finished is not None else utc_now(), id=self.id, reason=reason,
@@ -176,7 +189,7 @@ class GameSetup:
     def lost_by(self, seat: int, termination: Termination, reason: str) -> GameRecord:
         """The record of this game lost by `seat` (0 first, 1 second) before any move: no stones, no swap."""
         now = utc_now()
-        first = get_game(self.game).first_color
+        first = self.variant.game.first_color
         return self.record(moves=(), move_seconds=(), swapped=False, winner=first.other if seat == 0 else first,
                            termination=termination, reason=reason, started=now, finished=now)
 

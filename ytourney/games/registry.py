@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copyreg
 import functools
 import importlib
 from collections.abc import Mapping
@@ -22,18 +23,16 @@ GAMES: dict[str, str] = {
 }
 """Every game by its `game:` name -> 'module:GAME' (an instance, or a class to instantiate). Adding a game is one subpackage and one line here."""
 
-DEFAULT_GAME = "y"
-
-
 def game_names() -> tuple[str, ...]:
     """The names of every registered game, in registry order."""
     return tuple(GAMES)
 
 
-def get_game(name: str | None) -> Game:
-    """The game registered as `name` (case-insensitive; None means Y)."""
-    key = DEFAULT_GAME if name is None else name.strip().lower() if isinstance(name, str) else name
-    if key not in GAMES:
+def get_game(name: str) -> Game:
+    """The game registered as `name` (case-insensitive); called only where a name enters (CLI, config, store and
+    record readers, GTP), every layer below carries the Game or its Variant."""
+    key = name.strip().lower() if isinstance(name, str) else name
+    if not isinstance(key, str) or key not in GAMES:
         raise GameSpecError(f"unknown game {name!r}; expected one of {', '.join(GAMES)}")
     return _load(key, GAMES[key])
 
@@ -46,7 +45,12 @@ def _load(key: str, target: str) -> Game:
         game = game()
     if game.name != key:
         raise GameSpecError(f"game class {target!r} calls itself {game.name!r}, registered as {key!r}")
+    copyreg.pickle(type(game), _reduce_game)  # a Game travels to workers as its name and is the same value there
     return game
+
+
+def _reduce_game(game: Game) -> tuple[object, tuple[str]]:
+    return (get_game, (game.name,))
 
 
 PUZZLES: dict[str, str] = {

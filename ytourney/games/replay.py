@@ -8,7 +8,6 @@ from typing import Any
 from ytourney.boards.board import Board
 from ytourney.errors import RecordError, YTourneyError
 from ytourney.games.api import Color, Game, Move, State
-from ytourney.games.registry import get_game
 
 Visit = Callable[[int, Move, Color], None]
 """Called after each move is played: its 1-based number, the Move, and the colour making it."""
@@ -47,5 +46,5 @@ def replay(game: Game, board: Board, rules: Any, handicap: int, moves: Sequence[
 
 def replay_record(record: Any, visit: Visit | None = None) -> State:
     """The final position of a GameRecord (its game, board, rules, handicap and moves)."""
-    game = get_game(record.game)
-    return replay(game, game.parse_board(record.board), record.rules, record.handicap, record.moves, visit)
+    variant = record.variant
+    return replay(variant.game, variant.board, variant.rules, record.handicap, record.moves, visit)

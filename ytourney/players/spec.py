@@ -7,12 +7,12 @@ import importlib
 import inspect
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ytourney.errors import BotSpecError, PluginError
+from ytourney.games.api import Game
 from ytourney.games.bot import Bot, BotOption
-from ytourney.games.registry import DEFAULT_GAME, get_game
 from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.settings import GtpSettings
 from ytourney.players.plugin import load_plugin_class
@@ -26,9 +26,9 @@ BUILTIN_BOTS: dict[str, str] = {
 }
 
 
-def bots_of(game: str | None = None) -> dict[str, str]:
-    """Every built-in bot that plays `game` (default Y): the generic ones and the game's own."""
-    return {**BUILTIN_BOTS, **get_game(game).own_bots}
+def bots_of(game: Game) -> dict[str, str]:
+    """Every built-in bot that plays `game`: the generic ones and the game's own."""
+    return {**BUILTIN_BOTS, **game.own_bots}
 
 
 class BotKind(enum.Enum):
@@ -41,14 +41,14 @@ class BotKind(enum.Enum):
 
 @dataclass(frozen=True)
 class BotSpec:
-    """A picklable description of a player; workers turn it into a live bot with `create_bot`."""
+    """A picklable description of a player of `game`; workers turn it into a live bot with `create_bot`."""
 
     kind: BotKind
     name: str
     options: tuple[tuple[str, Any], ...] = ()
     path: str | None = None
     gtp: GtpSettings | None = None
-    game: str = DEFAULT_GAME
+    game: Game = field(kw_only=True)
 
     def __str__(self) -> str:
         if self.kind is BotKind.PLUGIN:
@@ -60,29 +60,30 @@ class BotSpec:
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options)
 
 
-def builtin_class(name: str, game: str | None = None) -> type:
-    """The class of a built-in bot by name, for `game` (default Y)."""
+def builtin_class(name: str, game: Game) -> type:
+    """The class of a built-in bot by name, for `game`."""
     bots = bots_of(game)
     try:
         target = bots[name]
     except KeyError:
         known = ", ".join(sorted(bots))
         raise BotSpecError(
-            f"unknown bot {name!r} for game {get_game(game).name!r}; expected a built-in ({known}), a plugin"
+            f"unknown bot {name!r} for game {game.name!r}; expected a built-in ({known}), a plugin"
             " 'path/file.py:ClassName' or, in configs, a gtp engine"
         ) from None
     module_name, class_name = target.split(":")
     return getattr(importlib.import_module(module_name), class_name)
 
 
-def builtin_options(name: str, game: str | None = None) -> dict[str, BotOption]:
+def builtin_options(name: str, game: Game) -> dict[str, BotOption]:
     """Declared options of a built-in bot."""
     return dict(getattr(builtin_class(name, game), "OPTIONS", {}))
 
 
-def parse_bot_spec(text: str, game: str | None = None) -> BotSpec:
-    """Parse a CLI/config bot spec for `game` (default Y): a built-in name with options, or a plugin 'file.py:Class'."""
-    game_name = get_game(game).name
+def parse_bot_spec(text: str, game: Game) -> BotSpec:
+    """Parse a CLI/config bot spec for `game`: a built-in name with options, or a plugin 'file.py:Class'."""
+    if not isinstance(game, Game):
+        raise BotSpecError(f"bot spec {text!r} needs the game it plays, got {game!r}")
     if not isinstance(text, str) or not text.strip():
         raise BotSpecError(f"bot spec must be a non-empty string, got {text!r}")
     text = text.strip()
@@ -90,12 +91,12 @@ def parse_bot_spec(text: str, game: str | None = None) -> BotSpec:
     if sep and path.endswith(".py"):
         if not class_name.isidentifier():
             raise PluginError(f"plugin spec {text!r} must end with a class name, like 'bots/example_bot.py:ExampleBot'")
-        return BotSpec(BotKind.PLUGIN, class_name, path=path, game=game_name)
+        return BotSpec(BotKind.PLUGIN, class_name, path=path, game=game)
     if text.endswith(".py"):
         raise PluginError(f"plugin spec {text!r} names no class; write it as '{text}:ClassName'")
     name, _, option_text = text.partition(":")
     name = name.strip().lower()
-    declared = builtin_options(name, game_name)
+    declared = builtin_options(name, game)
     options: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in option_text.split(","))):
         key, eq, raw = item.partition("=")
@@ -108,7 +109,7 @@ def parse_bot_spec(text: str, game: str | None = None) -> BotSpec:
         if key in options:
             raise BotSpecError(f"option {key!r} of bot {name!r} is given twice in {text!r}; give it once")
         options[key] = _convert_option(name, key, raw.strip(), declared[key])
-    return BotSpec(BotKind.BUILTIN, name, tuple(sorted(options.items())), game=game_name)
+    return BotSpec(BotKind.BUILTIN, name, tuple(sorted(options.items())), game=game)
 
 
 def _convert_option(bot: str, key: str, raw: str, option: BotOption) -> Any:

@@ -40,7 +40,6 @@ import trueskill
 
 from ytourney.games.api import Color
 from ytourney.games.record import GameRecord, replay_order
-from ytourney.games.registry import get_game
 from ytourney.stats.level_worth import BONUS_WEIGHT, LearnedLevelWorth, LevelValue
 from ytourney.stats.normal import normal_cdf
 from ytourney.stats.results import PlayerResults, count_results
@@ -115,7 +114,7 @@ def make_env(settings: RatingSettings | None = None, backend: str | None = None,
 
 def can_draw(record: GameRecord) -> bool:
     """True when the record is rated in an environment with draws: it is a draw, or its game can end in one."""
-    return record.winner is None or get_game(record.game).has_draws
+    return record.winner is None or record.game_rules.has_draws
 
 
 @dataclass(frozen=True)

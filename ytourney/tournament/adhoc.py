@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 
 from ytourney.errors import ConfigError
+from ytourney.games.legacy import game_key
 from ytourney.tournament.config import TournamentConfig, parse_config
 from ytourney.safe_files import write_file
 from ytourney.tournament.config_fields import apply_override, load_yaml
@@ -46,8 +47,9 @@ class MatchOptions:
     game: str | None = None
     board: str | None = None
     pie: bool | None = None
-    misere: bool = False
     rules: tuple[str, ...] = ()
+    rule_flags: tuple[tuple[str, str], ...] = ()
+    """(config key path, the option that set it) of rules set by a flag standing for a `--rule` item, for errors."""
     move_seconds: float | None = None
     game_seconds: float | None = None
     increment: float | None = None
@@ -127,12 +129,11 @@ def match_data(players: Sequence[str], options: MatchOptions) -> dict[str, Any]:
         raise ConfigError(f"{_SOURCE}: --openings and --random-plies: expected one of them, not both",
                           source=_SOURCE, value=options.openings)
     data: dict[str, Any] = {"name": options.name or default_name(entries)}
-    if options.game is not None and options.game.strip().lower() != "y":
+    if options.game is not None and game_key(options.game.strip().lower()):  # Y's config names no game
         data["game"] = options.game
     if options.board is not None:
         data["board"] = options.board
-    rules = {key: value for key, value in (("pie", options.pie), ("misere", options.misere or None))
-             if value is not None}
+    rules: dict[str, Any] = {} if options.pie is None else {"pie": options.pie}
     for item in options.rules:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
@@ -206,13 +207,13 @@ def plan_match(players: Sequence[str], options: MatchOptions, out: str | os.Path
     try:
         config: TournamentConfig = parse_config(text, source=str(path), base_dir=folder.resolve())
     except ConfigError as err:
-        raise _in_flags(err, str(path), players, bool(overrides)) from err
+        raise _in_flags(err, str(path), players, bool(overrides), options.rule_flags) from err
     check_folder(folder, config, advice="rerun the command that started it")
     return MatchPlan(path, folder, text, config)
 
 
 _FLAGS = (("handicap.max_level", "--max-level"), ("handicap", "--handicap"), ("board", "--board"),
-          ("rules.pie", "--pie/--no-pie"), ("rules.misere", "--misere"), ("schedule.games_per_pair", "--games-per-pair"),
+          ("rules.pie", "--pie/--no-pie"), ("schedule.games_per_pair", "--games-per-pair"),
           ("schedule.openings.file", "--openings"), ("schedule.openings.random_plies", "--random-plies"),
           ("schedule.openings", "--openings"), ("schedule.sprt", "--sprt"), ("time.move_seconds", "--move-seconds"),
           ("time.game_seconds", "--game-seconds"), ("time.increment", "--increment"), ("time", "--move-seconds"),
@@ -220,7 +221,8 @@ _FLAGS = (("handicap.max_level", "--max-level"), ("handicap", "--handicap"), ("b
 """Config key paths (a prefix matches) and the `match` option that sets them, most specific first."""
 
 
-def _in_flags(err: ConfigError, source: str, players: Sequence[str], overridden: bool) -> ConfigError:
+def _in_flags(err: ConfigError, source: str, players: Sequence[str], overridden: bool,
+              rule_flags: Sequence[tuple[str, str]] = ()) -> ConfigError:
     """A config error of the written match config, told in the terms of the command line: the option or the player
     (`--handicap: expected a number <= 6; ... raise the ladder with --max-level`), not `match.yaml: handicap.level`."""
     text, key = str(err), err.path
@@ -233,7 +235,7 @@ def _in_flags(err: ConfigError, source: str, players: Sequence[str], overridden:
         index = int(player.group(1))
         where = f"player {index + 1} ({players[index]!r})" + key[player.end():].replace(".", " ", 1)
     else:
-        where = next((flag for path, flag in _FLAGS if key == path or key.startswith(path + ".")), key)
+        where = next((flag for path, flag in (*rule_flags, *_FLAGS) if key == path or key.startswith(path + ".")), key)
     message = f"{_SOURCE}: {where}{rest}"
     if key == "handicap.level" and "<=" in rest:
         message += "; give --max-level to play higher levels"

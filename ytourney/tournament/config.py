@@ -28,8 +28,10 @@ import yaml
 from ytourney.errors import BotSpecError, ConfigError, YTourneyError
 from ytourney.boards.board import Board
 from ytourney.games.api import Game, Move
-from ytourney.games.registry import DEFAULT_GAME, game_names, get_game
+from ytourney.games.legacy import game_key, game_of
+from ytourney.games.registry import game_names, get_game
 from ytourney.games.replay import ReplayError, replay
+from ytourney.games.variant import Variant
 from ytourney.players.clock import TimeControl
 from ytourney.players.spec import BotKind, BotSpec, parse_bot_spec
 from ytourney.players.untrusted import DEFAULT_MEMORY_MB
@@ -127,8 +129,7 @@ class TournamentConfig:
     """A validated tournament config (README, Tournament configs) plus its source text and canonical form."""
 
     name: str
-    board: str
-    rules: Any
+    variant: Variant
     schedule: ScheduleSettings
     handicap: HandicapSettings
     time: TimeControl
@@ -141,12 +142,21 @@ class TournamentConfig:
     text: str = ""
     path: str = ""
     canonical: str = "{}"
-    game: str = DEFAULT_GAME
 
     @property
     def game_rules(self) -> Game:
         """The game this tournament plays."""
-        return get_game(self.game)
+        return self.variant.game
+
+    @property
+    def board(self) -> str:
+        """The board's spec."""
+        return self.variant.board.spec
+
+    @property
+    def rules(self) -> Any:
+        """The game's rules value."""
+        return self.variant.rules
 
     @property
     def player_names(self) -> tuple[str, ...]:
@@ -234,7 +244,14 @@ class _ConfigReader(FieldReader):
     def __init__(self, source: str, base_dir: Path, *, require_files: bool, default_name: str | None) -> None:
         super().__init__(source, base_dir, require_files=require_files)
         self.default_name = default_name
-        self.playing: Game = get_game(DEFAULT_GAME)
+        self.playing: Game | None = None  # the game, once `config` has read it
+
+    @property
+    def game_played(self) -> Game:
+        """The tournament's game; read before anything that depends on it."""
+        if self.playing is None:
+            raise ConfigError(f"{self.source}: the game is read before the players")
+        return self.playing
 
     # --- sections ---------------------------------------------------------------------------------------
 
@@ -245,7 +262,7 @@ class _ConfigReader(FieldReader):
                              expected="a mapping with at least 'players'")
         top = self.mapping(data, "", _TOP_KEYS)
         name = self.name(top)
-        game = self.game(top.get("game", DEFAULT_GAME))
+        game = self.game(game_of(top))  # a config without `game` is Y's, as before games existed
         self.playing = game
         board = self.board(top.get("board", game.default_board), game)
         rules = self.rules(top.get("rules"), game)
@@ -271,7 +288,7 @@ class _ConfigReader(FieldReader):
                              expected=f"0 (no limit) or at least {MIN_MEMORY_MB}")
         canonical = self.canonical(top, name, game, board, rules, schedule, handicap, time, seed, players)
         return TournamentConfig(
-            name=name, game=game.name, board=board.spec, rules=rules, schedule=schedule, handicap=handicap, time=time,
+            name=name, variant=Variant(game, board, rules), schedule=schedule, handicap=handicap, time=time,
             ratings=ratings, workers=workers, seed=seed, fault_limit=fault_limit, players=players,
             memory_mb=memory_mb, text=text, path=self.source, canonical=canonical,
         )
@@ -368,11 +385,11 @@ class _ConfigReader(FieldReader):
             default_name = spec_text
         else:
             settings = read_gtp(self, section["gtp"], f"{path}.gtp")
-            if not isinstance(section["gtp"], Mapping) or "game" not in section["gtp"]:
-                settings = dataclasses.replace(settings, game=self.playing.name)  # the engine speaks our game
-            elif settings.game.strip().lower() != self.playing.name:
-                raise self.mismatch(f"{path}.gtp.game", settings.game, f"the tournament's game {self.playing.name!r}")
-            spec = BotSpec(BotKind.GTP, settings.display_name, gtp=settings)
+            named = section["gtp"].get("game") if isinstance(section["gtp"], Mapping) else None
+            if named is not None and named.strip().lower() != self.game_played.name:
+                raise self.mismatch(f"{path}.gtp.game", named, f"the tournament's game {self.game_played.name!r}")
+            settings = dataclasses.replace(settings, game=self.game_played)  # the engine speaks our game
+            spec = BotSpec(BotKind.GTP, settings.display_name, gtp=settings, game=self.game_played)
             spec_text = "gtp: " + shlex.join(settings.command)
             default_name = ""
         if "name" in section:
@@ -389,7 +406,7 @@ class _ConfigReader(FieldReader):
     def bot_spec(self, text: str, path: str) -> BotSpec:
         """A built-in or plugin spec; plugin paths resolved (config folder, then CWD)."""
         try:
-            spec = parse_bot_spec(text, self.playing.name)
+            spec = parse_bot_spec(text, self.game_played)
         except BotSpecError as err:
             raise self.error(path, str(err), value=text, expected="a built-in bot or a plugin file:Class") from err
         if spec.kind is BotKind.PLUGIN:
@@ -476,7 +493,7 @@ class _ConfigReader(FieldReader):
             text = file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as err:
             raise self.error(path, f"cannot read {name!r}: {err}", value=name, expected=expected) from err
-        game = self.playing
+        game = self.game_played
         lines: list[tuple[Move, ...]] = []
         for number, raw in enumerate(text.splitlines(), start=1):
             tokens = raw.split("#", 1)[0].replace(",", " ").split()
@@ -541,8 +558,7 @@ class _ConfigReader(FieldReader):
             "seed": seed,
             "players": raw_players,
         }
-        if game.name != DEFAULT_GAME:  # Y folders written before games existed keep their key
-            key["game"] = game.name
+        key |= game_key(game.name)  # Y folders written before games existed keep their key
         return json.dumps(key, sort_keys=True, default=str)
 
 

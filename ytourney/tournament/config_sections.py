@@ -66,9 +66,11 @@ def read_gtp(reader: FieldReader, value: Any, path: str) -> GtpSettings:
             values[key] = reader.choice(section[key], f"{path}.{key}", choices)
     if "setup" in section:
         values["setup"] = reader.texts(section["setup"], f"{path}.setup", single=True)
-    for key in ("name", "kadon_boardsize", "game"):
+    for key in ("name", "kadon_boardsize"):
         if key in section:
             values[key] = reader.string(section[key], f"{path}.{key}")
+    if "game" in section:  # a name: the config reader binds the tournament's game when this one names it
+        reader.string(section["game"], f"{path}.game")
     if section.get("cwd") is not None:
         cwd = reader.text(section["cwd"], f"{path}.cwd")
         found = reader.existing(cwd, f"{path}.cwd", "directory", folder=True)

@@ -14,6 +14,7 @@ from ytourney.errors import PlayerFault, YTourneyError
 from ytourney.games.api import SWAP, Game, Move, MoveKind, Outcome, State
 from ytourney.games.bot import Bot, Limit
 from ytourney.games.record import GameRecord, GameSetup, Termination, utc_now
+from ytourney.games.variant import Variant
 from ytourney.players.clock import OWN_BUDGET, TimeControl
 from ytourney.players.untrusted import (
     cap,
@@ -91,8 +92,8 @@ class _Illegal:
 
 def play_game(
     seats: Sequence[Seat],
-    game: Game,
-    board: Board | str,
+    game: Game | Variant,
+    board: Board | str | None = None,
     rules: Any = None,
     handicap: int = 0,
     time_control: TimeControl | None = None,
@@ -105,7 +106,8 @@ def play_game(
     extra: dict[str, Any] | None = None,
     watch: Watch | None = None,
 ) -> GameRecord:
-    """Referee one game of `game`: seat 0 moves first (the weaker player in handicap games).
+    """Referee one game of `game` (a Variant, or a Game with its `board` and `rules`, None the defaults): seat 0
+    moves first (the weaker player in handicap games).
 
     `game_id` and `extra` are copied into the record (a tournament passes the slot id and e.g. the opening used).
     Every call into a bot has a hard deadline (its allowed time plus ALARM_MARGIN, or UNTIMED_SECONDS): in the main
@@ -113,11 +115,11 @@ def play_game(
     """
     if len(seats) != 2:
         raise YTourneyError(f"a game needs exactly 2 seats, got {len(seats)}")
-    board = game.parse_board(board) if isinstance(board, str) else board
-    rules = game.parse_rules(None) if rules is None else rules
-    setup = GameSetup(board=board.spec, first=seats[0].name, second=seats[1].name, rules=rules, handicap=handicap,
-                      tournament=tournament, round=round_number, seed=seed, id=game_id, opening_plies=len(opening),
-                      extra=dict(extra) if extra else {}, game=game.name)
+    variant = game if isinstance(game, Variant) else _variant(game, board, rules)
+    game, board, rules = variant.game, variant.board, variant.rules
+    setup = GameSetup(variant, first=seats[0].name, second=seats[1].name, handicap=handicap, tournament=tournament,
+                      round=round_number, seed=seed, id=game_id, opening_plies=len(opening),
+                      extra=dict(extra) if extra else {})
     started = utc_now()
     with _alarm_handler():
         referee = _Referee(seats, game, game.new_state(board, rules, handicap), time_control or TimeControl(), watch)
@@ -129,6 +131,15 @@ def play_game(
     return setup.record(moves=tuple(game.format_move(board, m) for m in state.history),
                         move_seconds=tuple(referee.times), swapped=state.swapped, winner=outcome.winner,
                         termination=outcome.termination, reason=outcome.reason, started=started, score=outcome.score)
+
+
+def _variant(game: Game, board: Board | str | None, rules: Any) -> Variant:
+    """The variant of `game` on `board` (a spec or a Board; None its default) under `rules` (None the defaults)."""
+    if not isinstance(game, Game):
+        raise YTourneyError(f"play_game needs a Game or a Variant, got {game!r}")
+    if not isinstance(board, Board):
+        board = game.parse_board(game.default_board if board is None else board)
+    return Variant(game, board, game.parse_rules(None) if rules is None else rules)
 
 
 class _alarm_handler:  # noqa: N801 - a context manager used like a function

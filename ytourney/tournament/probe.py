@@ -50,7 +50,6 @@ def probe_engine(config: TournamentConfig, player: PlayerConfig) -> Probe:
     if player.spec.kind is not BotKind.GTP or player.spec.gtp is None:
         return Probe()
     game = config.game_rules
-    board = game.parse_board(config.board)
     for seat in (0, 1):
         engine = create_bot(player.spec, config.seed)
         transcript = Transcript(player.name)
@@ -58,11 +57,11 @@ def probe_engine(config: TournamentConfig, player: PlayerConfig) -> Probe:
             engine.transcript = transcript
         # the opponent always swaps where the engine moves first: a swap dialect fault then shows in every probe
         swaps = seat == 0 and bool(getattr(config.rules, "pie", False))
-        opponent = create_bot(parse_bot_spec("random:swap_rate=1" if swaps else "random", game.name),
+        opponent = create_bot(parse_bot_spec("random:swap_rate=1" if swaps else "random", game),
                               config.seed + seat)
         seats = [Seat(player.name, engine), Seat(PROBE_OPPONENT, opponent, trusted=True)]
         try:
-            record = play_game(seats if seat == 0 else seats[::-1], game, board, config.rules, 0, config.time,
+            record = play_game(seats if seat == 0 else seats[::-1], config.variant, time_control=config.time,
                                seed=config.seed)
         finally:
             if isinstance(engine, GtpBot):

@@ -29,7 +29,7 @@ from typing import Any
 from ytourney.errors import YTourneyError
 from ytourney.games.record import GameRecord, GameSetup, Termination
 from ytourney.games.api import Move
-from ytourney.games.registry import get_game
+from ytourney.games.variant import Variant
 from ytourney.players.bots.random_bot import playable_moves
 from ytourney.stats.elo_sprt import EloSprt, EloSprtSettings, EloSprtState
 from ytourney.stats.handicap import HandicapMode, HandicapPlanner, round_level
@@ -199,14 +199,12 @@ def opening_for(config: TournamentConfig, slot: GameSlot) -> tuple[tuple[Move, .
         else:
             index = slot.opening_group % len(settings.lines)
         return settings.lines[index], index
-    return random_opening(config.game, config.board, config.rules, settings.random_plies, rng), None
+    return random_opening(config.variant, settings.random_plies, rng), None
 
 
-def random_opening(game_name: str, board_spec: str, rules: Any, plies: int, rng: random.Random
-                   ) -> tuple[Move, ...]:
+def random_opening(variant: Variant, plies: int, rng: random.Random) -> tuple[Move, ...]:
     """`plies` random moves that do not end the game."""
-    game = get_game(game_name)
-    board = game.parse_board(board_spec)
+    game, board, rules = variant.game, variant.board, variant.rules
     for _ in range(100):
         state = game.new_state(board, rules)
         moves = []
@@ -365,9 +363,8 @@ class Scheduler:
             loser, reason = a, sa.suspended
         else:
             loser, reason = b, sb.suspended
-        setup = GameSetup(board=self.config.board, first=a, second=b, rules=self.config.rules,
-                          tournament=self.config.name, round=slot.round, seed=slot.seed, id=slot.id,
-                          game=self.config.game)
+        setup = GameSetup(self.config.variant, first=a, second=b, tournament=self.config.name, round=slot.round,
+                          seed=slot.seed, id=slot.id)
         return setup.lost_by(0 if loser == a else 1, Termination.FORFEIT, f"{loser} {reason}")
 
     # --- results --------------------------------------------------------------------------------------

@@ -494,7 +494,7 @@ class ResultStore:
             raise StoreError("a game record needs its slot id before it is stored")
         encoded = moves if moves is not None else encode_moves(record)
         game_id = record.id
-        rules = json.dumps(get_game(record.game).rules_dict(record.rules), sort_keys=True)
+        rules = json.dumps(record.rules_dict, sort_keys=True)
         row = (
             game_id, self._next_seq, record.round, record.game, record.board, rules, record.handicap, record.first,
             record.second, record.black, record.white, None if record.winner is None else str(record.winner),

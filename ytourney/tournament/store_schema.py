@@ -21,6 +21,7 @@ from typing import Any
 
 from ytourney.errors import RecordError, YTourneyError
 from ytourney.games.api import Color
+from ytourney.games.legacy import LEGACY_GAME, V1_RULE_SWITCHES
 from ytourney.games.record import GameRecord, Termination
 from ytourney.games.registry import get_game
 
@@ -50,7 +51,7 @@ CREATE TABLE IF NOT EXISTS games (
     id            INTEGER PRIMARY KEY,
     seq           INTEGER NOT NULL,
     round         INTEGER NOT NULL,
-    game          TEXT NOT NULL DEFAULT 'y',
+    game          TEXT NOT NULL DEFAULT '$LEGACY_GAME',
     board         TEXT NOT NULL,
     rules         TEXT NOT NULL,
     handicap      INTEGER NOT NULL,
@@ -78,7 +79,7 @@ CREATE TABLE IF NOT EXISTS moves (
 CREATE VIEW IF NOT EXISTS move_rows (game_id, ply, move, seconds) AS
     SELECT moves.game_id, played.key + 1, played.value, json_extract(moves.seconds, '$[' || played.key || ']')
     FROM moves, json_each(moves.moves) AS played;
-"""
+""".replace("$LEGACY_GAME", LEGACY_GAME)  # rows written before the game column are the legacy game's
 
 GAMES_TABLE = "CREATE TABLE games (" + SCHEMA.split("CREATE TABLE IF NOT EXISTS games (")[1].split(";")[0]
 
@@ -89,10 +90,11 @@ GAME_COLUMNS = (
     "winner_name", "termination", "reason", "seed", "started", "finished", "opening_plies", "num_moves", "extra",
     "score",
 )
-V1_RULES = ("json_object('pie', json(CASE WHEN games.pie THEN 'true' ELSE 'false' END), "
-             "'misere', json(CASE WHEN games.misere THEN 'true' ELSE 'false' END))")
-V1_AS_V2 = {"game": "'y'", "rules": V1_RULES, "score": "NULL"}
-"""How a version 1 games table yields each version 2 column it lacks: every game is Y, rules from two flags."""
+V1_RULES = "json_object(" + ", ".join(f"'{key}', json(CASE WHEN games.{key} THEN 'true' ELSE 'false' END)"
+                                      for key in V1_RULE_SWITCHES) + ")"
+V1_AS_V2 = {"game": f"'{LEGACY_GAME}'", "rules": V1_RULES, "score": "NULL"}
+"""How a version 1 games table yields each version 2 column it lacks: every game is the legacy game (Y), its rules
+from the version 1 switch columns."""
 
 
 class RowReader:

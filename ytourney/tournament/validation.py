@@ -54,7 +54,7 @@ def _check_player(config: TournamentConfig, player: PlayerConfig) -> str:
         check_engine(spec.gtp)
     bot = create_bot(spec, 0)
     try:
-        bot.new_game(config.game_rules.parse_board(config.board), config.rules, config.game_rules.first_color)
+        bot.new_game(config.variant.board, config.rules, config.game_rules.first_color)
         if spec.kind is BotKind.GTP:
             engine = " ".join(filter(None, (getattr(bot, "engine_name", ""), getattr(bot, "engine_version", ""))))
             note = f"ok, engine started ({engine})" if engine else "ok, engine started"
@@ -77,7 +77,7 @@ def _check_plugin(config: TournamentConfig, player: PlayerConfig) -> str:
     bot = HostedBot(player.spec, 0, game, memory_mb=config.memory_mb, start_seconds=START_SECONDS,
                     what=f"plugin class {player.spec.name!r} in {player.spec.path!r}")
     try:
-        bot.new_game(game.parse_board(config.board), config.rules, game.first_color)
+        bot.new_game(config.variant.board, config.rules, game.first_color)
     except YTourneyError as err:
         raise RunnerError(f"new_game failed: {err}") from None
     finally:
@@ -120,7 +120,7 @@ def _look_for(config: TournamentConfig, player: PlayerConfig) -> str:
     if spec.kind is BotKind.GTP:
         from ytourney.players.gtp.settings import check_engine
 
-        check_engine(spec.gtp, config.game_rules.parse_board(config.board))
+        check_engine(spec.gtp, config.variant.board)
         return "engine program found (not started)"
     if spec.kind is BotKind.PLUGIN:
         if not spec.path or not os.path.isfile(spec.path):
@@ -238,7 +238,7 @@ class Validation:
     def lines(self) -> list[str]:
         """The summary `ytourney validate` prints (its verdict aside)."""
         config = self.config
-        board, rules, schedule, handicap = (config.game_rules.parse_board(config.board), config.rules, config.schedule,
+        board, rules, schedule, handicap = (config.variant.board, config.rules, config.schedule,
                                              config.handicap)
         fmt = schedule.format.value + (f" (challenger {schedule.challenger})" if schedule.challenger else "")
         lines = [

@@ -26,7 +26,7 @@ from ytourney.errors import PlayerFault, YTourneyError
 from ytourney.boards.board import Board
 from ytourney.games.api import Color, Game
 from ytourney.games.record import GameRecord, GameSetup, Termination
-from ytourney.games.registry import get_game
+from ytourney.games.variant import Variant
 from ytourney.games.bot import Bot, Limit
 from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.engine import GtpBot
@@ -58,29 +58,35 @@ class PlayerEntry:
 
 @dataclass(frozen=True)
 class TournamentContext:
-    """What every worker needs once: the tournament's name, board, rules, clock and players."""
+    """What every worker needs once: the tournament's name, variant (game, board, rules), clock and players."""
 
     name: str
-    board: Board
-    rules: Any
+    variant: Variant
     time_control: TimeControl | None
     players: tuple[PlayerEntry, ...]
-    game_name: str = "y"
     memory_mb: int = DEFAULT_MEMORY_MB  # the address-space limit of every process running plugins or engines
 
     @property
     def game(self) -> Game:
         """The game every match of the tournament plays."""
-        return get_game(self.game_name)
+        return self.variant.game
+
+    @property
+    def board(self) -> Board:
+        """The board every match is played on."""
+        return self.variant.board
+
+    @property
+    def rules(self) -> Any:
+        """The game's rules value."""
+        return self.variant.rules
 
     @classmethod
     def from_config(cls, config: TournamentConfig, gtp_logs: Mapping[str, str] | None = None) -> TournamentContext:
         """The context of a validated config; `gtp_logs` maps engine players to the folder of their transcripts."""
         logs = gtp_logs or {}
         players = tuple(PlayerEntry(p.name, p.spec, p.own_budget, logs.get(p.name, "")) for p in config.players)
-        game = config.game_rules
-        return cls(config.name, game.parse_board(config.board), config.rules, config.time, players, game.name,
-                   config.memory_mb)
+        return cls(config.name, config.variant, config.time, players, config.memory_mb)
 
 
 def seat_seed(game_seed: int, seat: int) -> int:
@@ -92,9 +98,8 @@ def fault_record(context: TournamentContext, task: GameTask, seat: int, terminat
                  reason: str) -> GameRecord:
     """The record of a game lost by `seat` before or outside the referee's control."""
     first, second = (context.players[i].name for i in task.seats)
-    setup = GameSetup(board=context.board.spec, first=first, second=second, rules=context.rules,
-                      handicap=task.handicap, tournament=context.name, round=task.round, seed=task.seed, id=task.slot,
-                      game=context.game_name)
+    setup = GameSetup(context.variant, first=first, second=second, handicap=task.handicap, tournament=context.name,
+                      round=task.round, seed=task.seed, id=task.slot)
     return setup.lost_by(seat, termination, reason)
 
 
@@ -312,7 +317,7 @@ class GamePlayer:
                 transcripts.append(_transcribe(bot, entry, task.slot, seat_index))
             try:
                 extra = {"opening": task.opening_index} if task.opening_index is not None else None
-                record = play_game(seats, context.game, context.board, context.rules, task.handicap, context.time_control,
+                record = play_game(seats, context.variant, handicap=task.handicap, time_control=context.time_control,
                                    seed=task.seed, tournament=context.name, round_number=task.round,
                                    opening=task.opening, game_id=task.slot, extra=extra, watch=self.tracker.watch)
             except (Exception, SystemExit) as err:  # a bot escaping the referee (sys.exit) loses the game

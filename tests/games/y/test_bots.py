@@ -44,7 +44,7 @@ FAST_SPECS = {
 
 
 def fast_bot(name: str, seed: int = 1) -> BaseBot:
-    return create_bot(parse_bot_spec(FAST_SPECS[name]), seed=seed)
+    return create_bot(parse_bot_spec(FAST_SPECS[name], get_game("y")), seed=seed)
 
 
 def position(spec: str, moves: str, rules: Rules | None = None, handicap: int = 0) -> GameState:
@@ -56,14 +56,14 @@ def position(spec: str, moves: str, rules: Rules | None = None, handicap: int = 
 
 
 def test_every_builtin_has_a_fast_spec() -> None:
-    assert set(FAST_SPECS) == set(bots_of("y"))
+    assert set(FAST_SPECS) == set(bots_of(get_game("y")))
 
 
 @pytest.mark.parametrize("name", sorted(FAST_SPECS))
 @pytest.mark.parametrize("board", ["tri:5", "tri:11", "kadon"])
 def test_builtin_plays_legal_moves_to_the_end(name: str, board: str) -> None:
     spec = FAST_SPECS[name] if not (board == "kadon" and name == "mcts") else "mcts:playouts=64"
-    seats = [Seat("a", create_bot(parse_bot_spec(spec), seed=3)), Seat("b", fast_bot("random", seed=4))]
+    seats = [Seat("a", create_bot(parse_bot_spec(spec, get_game("y")), seed=3)), Seat("b", fast_bot("random", seed=4))]
     record = play_game(seats, Y, board, Rules(pie=True), seed=3)
     assert record.termination is CONNECTION
     replay = GameState(board, Rules(pie=True))
@@ -75,7 +75,7 @@ def test_builtin_plays_legal_moves_to_the_end(name: str, board: str) -> None:
 @pytest.mark.parametrize("spec", ["random", "heuristic:temperature=2", "mcts:playouts=300"])
 def test_same_seed_same_game(spec: str) -> None:
     def game() -> tuple[str, ...]:
-        seats = [Seat("a", create_bot(parse_bot_spec(spec), seed=11)), Seat("b", fast_bot("random", seed=5))]
+        seats = [Seat("a", create_bot(parse_bot_spec(spec, get_game("y")), seed=11)), Seat("b", fast_bot("random", seed=5))]
         return play_game(seats, Y, "tri:7", Rules(pie=True), seed=11).moves
 
     assert game() == game()
@@ -100,7 +100,7 @@ BLACK_THREAT = "a1 d2 b1 a5 c1 b4 d1"
 def test_plays_the_immediate_win(spec: str) -> None:
     state = position("tri:5", BLACK_THREAT + " a3")
     assert state.to_move is Color.BLACK
-    bot = create_bot(parse_bot_spec(spec), seed=1)
+    bot = create_bot(parse_bot_spec(spec, get_game("y")), seed=1)
     assert state.board.names[bot.move(state, Limit())] == "e1"
 
 
@@ -108,7 +108,7 @@ def test_plays_the_immediate_win(spec: str) -> None:
 def test_blocks_the_immediate_loss(spec: str) -> None:
     state = position("tri:5", BLACK_THREAT)
     assert state.to_move is Color.WHITE
-    bot = create_bot(parse_bot_spec(spec), seed=1)
+    bot = create_bot(parse_bot_spec(spec, get_game("y")), seed=1)
     assert state.board.names[bot.move(state, Limit())] == "e1"
 
 
@@ -126,7 +126,7 @@ def test_misere_avoids_completing_its_own_y(spec: str) -> None:
     if spec.startswith("bots/"):
         spec = f"{EXAMPLE_BOT}:ExampleBot"
     state = position("tri:5", BLACK_THREAT + " a3", Rules(pie=False, misere=True))
-    bot = create_bot(parse_bot_spec(spec), seed=1)
+    bot = create_bot(parse_bot_spec(spec, get_game("y")), seed=1)
     for _ in range(3):
         assert state.board.names[bot.move(state.copy(), Limit())] != "e1"
 
@@ -144,7 +144,7 @@ def test_misere_game_is_lost_by_the_player_completing_a_y() -> None:
 @pytest.mark.parametrize("spec", ["mcts:playouts=300", "heuristic"])
 def test_handicap_stones_complete_a_y_in_one_turn(spec: str) -> None:
     # On tri:3 a whole side connects all three sides: three handicap stones are enough to win at once.
-    seats = [Seat("strong", create_bot(parse_bot_spec(spec), seed=1)), Seat("random", fast_bot("random"))]
+    seats = [Seat("strong", create_bot(parse_bot_spec(spec, get_game("y")), seed=1)), Seat("random", fast_bot("random"))]
     record = play_game(seats, Y, "tri:3", Rules(pie=False), handicap=3, seed=1)
     assert record.winner_name == "strong"
     assert len(record.moves) == 3
@@ -173,7 +173,7 @@ def test_mcts_tree_moves_the_same_colour_again_on_a_handicap_turn() -> None:
 @pytest.mark.parametrize(("stone", "swaps"), [("c3", True), ("a1", False)])
 def test_swaps_a_central_first_stone_but_not_a_corner(spec: str, stone: str, swaps: bool) -> None:
     state = position("tri:9", stone, Rules(pie=True))
-    bot = create_bot(parse_bot_spec(spec), seed=1)
+    bot = create_bot(parse_bot_spec(spec, get_game("y")), seed=1)
     bot.new_game(state.board, state.rules, Color.WHITE)
     assert bot.swap(state, Limit()) is swaps
 
@@ -181,7 +181,7 @@ def test_swaps_a_central_first_stone_but_not_a_corner(spec: str, stone: str, swa
 @pytest.mark.parametrize("spec", ["mcts:playouts=1000", "heuristic"])
 def test_pie_opening_is_not_the_centre(spec: str) -> None:
     state = GameState("tri:9", Rules(pie=True))
-    move = create_bot(parse_bot_spec(spec), seed=1).move(state, Limit())
+    move = create_bot(parse_bot_spec(spec, get_game("y")), seed=1).move(state, Limit())
     worth = first_stone_worth(state.board, misere=False)
     assert worth[move] < worth.max()
 
@@ -254,7 +254,7 @@ def test_kadon_stone_gains_are_what_the_playout_kernel_measures() -> None:
     ],
 )
 def test_bot_spec_pickles_and_creates_a_bot(text: str) -> None:
-    spec = parse_bot_spec(text)
+    spec = parse_bot_spec(text, get_game("y"))
     again = pickle.loads(pickle.dumps(spec))
     assert again == spec
     bot = create_bot(again, seed=3)
@@ -273,16 +273,16 @@ def test_bot_spec_pickles_and_creates_a_bot(text: str) -> None:
 )
 def test_bad_bot_options_are_named(text: str, message: str) -> None:
     with pytest.raises(BotSpecError, match=message):
-        parse_bot_spec(text)
+        parse_bot_spec(text, get_game("y"))
 
 
 def test_negative_option_is_refused_when_the_bot_is_created() -> None:
     with pytest.raises(BotSpecError, match="playouts"):
-        create_bot(parse_bot_spec("mcts:playouts=-5"))
+        create_bot(parse_bot_spec("mcts:playouts=-5", get_game("y")))
 
 
 def test_example_plugin_loads_and_beats_random() -> None:
-    spec = parse_bot_spec(f"{EXAMPLE_BOT}:ExampleBot")
+    spec = parse_bot_spec(f"{EXAMPLE_BOT}:ExampleBot", get_game("y"))
     wins = 0
     for game in range(4):
         seats = [Seat("example", create_bot(spec, seed=game)), Seat("random", fast_bot("random", seed=game))]
@@ -294,7 +294,7 @@ def test_example_plugin_loads_and_beats_random() -> None:
 
 def test_plugin_missing_file(tmp_path: Path) -> None:
     with pytest.raises(PluginError, match="does not exist"):
-        create_bot(parse_bot_spec(f"{tmp_path}/nowhere.py:Bot"))
+        create_bot(parse_bot_spec(f"{tmp_path}/nowhere.py:Bot", get_game("y")))
 
 
 @pytest.mark.parametrize(
@@ -314,7 +314,7 @@ def test_plugin_faults_are_named(tmp_path: Path, source: str, class_name: str, m
     path = tmp_path / "plugin.py"
     path.write_text(source)
     with pytest.raises(PluginError, match=message):
-        create_bot(parse_bot_spec(f"{path}:{class_name}"))
+        create_bot(parse_bot_spec(f"{path}:{class_name}", get_game("y")))
 
 
 def test_plugin_with_a_dataclass_loads(tmp_path: Path) -> None:
@@ -328,7 +328,7 @@ def test_plugin_with_a_dataclass_loads(tmp_path: Path) -> None:
         "    def move(self, state, limit):\n"
         "        return state.empty_cells()[0]\n"
     )
-    bot = create_bot(parse_bot_spec(f"{path}:Bot"))
+    bot = create_bot(parse_bot_spec(f"{path}:Bot", get_game("y")))
     assert bot.move(GameState("tri:3"), Limit()) == 0
 
 

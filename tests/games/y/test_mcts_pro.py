@@ -95,7 +95,7 @@ def test_c_and_python_bots_play_the_same_game() -> None:
 @pytest.mark.parametrize("python", CORES)
 @pytest.mark.parametrize("board", ["tri:5", "tri:11", "kadon"])
 def test_plays_legal_moves_to_the_end(python: bool, board: str) -> None:
-    seats = [Seat("pro", bot(python, seed=3, playouts=100)), Seat("random", create_bot(parse_bot_spec("random"), 4))]
+    seats = [Seat("pro", bot(python, seed=3, playouts=100)), Seat("random", create_bot(parse_bot_spec("random", get_game("y")), 4))]
     record = play_game(seats, Y, board, Rules(pie=True), seed=3)
     assert record.termination is CONNECTION
 
@@ -124,7 +124,7 @@ def test_misere_avoids_completing_its_own_y(python: bool) -> None:
 
 @pytest.mark.parametrize("python", CORES)
 def test_handicap_stones_complete_a_y_in_one_turn(python: bool) -> None:
-    seats = [Seat("strong", bot(python, playouts=300)), Seat("random", create_bot(parse_bot_spec("random"), 1))]
+    seats = [Seat("strong", bot(python, playouts=300)), Seat("random", create_bot(parse_bot_spec("random", get_game("y")), 1))]
     record = play_game(seats, Y, "tri:3", Rules(pie=False), handicap=3, seed=1)
     assert record.winner_name == "strong" and len(record.moves) == 3
 
@@ -210,7 +210,7 @@ def test_node_budget_bounds_the_tree(python: bool) -> None:
 
 @pytest.mark.parametrize("text", ["mcts-pro", "mcts-pro:playouts=500,rollouts=4,rave=0,reuse=false,nodes=5000"])
 def test_spec_creates_a_bot(text: str) -> None:
-    player = create_bot(parse_bot_spec(text), seed=3)
+    player = create_bot(parse_bot_spec(text, get_game("y")), seed=3)
     state = GameState("tri:5", Rules(pie=False))
     player.new_game(state.board, state.rules, Color.BLACK)
     assert state.is_legal(player.move(state, Limit(playouts=50)))

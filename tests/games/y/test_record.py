@@ -16,7 +16,7 @@ from ytourney.games.y.state import CONNECTION
 
 def make_record(**changes: object) -> GameRecord:
     data = dict(
-        tournament="demo", round=3, board="tri:11", rules=Rules(pie=True, misere=False), handicap=0,
+        tournament="demo", game="y", round=3, board="tri:11", rules=Rules(pie=True, misere=False), handicap=0,
         first="mcts-1k", second="random", black="random", white="mcts-1k", moves=("e5", "swap", "c3", "d4"),
         winner=Color.WHITE, termination=CONNECTION, move_seconds=(0.01, 0.0, 0.02, 0.01), seed=12345,
         started="2026-11-29T12:00:00Z", finished="2026-11-29T12:00:01Z", id=17,

@@ -19,9 +19,8 @@ from ytourney.errors import (
     YTourneyError,
 )
 from ytourney.boards.board import Board, BoardKind
-from ytourney.games.api import PASS_TOKEN, SWAP, SWAP_TOKEN, Color, Move, MoveKind, State
+from ytourney.games.api import PASS_TOKEN, SWAP, SWAP_TOKEN, Color, Game, Move, MoveKind, State
 from ytourney.games.bot import Limit
-from ytourney.games.registry import get_game
 from ytourney.players.gtp.client import GtpClient, clip
 from ytourney.players.gtp.dialect import (
     MOVE_TOKEN,
@@ -68,8 +67,10 @@ class GtpBot:
     ) -> None:
         if not isinstance(settings, GtpSettings):
             raise ConfigError(f"GtpBot needs GtpSettings, got {type(settings).__name__} {settings!r}")
+        if not isinstance(settings.game, Game):
+            raise ConfigError(f"engine {settings.display_name!r} has no game bound (gtp.game is {settings.game!r})")
         self.settings = settings
-        self.game = get_game(settings.game)
+        self.game: Game = settings.game
         self.name = settings.display_name
         self.engine_name = ""
         self.engine_version = ""

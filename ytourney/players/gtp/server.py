@@ -1,7 +1,7 @@
 """Serve any ytourney bot over GTP on a line stream, so our bots play inside other tools (`ytourney gtp BOT`).
 
 Any game: moves travel in the game's notation (`play b E5-E7`, `genmove b` answered `F8-H6-H4-F2`, `play w pass`,
-`play w swap`); the game comes from the registry (`serve_gtp(bot, game, ...)`)."""
+`play w swap`); the game is the value given to `serve_gtp(bot, game, ...)`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from ytourney.boards.board import Board, BoardKind
 from ytourney.errors import ConfigError, IllegalMoveError, NotationError, YTourneyError
 from ytourney.games.api import SWAP, SWAP_TOKEN, Color, Game, Move, State
 from ytourney.games.bot import Bot, Limit
-from ytourney.games.registry import get_game
 from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.dialect import (
     engine_colors_flipped,
@@ -100,9 +99,11 @@ class GtpServer:
 
     def __init__(self, bot: Bot, board: Board | str | None = None, rules: Any = None,
                  rows: str = RowOrder.NORMAL.value, first_color: str = FirstColor.BLACK.value, *,
-                 game: Game | str | None = None, swap_style: str = SwapStyle.EXCHANGE.value) -> None:
+                 game: Game, swap_style: str = SwapStyle.EXCHANGE.value) -> None:
+        if not isinstance(game, Game):
+            raise ConfigError(f"a GTP server serves a game (a Game value), got {game!r}")
         self.bot = bot
-        self.game = game if isinstance(game, Game) else get_game(game)
+        self.game = game
         self.rows = RowOrder(rows).value
         self.first_color = FirstColor(first_color).value
         self.swap_style = SwapStyle(swap_style).value
@@ -474,20 +475,20 @@ class GtpServer:
         return Limit()
 
 
-def serve_gtp(bot: Bot, game: Game | str | None = None, board: str | None = None, *, pie: bool | None = None,
+def serve_gtp(bot: Bot, game: Game, board: str | None = None, *, pie: bool | None = None,
               rows: str = RowOrder.NORMAL.value, first_color: str = FirstColor.BLACK.value,
               swap_style: str = SwapStyle.EXCHANGE.value, source: TextIO, sink: TextIO) -> None:
-    """`ytourney gtp BOT --game G`: serve `bot` playing `game` (a name; None is Y) on `board` (None: the game's
+    """`ytourney gtp BOT --game G`: serve `bot` playing `game` on `board` (None: the game's
     default) until `quit`; ConfigError, before anything is served, when a dialect option does not fit the game."""
     server = gtp_server(bot, game, board, pie=pie, rows=rows, first_color=first_color, swap_style=swap_style)
     server.serve(source, sink)
 
 
-def gtp_server(bot: Bot, game: Game | str | None = None, board: str | None = None, *, pie: bool | None = None,
+def gtp_server(bot: Bot, game: Game, board: str | None = None, *, pie: bool | None = None,
                rows: str = RowOrder.NORMAL.value, first_color: str = FirstColor.BLACK.value,
                swap_style: str = SwapStyle.EXCHANGE.value) -> GtpServer:
     """The server `serve_gtp` runs, its options checked against the game (pie on/off where the game has the pie)."""
-    played = game if isinstance(game, Game) else get_game(game)
+    played = game
     spec = played.default_board if board is None else board
     parsed = played.parse_board(spec)
     if rows == RowOrder.FLIPPED.value and parsed.kind is not BoardKind.TRI:

@@ -10,8 +10,7 @@ from dataclasses import dataclass
 
 from ytourney.boards.board import Board, BoardKind
 from ytourney.errors import ConfigError, YTourneyError
-from ytourney.games.api import Color
-from ytourney.games.registry import DEFAULT_GAME, get_game
+from ytourney.games.api import Color, Game
 
 
 class FirstColor(str, enum.Enum):
@@ -88,7 +87,9 @@ class GtpSettings:
     time_command: TimeCommand = TimeCommand.GTP
     chatter_lines: int = 0  # lines (statistics, logs) an engine may print on stdout before an answer
     log: bool = False  # write its GTP transcript, per game, under the results folder (gtp-logs/)
-    game: str = DEFAULT_GAME  # the game the engine plays, by its registry name; moves travel in that game's notation
+    game: Game | None = None
+    """The game the engine plays (moves travel in its notation); None until the config reader binds the tournament's
+    game: a transport alone needs none, a GtpBot refuses to start without one."""
     swap_style: SwapStyle = SwapStyle.EXCHANGE
 
     @property
@@ -145,8 +146,7 @@ def check_engine(settings: GtpSettings, board: Board | None = None) -> None:
 
 def check_board(settings: GtpSettings, board: Board) -> None:
     """Raise ConfigError when the engine's settings cannot play on `board` (kadon needs `kadon_boardsize`)."""
-    check_game(settings)
-    game = get_game(settings.game)
+    game = check_game(settings)
     where = f"engine {settings.display_name!r}"
     try:
         game.parse_board(board.spec)
@@ -165,13 +165,12 @@ def check_board(settings: GtpSettings, board: Board) -> None:
         )
 
 
-def check_game(settings: GtpSettings) -> None:
-    """Raise ConfigError when `game` is unknown or a dialect key does not fit that game."""
+def check_game(settings: GtpSettings) -> Game:
+    """The engine's game; ConfigError when it has none or a dialect key does not fit that game."""
     where = f"engine {settings.display_name!r}"
-    try:
-        game = get_game(settings.game)
-    except YTourneyError as err:
-        raise ConfigError(f"{where}: gtp.game: {err}") from err
+    game = settings.game
+    if not isinstance(game, Game):
+        raise ConfigError(f"{where}: gtp.game: no game is bound to the engine (got {game!r})")
     if settings.first_color == FirstColor.WHITE and game.first_color is not Color.BLACK:
         raise ConfigError(
             f"{where}: gtp.first_color 'white' renames the first mover of a game Black starts, but in "
@@ -182,3 +181,4 @@ def check_game(settings: GtpSettings) -> None:
     if settings.swap_style == SwapStyle.RECOLOR and settings.swap == SwapDialect.NONE:
         raise ConfigError(f"{where}: gtp.swap_style 'recolor' describes what `play C swap` does on the engine's board; "
                           "with gtp.swap 'none' it never hears of a swap: set gtp.swap to 'play' or 'genmove'")
+    return game

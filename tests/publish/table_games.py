@@ -23,7 +23,7 @@ def game(game_id: int, first: str, second: str, moves: tuple[str, ...], winner: 
     """`first` placed the first stone; a 'swap' second move makes `second` Black; `winner` is a name."""
     swapped = len(moves) > 1 and moves[1] == "swap"
     black, white = (second, first) if swapped else (first, second)
-    return GameRecord(
+    return GameRecord(game="y",
         tournament="demo", round=1, board="tri:4", rules=Rules(pie=pie and handicap == 0, misere=False),
         handicap=handicap, first=first, second=second, black=black, white=white, moves=moves,
         winner=Color.BLACK if winner == black else Color.WHITE, termination=termination,

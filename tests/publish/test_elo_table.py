@@ -9,6 +9,7 @@ from pathlib import Path
 
 from table_games import EVIL, invoke, make_results
 
+from ytourney.games.variant import load_variant
 from ytourney.games.record import GameRecord
 from ytourney.publish.ratings_table import (
     RatingSort,
@@ -63,7 +64,7 @@ def test_pools_that_never_met_are_said_and_only_perfect_scores_are_starred() -> 
     from ytourney.games.record import GameSetup
 
     def won(winner: str, loser: str, count: int) -> list[GameRecord]:
-        setup = GameSetup(board="tri:5", first=winner, second=loser)
+        setup = GameSetup(load_variant("y", "tri:5"), first=winner, second=loser)
         return [setup.lost_by(1, Termination.FORFEIT, "x") for _ in range(count)]
 
     records = (won("a", "b", 2) + won("b", "a", 1) + won("c", "d", 1) + won("d", "c", 2) + won("e", "c", 1)

@@ -31,7 +31,7 @@ def record(game_id: int | None = 1, *, first: str = "ann", second: str = 'bob "t
            termination: Termination = CONNECTION, reason: str = "", board: str = "tri:4") -> GameRecord:
     swapped = "swap" in moves
     black, white = (second, first) if swapped else (first, second)
-    return GameRecord(
+    return GameRecord(game="y",
         tournament="demo cup", round=3, board=board, rules=Rules(pie=handicap == 0, misere=False),
         handicap=handicap, first=first, second=second, black=black, white=white, moves=moves, winner=winner,
         termination=termination, move_seconds=tuple(0.01 for _ in moves), seed=42,

@@ -48,7 +48,7 @@ def toy_record(moves: tuple[str, ...] = MOVES, **changes: object) -> GameRecord:
 
 def y_record(**changes: object) -> GameRecord:
     y = registry.get_game("y")
-    record = GameRecord(
+    record = GameRecord(game="y",
         tournament="toys", round=1, board="tri:3", rules=y.parse_rules({"pie": False}), handicap=0, first="ann",
         second="bob", black="ann", white="bob", moves=("a1", "b1", "a2", "c1", "a3"), winner=Color.BLACK,
         termination=Termination("connection"), move_seconds=(0.1,) * 5, seed=3, started="2026-01-02T03:04:05Z",
@@ -73,7 +73,7 @@ def test_the_one_replay_names_the_move_that_does_not_replay() -> None:
 
 def test_a_movement_move_is_drawn_with_an_arrow_along_its_path() -> None:
     board = registry.get_game(NAME).parse_board("tri:3")
-    root = ET.fromstring(position_svg("tri:3", MOVES[:3], game=NAME))
+    root = ET.fromstring(position_svg("tri:3", MOVES[:3], game=registry.get_game(NAME)))
     arrows = [p for p in root.iter(f"{SVG}path") if p.get("class") == "arrow"]
     assert len(arrows) == 1
     a1, b1 = (board.index_of(n) for n in ("a1", "b1"))
@@ -84,7 +84,7 @@ def test_a_movement_move_is_drawn_with_an_arrow_along_its_path() -> None:
     assert "1. b1 (black)" in titles and "2. c1 (white)" in titles  # the moved stone keeps its number
     assert "last move a1-b1" in titles
     assert a1 != b1
-    placed = ET.fromstring(position_svg("tri:3", MOVES[:2], game=NAME))
+    placed = ET.fromstring(position_svg("tri:3", MOVES[:2], game=registry.get_game(NAME)))
     assert not [p for p in placed.iter(f"{SVG}path") if p.get("class") == "arrow"]
 
 
@@ -134,7 +134,7 @@ def test_leagues_rate_each_game_apart_and_heat_maps_skip_movement_openings() -> 
     assert [v.label for v, _ in split] == [f"{NAME} tri:3", "tri:3"]
     stepping = toy_record(moves=("a1", "c1", "a1-b1"))
     stats = first_move_stats([toy, stepping, y])
-    assert [(s.game, s.board, s.total) for s in stats] == [("y", "tri:3", 1), (NAME, "tri:3", 2)]
+    assert [(s.game.name, s.board, s.total) for s in stats] == [("y", "tri:3", 1), (NAME, "tri:3", 2)]
     assert stats[1].black_wins == {0: 1.0}  # two draws count half each
 
 

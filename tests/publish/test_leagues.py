@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from table_games import invoke, make_results, sample_records
 
+from ytourney.games.registry import get_game
 from ytourney.games.y.rules import Rules
 from ytourney.publish.sources import (
-    Variant,
+    LeagueKey,
     load_sources,
     rate_sources,
     split_by_variant,
@@ -41,7 +42,7 @@ def test_split_by_variant_reads_boards_and_rules_from_the_games(tmp_path: Path) 
     split = split_by_variant(sources)
     assert [(v.label, [s.name for s in held]) for v, held in split] == [
         ("tri:4", ["a", "c"]), ("tri:5", ["b"]), ("tri:4, misère", ["d"])]
-    alone = rate_sources(sources, variant=Variant.of("y", "tri:5", {"pie": True, "misere": False}))
+    alone = rate_sources(sources, variant=LeagueKey.of(get_game("y"), "tri:5", {"pie": True, "misere": False}))
     assert len(alone.records) == len(sample_records())
     assert len(rate_sources(sources).records) == 4 * len(sample_records())
 

@@ -25,7 +25,7 @@ KEPT = ("id", "tournament", "round", "board", "rules", "handicap", "first", "sec
 
 def game(seed: int, board: str = "tri:6", rules: Rules = Rules(), handicap: int = 0,
          players: tuple[str, str] = ("ann", "bob")) -> GameRecord:
-    seats = [Seat(name, create_bot(parse_bot_spec("random"), seed + i)) for i, name in enumerate(players)]
+    seats = [Seat(name, create_bot(parse_bot_spec("random", get_game("y")), seed + i)) for i, name in enumerate(players)]
     return play_game(seats, get_game("y"), board, rules, handicap, seed=seed, tournament="cup", round_number=2, game_id=seed)
 
 

@@ -8,12 +8,15 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
+from ytourney.games.registry import get_game
 from ytourney.boards.board import SIDE_A, SIDE_B, SIDE_C, parse_board
 from ytourney.games.api import Color
 from ytourney.games.y.rules import Rules
 from ytourney.boards.layout import board_layout, crossings
 from ytourney.games.registry import get_game
 from ytourney.publish.svg import DIVERGING, WIN_RING, colour_at, heatmap_svg, position_svg, replay_moves
+
+Y = get_game("y")
 
 Y = get_game("y")
 
@@ -70,7 +73,7 @@ def test_kadon_layout_is_a_planar_triangle() -> None:
 
 
 def test_position_svg_numbers_every_stone_and_outlines_the_win() -> None:
-    svg = position_svg("tri:3", TRI3_WIN, rules=Rules(pie=False), label="<script>alert(1)</script>")
+    svg = position_svg("tri:3", TRI3_WIN, rules=Rules(pie=False), game=Y, label="<script>alert(1)</script>")
     root = parse_svg(svg)
     assert "<script>" not in svg and "&lt;script&gt;" in svg
     texts = [t.text for t in root.iter(f"{SVG}text")]
@@ -93,7 +96,7 @@ def test_swap_keeps_stone_colours_and_numbers_follow_the_move_list() -> None:
 def test_replay_stops_at_a_bad_move_without_raising() -> None:
     played = replay(parse_board("tri:4"), ["a1", "a1", "b1"])
     assert played.failed_at == 2 and len(played.numbers) == 1
-    svg = position_svg("tri:4", ["a1", "zz9"])
+    svg = position_svg("tri:4", ["a1", "zz9"], game=Y)
     parse_svg(svg)
 
 
@@ -107,7 +110,7 @@ def test_winning_group_is_empty_before_the_end() -> None:
 
 def test_kadon_position_and_heat_map_are_well_formed() -> None:
     board = parse_board("kadon")
-    root = parse_svg(position_svg(board, ["E5", "swap", "A1", "I5"]))
+    root = parse_svg(position_svg(board, ["E5", "swap", "A1", "I5"], game=Y))
     assert len([c for c in root.iter(f"{SVG}circle") if c.get("fill") in ("#1b1b1b", "#fbfbf8")]) == 3
     heat = heatmap_svg(board, {board.index_of("E5"): 0.75, board.index_of("A1"): 0.0},
                        {board.index_of("E5"): 4, board.index_of("A1"): 2}, label="first moves")
@@ -136,4 +139,4 @@ def test_hex_cells_carry_their_names_where_no_stone_or_value_covers_them() -> No
     cell = board.names.index("m12")
     heat = heatmap_svg(board, {cell: 0.5}, {cell: 2})
     assert "m12" not in written(heat) and "m11" in written(heat)  # a cell's value replaces its name
-    assert not written(position_svg("tri:5", [])) & set(parse_board("tri:5").names)  # tri: letters and rows outside
+    assert not written(position_svg("tri:5", [], game=Y)) & set(parse_board("tri:5").names)  # tri: letters and rows outside

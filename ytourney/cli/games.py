@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from ytourney.cli.group import FiniteFloat, main
-from ytourney.cli.options import game_option, rule_options, rules_mapping
+from ytourney.cli.options import DEFAULT_GAME, game_option, rule_flag_options, rule_options, rules_mapping
 
 
 @main.command()
@@ -23,7 +23,7 @@ from ytourney.cli.options import game_option, rule_options, rules_mapping
 @game_option
 @click.option("--board", "board_spec", default=None, help="Board [default: the game's own; tri:11 for Y].")
 @click.option("--pie/--no-pie", default=None, help="Offer the swap after the first move [default: the game's own].")
-@click.option("--misere", is_flag=True, help="Y: the player who completes a Y loses.")
+@rule_flag_options
 @rule_options
 @click.option("--handicap", type=click.IntRange(min=0), default=0, show_default=True,
               help="Handicap level: 1 = BLACK moves first without pie, k >= 2 = BLACK places k stones first.")
@@ -32,7 +32,7 @@ from ytourney.cli.options import game_option, rule_options, rules_mapping
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed for the bots and the record (default: random).")
 @click.option("--json", "as_json", is_flag=True, help="Print the game record as one JSON object.")
-def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bool | None, misere: bool,
+def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bool | None,
          rule_items: tuple[str, ...], handicap: int, move_seconds: float | None, seed: int | None,
          as_json: bool) -> None:
     """Play one game between two bot specs and show the board and moves.
@@ -49,6 +49,7 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
     from ytourney.games.api import rule_value_text, score_text
     from ytourney.games.registry import get_game
     from ytourney.games.replay import replay
+    from ytourney.games.variant import Variant
     from ytourney.players import BotKind, create_bot, parse_bot_spec
     from ytourney.players.clock import TimeControl
     from ytourney.publish.game_facts import move_count, rules_in_play
@@ -59,13 +60,13 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
         raise click.BadParameter(f"game {game.name!r} has no handicap ladder; expected 0, found {handicap}",
                                  param_hint="'--handicap'")
     board = game.parse_board(board_spec or game.default_board)
-    rules = game.parse_rules(rules_mapping(game, pie, misere, rule_items))
+    rules = game.parse_rules(rules_mapping(game, pie, rule_items))
     labels = ("black", "white") if game.first_color.name == "BLACK" else ("first", "second")
     names = [black, white] if black != white else [f"{black} ({labels[0]})", f"{white} ({labels[1]})"]
     if any(text.startswith(GTP_PREFIX) for text in (black, white)):
         names, specs = _seated_players([black, white], names, game.name, board)
     else:
-        specs = [parse_bot_spec(black, game.name), parse_bot_spec(white, game.name)]
+        specs = [parse_bot_spec(black, game), parse_bot_spec(white, game)]
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     rng = random.Random(seed)
     seeds = [rng.randrange(2**31) for _ in specs]
@@ -80,8 +81,8 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
             seats = [Seat(name, bot, trusted=spec.kind is BotKind.BUILTIN)
                      for name, bot, spec in zip(names, bots, specs)]
             with contextlib.redirect_stdout(sys.stderr):  # what a bot prints never mixes with the board
-                record = play_game(seats, game, board, rules, handicap,
-                                   time_control if move_seconds is not None else None, seed=seed,
+                record = play_game(seats, Variant(game, board, rules), handicap=handicap,
+                                   time_control=time_control if move_seconds is not None else None, seed=seed,
                                    watch=_halt_between_moves(_last_resort(names), halted))
     except HaltGame:
         if not halted:
@@ -106,7 +107,7 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
     score = f", score {score_text(record.score)}" if record.score is not None else ""
     result = (f"draw by {record.termination.value}" if record.winner is None else
               f"{record.winner} ({record.winner_name}) wins by {record.termination.value}")
-    where = f"{record.board}" if game.name == "y" else f"{game.name}, {record.board}"
+    where = f"{record.board}" if game.name == DEFAULT_GAME else f"{game.name}, {record.board}"
     click.echo(f"result: {result}{detail}{score} after {move_count(record)} moves   "
                f"[{where}, {shown}, handicap {record.handicap}, seed {seed}]")
 
@@ -228,12 +229,12 @@ def bots(game_name: str) -> None:
     game = get_game(game_name)
     click.echo(f"built-in bots for {game.title} (--game {game.name}):")
     rows = {name: [(f"{key}={option.default!r}", f"({option.type.__name__})", option.help)
-                   for key, option in sorted(builtin_options(name, game.name).items())]
-            for name in sorted(bots_of(game.name))}
+                   for key, option in sorted(builtin_options(name, game).items())]
+            for name in sorted(bots_of(game))}
     width = max((len(row[0]) for options in rows.values() for row in options), default=0)
     kinds = max((len(row[1]) for options in rows.values() for row in options), default=0)
     for name, options in rows.items():
-        cls = builtin_class(name, game.name)
+        cls = builtin_class(name, game)
         summary = " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())  # a summary may wrap a line
         click.echo(f"{name:<12} {summary}")
         for setting, kind, text in options:  # one set of columns for every bot's options
@@ -277,7 +278,7 @@ def games(svg_dir: str | None) -> None:
         click.echo(f"    moves:    {game.notation_example}; first to move: {game.first_color}")
         rules = ", ".join(f"{k}={v.default!r}" for k, v in game.rule_options.items()) or "none"
         click.echo(f"    rules:    {rules}{'; handicap ladder' if game.has_handicap else ''}")
-        click.echo(f"    bots:     {', '.join(sorted(bots_of(name)))}")
+        click.echo(f"    bots:     {', '.join(sorted(bots_of(game)))}")
         click.echo(f"    rules page: {game.docs}")
 
 
@@ -328,7 +329,7 @@ def gtp(bot: str, game_name: str, board_spec: str | None, seed: int | None, rows
     game = get_game(game_name)
     # the bot runs in a child process: a move past its deadline (the time commands', else --deadline) or a crash
     # is a GTP error, and the next command starts it again
-    player = _served(parse_bot_spec(bot, game.name), seed, game, untimed_seconds=deadline, restart=True)
+    player = _served(parse_bot_spec(bot, game), seed, game, untimed_seconds=deadline, restart=True)
     try:
         server = gtp_server(player, game, board_spec, pie=pie, rows=rows, first_color=first_color,
                             swap_style=swap_style)

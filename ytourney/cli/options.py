@@ -162,25 +162,71 @@ def single_table(fmt: str) -> str:
     return f"--format {fmt}" if fmt in ("csv", "json", "html") else ""
 
 
+DEFAULT_GAME = "y"
+"""The game of a command that names none (`--game` left out): Y, where ytourney began; only the CLI defaults."""
+
 game_option = click.option(
-    "--game", "game_name", default="y", show_default=True, metavar="NAME",
-    help="The game to play: y, or any name `ytourney games` lists.")
+    "--game", "game_name", default=DEFAULT_GAME, show_default=True, metavar="NAME",
+    help=f"The game to play: {DEFAULT_GAME}, or any name `ytourney games` lists.")
+
+
+@dataclass(frozen=True)
+class RuleFlag:
+    """A flag standing for one rule of a game (`--misere` is `--rule misere=true`): its rule key, the value it sets,
+    the rule in words for a refusal, and its help."""
+
+    key: str
+    value: str
+    words: str
+    help: str
+
+
+RULE_FLAGS: dict[str, RuleFlag] = {
+    "--misere": RuleFlag("misere", "true", "misère", "Y: the player who completes a Y loses (--rule misere=on)."),
+}
+"""Documented aliases of `--rule KEY=VALUE` on play and match; the one place above games/ naming a game's rule."""
+
+_FLAGS_GIVEN = "ytourney.rule_flags"
+
+
+def _note_flag(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta.setdefault(_FLAGS_GIVEN, []).append(param.opts[0])
+
+
+def rule_flag_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The RULE_FLAGS as flags of a command; `given_rule_flags` tells which a command line gave."""
+    for flag, rule in reversed(RULE_FLAGS.items()):
+        command = click.option(flag, is_flag=True, expose_value=False, callback=_note_flag, help=rule.help)(command)
+    return command
+
+
+def given_rule_flags() -> list[tuple[str, RuleFlag]]:
+    """The rule flags of the running command line, in RULE_FLAGS order: (flag, its rule)."""
+    given = click.get_current_context().meta.get(_FLAGS_GIVEN, [])
+    return [(flag, rule) for flag, rule in RULE_FLAGS.items() if flag in given]
+
+
+def rule_flag_items() -> tuple[str, ...]:
+    """The rule flags of the running command line as `--rule` items (KEY=VALUE), to go before the --rule ones."""
+    return tuple(f"{rule.key}={rule.value}" for _, rule in given_rule_flags())
 
 rule_options = click.option(
     "--rule", "rule_items", multiple=True, metavar="KEY=VALUE",
     help="A rule option of the game (see `ytourney games`), e.g. --rule max_plies=400; repeatable.")
 
 
-def rules_mapping(game: Any, pie: bool | None, misere: bool, items: tuple[str, ...]) -> dict[str, Any]:
-    """The `rules:` mapping the CLI's rule flags stand for, each value converted to its option's type."""
+def rules_mapping(game: Any, pie: bool | None, items: tuple[str, ...]) -> dict[str, Any]:
+    """The `rules:` mapping the CLI's rule options stand for (--pie, the rule flags given, then the --rule items),
+    each value converted to its option's type."""
     options = game.rule_options
     data: dict[str, Any] = {}
     if pie is not None and "pie" in options:
         data["pie"] = pie
-    if misere:
-        if "misere" not in options:
-            raise click.BadParameter(f"game {game.name!r} has no misère rule", param_hint="'--misere'")
-        data["misere"] = True
+    for flag, rule in given_rule_flags():
+        if rule.key not in options:
+            raise click.BadParameter(f"game {game.name!r} has no {rule.words} rule", param_hint=f"'{flag}'")
+        data[rule.key] = _rule_value(rule.key, rule.value, options[rule.key])
     for item in items:
         key, eq, raw = item.partition("=")
         key = key.strip()

@@ -12,10 +12,13 @@ from ytourney.cli.options import (
     LiveOutputs,
     backend_options,
     final_publish,
+    given_rule_flags,
     live_options,
     live_site,
     publish_options,
     rating_options,
+    rule_flag_items,
+    rule_flag_options,
     wants_elo,
 )
 from ytourney.errors import YTourneyError
@@ -167,7 +170,7 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
 @click.option("--game", default=None, metavar="NAME", help="The game [default: y]; `ytourney games` lists them.")
 @click.option("--board", "board_spec", default=None, help=f"Board [default: the game's own; tri:11 for Y]: {ACCEPTED_SPECS}.")
 @click.option("--pie/--no-pie", default=None, help="Offer the swap after the first move [default: on].")
-@click.option("--misere", is_flag=True, help="Y: the player who completes a Y loses.")
+@rule_flag_options
 @click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
               help="A rule option of the game (see `ytourney games`), e.g. --rule max_plies=400; repeatable.")
 @click.option("--move-seconds", type=float, default=None, help="Seconds per move.")
@@ -228,7 +231,10 @@ def match_command(ctx: click.Context, players: tuple[str, ...], out_dir: str | N
 
     if len(players) < 2:
         raise click.UsageError("give at least 2 players")
-    match = plan_match(players, MatchOptions(board=board_spec, **options), out_dir, overrides)
+    rules = (*rule_flag_items(), *options.pop("rules"))  # a rule flag is its --rule item, written before the others
+    flags = tuple((f"rules.{rule.key}", flag) for flag, rule in given_rule_flags())
+    match = plan_match(players, MatchOptions(board=board_spec, rules=rules, rule_flags=flags, **options), out_dir,
+                       overrides)
     plan = plan_config(match.config, match.folder)
     if resume and not plan.started:
         raise click.UsageError(f"nothing to resume: {str(plan.directory)!r} holds no match "

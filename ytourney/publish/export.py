@@ -32,7 +32,7 @@ from ytourney.choices import parse_choice
 from ytourney.errors import ReportError
 from ytourney.games.api import Color, Game, Termination, score_text
 from ytourney.games.record import GameRecord
-from ytourney.games.registry import DEFAULT_GAME, get_game
+from ytourney.games.legacy import game_key
 from ytourney.publish.feed_files import FeedKey, refuse_store_file, scan_feed
 from ytourney.publish.sgf import game_to_sgf, sgf_filename, to_sgf_collection
 from ytourney.safe_files import open_file, write_file
@@ -113,7 +113,7 @@ def pgn_rules(game: Game, rules: object) -> str:
 
 def pgn_tags(record: GameRecord, site: str = "ytourney") -> list[tuple[str, str]]:
     """The tag pairs of one game: the seven tag roster first, then ytourney's tags."""
-    game = get_game(record.game)
+    game = record.game_rules
     tags = [
         ("Event", record.tournament or "?"),
         ("Site", site),
@@ -125,8 +125,7 @@ def pgn_tags(record: GameRecord, site: str = "ytourney") -> list[tuple[str, str]
         ("Termination", pgn_termination(record.termination)),
         ("YTermination", record.termination.value),
     ]
-    if record.game != DEFAULT_GAME:
-        tags.append(("Game", record.game))
+    tags += [("Game", name) for name in game_key(record.game).values()]  # none for Y, as before games
     tags += [
         ("Board", record.board),
         ("Rules", pgn_rules(game, record.rules)),

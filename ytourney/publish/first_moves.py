@@ -10,9 +10,9 @@ from markupsafe import Markup
 
 from ytourney.boards.board import BoardKind, parse_board
 from ytourney.errors import YTourneyError
-from ytourney.games.api import MoveKind
+from ytourney.games.api import Game, MoveKind
+from ytourney.games.legacy import is_legacy
 from ytourney.games.record import GameRecord
-from ytourney.games.registry import DEFAULT_GAME, get_game
 from ytourney.publish.svg import heatmap_svg
 
 KADON_HEATMAP_UNIT = 58.0
@@ -21,15 +21,15 @@ KADON_HEATMAP_UNIT = 58.0
 
 @dataclass(frozen=True)
 class FirstMoveStats:
-    """Per first-stone cell of one game's board: games, wins of the first stone's owner (a draw counts half),
-    swap chances, swaps."""
+    """Per first-stone cell of one game's board: the game, games, wins of the first stone's owner (a draw counts
+    half), swap chances, swaps."""
 
+    game: Game
     board: str
     games: dict[int, int]
     black_wins: dict[int, float]
     chances: dict[int, int]
     swaps: dict[int, int]
-    game: str = DEFAULT_GAME
 
     @property
     def total(self) -> int:
@@ -44,7 +44,7 @@ def first_move_stats(records: Iterable[GameRecord]) -> list[FirstMoveStats]:
     for record in records:
         if record.handicap != 0 or not record.moves:
             continue
-        game = get_game(record.game)
+        game = record.game_rules
         try:
             board = game.parse_board(record.board)
             move = game.parse_move(board, record.moves[0])
@@ -54,14 +54,14 @@ def first_move_stats(records: Iterable[GameRecord]) -> list[FirstMoveStats]:
             continue
         cell = move.cell
         key = (game.name, board.spec)
-        stats = by_board.setdefault(key, FirstMoveStats(board.spec, {}, {}, {}, {}, game.name))
+        stats = by_board.setdefault(key, FirstMoveStats(game, board.spec, {}, {}, {}, {}))
         stats.games[cell] = stats.games.get(cell, 0) + 1
         owner_won = 0.5 if record.winner is None else float(record.winner is game.first_color)
         stats.black_wins[cell] = stats.black_wins.get(cell, 0) + owner_won
         if game.rules_dict(record.rules).get("pie") and len(record.moves) >= 2:
             stats.chances[cell] = stats.chances.get(cell, 0) + 1
             stats.swaps[cell] = stats.swaps.get(cell, 0) + (record.moves[1].lower() == "swap")
-    return [by_board[key] for key in sorted(by_board, key=lambda k: (k[0] != DEFAULT_GAME, k[0], k[1]))]
+    return [by_board[key] for key in sorted(by_board, key=lambda k: (not is_legacy(k[0]), k[0], k[1]))]
 
 
 def heatmaps(records: Sequence[GameRecord]) -> list[dict[str, Any]]:
@@ -69,7 +69,7 @@ def heatmaps(records: Sequence[GameRecord]) -> list[dict[str, Any]]:
     maps = []
     for stats in first_move_stats(records):
         board = parse_board(stats.board)
-        where = stats.board if stats.game == DEFAULT_GAME else f"{stats.board} ({stats.game})"
+        where = stats.board if is_legacy(stats.game.name) else f"{stats.board} ({stats.game.name})"
         unit = KADON_HEATMAP_UNIT if board.kind is BoardKind.KADON else max(20.0, min(44.0, 400.0 / board.size))
         win = {cell: stats.black_wins[cell] / n for cell, n in stats.games.items()}
         win_svg = heatmap_svg(board, win, stats.games, label=f"first-stone owner win rate on {where}",
@@ -80,5 +80,5 @@ def heatmaps(records: Sequence[GameRecord]) -> list[dict[str, Any]]:
             swap_svg = Markup(heatmap_svg(board, swap, stats.chances, label=f"swap rate on {where}",
                                           low="never swapped", high="always swapped", diverging=False, unit=unit))
         maps.append({"board": where, "games": stats.total, "win_svg": Markup(win_svg), "swap_svg": swap_svg,
-                     "wide": board.kind is BoardKind.KADON, "owner": get_game(stats.game).first_color.name.title()})
+                     "wide": board.kind is BoardKind.KADON, "owner": stats.game.first_color.name.title()})
     return maps

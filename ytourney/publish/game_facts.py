@@ -9,12 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from ytourney.games.record import GameRecord
-from ytourney.games.registry import get_game
 
 
 def rules_in_play(record: GameRecord) -> dict[str, Any]:
     """The record's rules as they applied to this game: no pie in a handicap game."""
-    rules = dict(get_game(record.game).rules_dict(record.rules))
+    rules = record.rules_dict
     if record.handicap > 0 and rules.get("pie") is True:
         rules["pie"] = False
     return rules

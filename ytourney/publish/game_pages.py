@@ -13,7 +13,6 @@ from markupsafe import Markup, escape
 from ytourney.boards.board import BoardKind
 from ytourney.games.api import EMPTY, Color, Outcome, rule_value_text, score_text
 from ytourney.games.record import GameRecord
-from ytourney.games.registry import get_game
 from ytourney.publish.game_facts import move_count, rules_in_play
 from ytourney.publish.html import render_page, table_view
 from ytourney.publish.ratings_table import RATING_COLUMNS, Standing
@@ -88,7 +87,7 @@ def move_list_style(tokens: Sequence[str], seconds: Sequence[float | None]) -> s
 
 def result_sentence(record: GameRecord) -> str:
     """The game page's result in words, from the game's views: who won and how, or the draw, and its length."""
-    game = get_game(record.game)
+    game = record.game_rules
     plies = move_count(record)  # a handicap level's stones are one move
     if record.winner is None:
         text = game.result_text(None, None, Outcome(None, record.termination, record.score, record.reason))
@@ -102,8 +101,8 @@ def result_sentence(record: GameRecord) -> str:
 def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
     """The page of one game: final position, result, facts and the move list."""
     record = game.record
-    rules_of = get_game(record.game)
-    board = rules_of.parse_board(record.board)
+    variant = record.variant
+    rules_of, board = variant.game, variant.board
     unit = 44.0 if board.kind is BoardKind.KADON else max(22.0, min(60.0, 480.0 / board.size))
     label = f"final position of game {number}: {record.black} (black) vs {record.white} (white)"
     played = replay_moves(rules_of, board, record.moves, record.rules, record.handicap)

@@ -8,7 +8,7 @@ from typing import Any
 
 from ytourney.errors import ReportError
 from ytourney.games.record import GameRecord
-from ytourney.games.registry import game_names, get_game
+from ytourney.games.registry import all_games
 from ytourney.publish.sources import Source
 from ytourney.publish.table import Column, ColumnKind, Table
 from ytourney.stats.handicap import (
@@ -182,10 +182,10 @@ class HandicapReport:
 
 def require_handicap_ladder(records: Sequence[GameRecord], label: str) -> None:
     """Refuse records of `label` whose games have no handicap ladder: there are no levels to estimate."""
-    games = sorted({record.game for record in records})
-    if games and not any(get_game(name).has_handicap for name in games):
-        ladders = ", ".join(name for name in game_names() if get_game(name).has_handicap)
-        raise ReportError(f"{label}: game {games[0]!r} has no handicap ladder; expected games of one that has "
+    games = sorted({record.game_rules for record in records}, key=lambda game: game.name)
+    if games and not any(game.has_handicap for game in games):
+        ladders = ", ".join(name for name, game in all_games().items() if game.has_handicap)
+        raise ReportError(f"{label}: game {games[0].name!r} has no handicap ladder; expected games of one that has "
                           f"({ladders})")
 
 

@@ -24,7 +24,7 @@ import yaml
 
 from ytourney.errors import ConfigError, RecordError, StoreError
 from ytourney.games.record import GameRecord
-from ytourney.games.registry import DEFAULT_GAME, get_game
+from ytourney.games.legacy import game_key
 from ytourney.publish.sgf import read_sgf_games
 from ytourney.safe_files import kind_of, read_file, write_file
 from ytourney.tournament.config import parse_config
@@ -137,12 +137,10 @@ def synthetic_config(name: str, records: Sequence[GameRecord], players: Sequence
     first = records[0]
     pairs = collections.Counter(frozenset((r.first, r.second)) for r in records)
     handicaps = max(r.handicap for r in records)
-    data: dict[str, object] = {"name": name}
-    if first.game != DEFAULT_GAME:
-        data["game"] = first.game
+    data: dict[str, object] = {"name": name, **game_key(first.game)}  # Y's config names no game, as before games
     data |= {
         "board": first.board,
-        "rules": get_game(first.game).rules_dict(first.rules),
+        "rules": first.rules_dict,
         "schedule": {"format": "round-robin", "games_per_pair": max(pairs.values())},
         "handicap": {"mode": "auto", "max_level": handicaps} if handicaps else {"mode": "none"},
         "seed": 0,

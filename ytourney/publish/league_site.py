@@ -13,13 +13,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ytourney.games.record import utc_now
-from ytourney.games.registry import DEFAULT_GAME
 from ytourney.publish.handicap_table import handicap_section
 from ytourney.publish.html import render_page, stylesheet
 from ytourney.publish.live import publish_results
 from ytourney.publish.site import SiteResult, publish_site
 from ytourney.publish.site_files import SiteWriter
-from ytourney.publish.sources import Variant, load_sources, rate_sources, split_by_variant
+from ytourney.publish.sources import LeagueKey, load_sources, rate_sources, split_by_variant
 
 
 def _folder_name(label: str, used: set[str]) -> str:
@@ -32,10 +31,10 @@ def _folder_name(label: str, used: set[str]) -> str:
     return name
 
 
-def _heading(variant: Variant, mixed: bool) -> str:
+def _heading(variant: LeagueKey, mixed: bool) -> str:
     """A league's name on the site: its label, naming Y too beside other games (a bare `kadon` beside
     `tetra kadon` reads as no game at all); its folder keeps the label's name."""
-    return f"{variant.game} {variant.label}" if mixed and variant.game == DEFAULT_GAME else variant.label
+    return f"{variant.game.name} {variant.label}" if mixed and not variant.names_game else variant.label
 
 
 def publish_leagues(dirs: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str], *,

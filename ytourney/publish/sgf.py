@@ -28,7 +28,7 @@ from ytourney import __version__
 from ytourney.errors import RecordError, YTourneyError
 from ytourney.games.api import SWAP_TOKEN, Color, Game, Move, MoveKind, Termination
 from ytourney.games.record import GameRecord
-from ytourney.games.registry import game_names, get_game
+from ytourney.games.registry import all_games, game_names
 from ytourney.games.replay import ReplayError, replay, replay_record
 from ytourney.publish.game_facts import rules_in_play
 
@@ -65,7 +65,7 @@ def sgf_result(record: GameRecord) -> str:
 def fallback_colours(record: GameRecord, known: Sequence[str | None]) -> list[str | None]:
     """Colours of the moves after `known` (those that replayed) in plain alternation, handicap stones first, for
     a damaged record: 'B'/'W' by the game's first colour, None for a swap."""
-    first = "B" if get_game(record.game).first_color is Color.BLACK else "W"
+    first = "B" if record.game_rules.first_color is Color.BLACK else "W"
     second = "W" if first == "B" else "B"
     placed = sum(c is not None for c in known)
     colours: list[str | None] = []
@@ -106,13 +106,13 @@ def rules_words(game: Game, rules: Any) -> str:
 
 def game_to_sgf(record: GameRecord) -> str:
     """One game as an SGF (FF[4]) game tree; see the module docstring for the encoding."""
-    game = get_game(record.game)
-    board = game.parse_board(record.board)
+    variant = record.variant
+    game, board = variant.game, variant.board
     root = [("FF", "4"), ("GM", game.sgf_game), ("CA", "UTF-8"), ("AP", f"ytourney:{__version__}")]
     if board.kind.value == "tri":
         root.append(("SZ", str(board.size)))
     root.append(("YB", record.board))
-    if game.sgf_game != "y":
+    if game.sgf_game != game.name:  # GM[...] does not name the game (only Y's does): YG names it
         root.append(("YG", game.name))
     played_rules = game.parse_rules(rules_in_play(record))  # a handicap game has no pie, whatever the tournament's
     root += [("RU", rules_words(game, played_rules)), ("PB", record.black), ("PW", record.white),
@@ -306,8 +306,7 @@ def _scores(text: str | None, source: str) -> tuple[float, float] | None:
 def sgf_game_of(value: str | None, source: str) -> Game:
     """The game of a GM[...] value: GM[y] or GM[ytourney-<game>] (any case)."""
     text = (value or "").strip().lower()
-    for name in game_names():
-        game = get_game(name)
+    for name, game in all_games().items():
         if text == game.sgf_game.lower() or text == f"{SGF_GAME_PREFIX}{name}":
             return game
     raise RecordError(f"{source}: GM[{value or ''}] is not a game ytourney plays; expected GM[y] or "

@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ytourney.errors import RecordError, ReportError, StoreError
+from ytourney.games.api import Game
 from ytourney.games.record import GameRecord, replay_order
-from ytourney.games.registry import DEFAULT_GAME, get_game
+from ytourney.games.legacy import is_legacy, recorded_game
+from ytourney.games.registry import get_game
 from ytourney.stats import elo_sprt
 from ytourney.stats.elo import EloFit, fit_elo
 from ytourney.stats.elo_sprt import EloSprtSettings, EloSprtState
@@ -127,53 +129,54 @@ VARIANT_IGNORES = ("pie",)
 
 
 @dataclass(frozen=True)
-class Variant:
-    """A game, board and rules set: games of different variants measure different skills and are rated apart.
+class LeagueKey:
+    """A game, board and rules set as a league tells them apart: games of different keys measure different skills
+    and are rated apart (the games layer's Variant is the played value; this is its key in a report).
 
     `rules` is the rules set as sorted JSON, without the options of VARIANT_IGNORES (the pie rule)."""
 
-    game: str
+    game: Game
     board: str
     rules: str
 
     @classmethod
-    def of(cls, game: str, board: str, rules: Mapping[str, Any]) -> Variant:
-        """The variant of a game name, board spec and rules mapping (as stores keep them)."""
+    def of(cls, game: Game, board: str, rules: Mapping[str, Any]) -> LeagueKey:
+        """The key of a game, board spec and rules mapping (as stores keep them)."""
         kept = {key: value for key, value in rules.items() if key not in VARIANT_IGNORES}
         return cls(game, board, json.dumps(kept, sort_keys=True, separators=(",", ":")))
 
     @property
+    def names_game(self) -> bool:
+        """True when `label` names the game: for every game but Y, whose labels read as before games existed."""
+        return not is_legacy(self.game.name)
+
+    @property
     def label(self) -> str:
         """Like `tri:9, misère` (Y), `tetra kadon` (another game), with the game's label of its rules."""
-        game = get_game(self.game)
+        game = self.game
         rules = game.rules_label(game.parse_rules(json.loads(self.rules)))
-        where = self.board if self.game == DEFAULT_GAME else f"{self.game} {self.board}"
+        where = f"{game.name} {self.board}" if self.names_game else self.board
         return f"{where}, {rules}" if rules else where
 
 
-def variant_of(record: GameRecord) -> Variant:
+def variant_of(record: GameRecord) -> LeagueKey:
     """The game, board and rules a game was played with."""
-    return Variant.of(record.game, record.board, get_game(record.game).rules_dict(record.rules))
+    return LeagueKey.of(record.game_rules, record.board, record.rules_dict)
 
 
-def _stored_variant(row: Sequence[Any]) -> Variant:
-    """A variant from a row of `store.stored_variants`: (game, board, rules mapping), or a store of before games
-    existed, (board, misère)."""
-    if len(row) == 2:
-        board, misere = row
-        return Variant.of(DEFAULT_GAME, board, {"misere": bool(misere)})
-    game, board, rules = row
-    game = game or DEFAULT_GAME
-    definition = get_game(game)
-    return Variant.of(game, board, definition.rules_dict(definition.parse_rules(rules)))
+def _stored_variant(row: Sequence[Any]) -> LeagueKey:
+    """A league key from a row of `store.stored_variants`: (game, board, rules mapping)."""
+    name, board, rules = row
+    game = get_game(recorded_game(name))  # a name read from a store
+    return LeagueKey.of(game, board, game.rules_dict(game.parse_rules(rules)))
 
 
-def split_by_variant(sources: Sequence[Source]) -> list[tuple[Variant, list[Source]]]:
+def split_by_variant(sources: Sequence[Source]) -> list[tuple[LeagueKey, list[Source]]]:
     """The variants of a league's games in league order, each with the sources holding its games (a folder's
     are asked of its store, without reading its games)."""
     from ytourney.tournament import store
 
-    found: dict[Variant, list[Source]] = {}
+    found: dict[LeagueKey, list[Source]] = {}
     for source in sources:
         if source.loaded is None:
             held = list(dict.fromkeys(_stored_variant(row) for row in store.stored_variants(source.path)))
@@ -231,7 +234,7 @@ def sprt_state_of(source: Source) -> SprtState | EloSprtState | None:
 
 
 def rate_sources(sources: Sequence[Source], settings: RatingSettings | None = None, *,
-                 detail: bool = True, variant: Variant | None = None) -> Ratings:
+                 detail: bool = True, variant: LeagueKey | None = None) -> Ratings:
     """Rate several sources together as a league (source order, then game id); with `variant`, only its games.
 
     With `detail=False` the games are streamed from the stores and nothing per game is kept (what a rating table
@@ -246,7 +249,7 @@ def rate_sources(sources: Sequence[Source], settings: RatingSettings | None = No
 
 
 
-def fit_sources(sources: Sequence[Source], anchor: str | None = None, *, variant: Variant | None = None) -> EloFit:
+def fit_sources(sources: Sequence[Source], anchor: str | None = None, *, variant: LeagueKey | None = None) -> EloFit:
     """Bradley-Terry Elo of several sources' games together (streamed from the stores, results only), only the
     games of `variant` (a game, board and rules set) when given, as `rate_sources` rates them."""
     games: Iterable[GameRecord] = itertools.chain.from_iterable(s.iter_records(moves=False) for s in sources)

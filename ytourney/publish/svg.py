@@ -20,7 +20,6 @@ from typing import Any
 from ytourney.boards.board import Board, BoardKind, parse_board
 from ytourney.boards.layout import BoardLayout, board_layout
 from ytourney.games.api import EMPTY, Color, Game, Move, MoveKind, State
-from ytourney.games.registry import get_game
 from ytourney.games.replay import ReplayError, replay
 
 __all__ = ["BoardLayout", "DIVERGING", "Replayed", "WIN_RING", "board_layout", "colour_at", "heatmap_svg",
@@ -207,10 +206,9 @@ def replay_moves(game: Game, board: Board, moves: Sequence[str], rules: Any = No
 
 def position_svg(board: Board | str, moves: Sequence[str], *, rules: Any = None, handicap: int = 0,
                  numbered: bool = True, highlight: bool = True, label: str = "", unit: float = UNIT,
-                 game: Game | str | None = None) -> str:
+                 game: Game) -> str:
     """The position after a move list: stones numbered by the move that placed them, the last move ringed (with
     arrows along its path for a step or a jump), the game's highlight (Y's winning group) joined in gold."""
-    game = get_game(game) if game is None or isinstance(game, str) else game
     board = game.parse_board(board) if isinstance(board, str) else board
     return diagram_svg(game, replay_moves(game, board, moves, rules, handicap), numbered=numbered,
                        highlight=highlight, label=label, unit=unit)

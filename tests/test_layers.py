@@ -150,3 +150,117 @@ def test_the_layer_rules_catch_a_concrete_import(tmp_path: Path) -> None:
     assert concrete_game("ytourney.games.y.state") == "y"
     assert concrete_game("ytourney.games.api") is None
     assert concrete_game("ytourney.games.registry") is None
+
+
+# --- strings: above games/, no module names a concrete game or one game's rule -----------------------------------
+
+ABOVE_GAMES = ("ytourney.search", "ytourney.players", "ytourney.stats", "ytourney.tournament", "ytourney.publish",
+               "ytourney.cli", "ytourney.__main__")
+"""The layers that talk to a game only through its value (games.api, games.registry, games.variant)."""
+
+NAMING_ALLOWED = {
+    ("ytourney.cli.options", "DEFAULT_GAME"),  # the CLI's default game, where a name enters
+    ("ytourney.cli.options", "RULE_FLAGS"),  # the CLI alias table (`--misere` is `--rule misere=true`)
+}
+"""(module, top-level name) whose assigned value may name a game or a game's rule."""
+
+ORDINARY_WORDS = {
+    "start": {"ytourney.publish.feed_files", "ytourney.publish.live", "ytourney.publish.svg"},
+}
+"""A game's rule that is also an ordinary word, and the modules that use the word (SVG text-anchor, feed fields),
+not the rule."""
+
+
+def game_words() -> tuple[set[str], set[str]]:
+    """The registered game names, and the rule options some but not all games declare."""
+    from ytourney.games.registry import all_games
+
+    games = all_games()
+    counts: dict[str, int] = {}
+    for game in games.values():
+        for key in game.rule_options:
+            counts[key] = counts.get(key, 0) + 1
+    return set(games), {key for key, count in counts.items() if count < len(games)}
+
+
+def named_words(source: str, module: str, words: set[str]) -> list[tuple[int, str]]:
+    """(line, literal) of every string literal in the `source` of `module` that is one of `words` (whole, any case);
+    literals inside the allowed top-level assignments of NAMING_ALLOWED left out."""
+    tree = ast.parse(source)
+    skipped: set[int] = set()
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+            node, ast.AnnAssign) else []
+        if any(isinstance(t, ast.Name) and (module, t.id) in NAMING_ALLOWED for t in targets):
+            skipped.update(id(inner) for inner in ast.walk(node))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skipped:
+            word = node.value.strip().lower()
+            if word in words and module not in ORDINARY_WORDS.get(word, ()):
+                found.append((node.lineno, node.value))
+    return sorted(found)
+
+
+def test_no_module_above_games_names_a_concrete_game_or_one_games_rule() -> None:
+    games, rules = game_words()
+    assert {"y", "tetra", "yvy"} <= games and {"misere", "max_plies"} <= rules and "pie" not in rules
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        if not any(module == layer or module.startswith(layer + ".") for layer in ABOVE_GAMES):
+            continue
+        found = named_words(path.read_text(encoding="utf-8"), module, games | rules)
+        wrong += [f"{module}:{line} names {text!r}" for line, text in found]
+    assert not wrong, ("above games/, a game travels as a value and its rules as its options; the compatibility "
+                       "with Y lives in ytourney.games.legacy:\n" + "\n".join(wrong))
+
+
+def test_the_string_rule_catches_whole_literals_and_spares_words_inside_a_sentence() -> None:
+    source = ('A = "y"\nB = "answer y/n"\nC = {"Misere": True}\nDEFAULT_GAME = "y"\n'
+              'def f(x):\n    return x == "start"\n')
+    words = {"y", "misere", "start"}
+    assert named_words(source, "ytourney.cli.options", words) == [(1, "y"), (3, "Misere"), (6, "start")]
+    # DEFAULT_GAME may name Y in the CLI's options only; "start" is a word, not Sexta's rule, in the SVG module
+    assert named_words(source, "ytourney.publish.svg", words) == [(1, "y"), (3, "Misere"), (4, "y")]
+
+
+def test_only_the_compatibility_module_names_the_legacy_game_below_the_cli() -> None:
+    from ytourney.games.legacy import LEGACY_GAME
+
+    users = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        if concrete_game(module) or module in ("ytourney.games.legacy", "ytourney.games.registry"):
+            continue  # a game names itself; the registry lists every game
+        if any((module, name) in NAMING_ALLOWED for name in ("DEFAULT_GAME",)) or module.startswith("ytourney.cli"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if any(isinstance(n, ast.Constant) and n.value == LEGACY_GAME for n in ast.walk(tree)):
+            users.append(module)
+    assert not users, f"only ytourney.games.legacy names the game of old folders: {users}"
+
+
+NAME_READERS = {
+    "ytourney.tournament.config",  # the config reader
+    "ytourney.tournament.store",  # the store reader
+    "ytourney.tournament.store_schema",
+    "ytourney.publish.sources",  # a store's (game, board, rules) sets, read without their games
+}
+"""Modules above games/ (besides the CLI) where a game's name enters and is looked up; the record and SGF readers
+sit in games/ and publish/sgf.py reads GM[...] through the registry's list of games."""
+
+
+def test_a_name_is_looked_up_only_where_it_enters() -> None:
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        if not any(module == layer or module.startswith(layer + ".") for layer in ABOVE_GAMES):
+            continue
+        if module in NAME_READERS or module.startswith("ytourney.cli"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "get_game":
+                wrong.append(f"{module}:{node.lineno}")
+    assert not wrong, "above games/, a game travels as its value (Game or Variant), not as a name:\n" + "\n".join(
+        wrong)

@@ -26,8 +26,11 @@ WHITE_START = ("B1", "D1", "F1", "H1", "J2", "L4", "L6", "J8", "A8", "A6", "A4",
 
 GROUP_BITS = 6
 """Nodes one table of a source's lines may cover (2**6 occupancies; a source has about three such groups)."""
-Slow = tuple[tuple[int, int], ...]
-"""Slides whose fusion or central count must be checked, as (target, plain action)."""
+Check = tuple[int, int, int, int]
+"""A slide whose fusion or central count must be checked: (target, plain action, partner mask, central)."""
+Slow = tuple[tuple[int, ...], tuple[Check, ...]]
+"""The slides to check of one occupancy: their plain actions (legal as they are when no fusion and no second
+central stone can happen), and each with what its check reads."""
 Line = tuple[tuple[int, ...], tuple[tuple[int, int, bool], ...]]
 """One line from a source: the nodes it shares with an earlier fork (which must be empty), then its own targets
 as (target, plain action, needs a check) in order."""
@@ -35,7 +38,7 @@ Group = tuple[int, dict[int, tuple[int, ...]], dict[int, Slow] | None]
 """Some lines of a source: (mask of their nodes, plain actions by `occupied & mask`, slides to check by the same)."""
 
 
-def group_tables(lines: list[Line]) -> Group:
+def group_tables(lines: list[Line], partners: tuple[int, ...], central: tuple[int, ...]) -> Group:
     """The slides along `lines` for every occupancy of their nodes (each reached up to the first occupied one)."""
     order = list(dict.fromkeys(node for guard, nodes in lines for node in (*guard, *(t for t, _, _ in nodes))))
     plain: dict[int, tuple[int, ...]] = {}
@@ -43,7 +46,7 @@ def group_tables(lines: list[Line]) -> Group:
     for pattern in range(1 << len(order)):
         occupied = mask_of(node for i, node in enumerate(order) if pattern >> i & 1)
         fast: list[int] = []
-        check: list[tuple[int, int]] = []
+        check: list[Check] = []
         for guard, nodes in lines:
             if occupied & mask_of(guard):
                 continue
@@ -51,15 +54,15 @@ def group_tables(lines: list[Line]) -> Group:
                 if occupied >> target & 1:
                     break
                 if needs_check:
-                    check.append((target, action))
+                    check.append((target, action, partners[target], central[target]))
                 else:
                     fast.append(action)
         plain[occupied] = tuple(fast)
-        slow[occupied] = tuple(check)
-    return mask_of(order), plain, (slow if any(slow.values()) else None)
+        slow[occupied] = (tuple(c[1] for c in check), tuple(check))
+    return mask_of(order), plain, (slow if any(entries for _, entries in slow.values()) else None)
 
 
-def grouped(lines: list[Line]) -> tuple[Group, ...]:
+def grouped(lines: list[Line], partners: tuple[int, ...], central: tuple[int, ...]) -> tuple[Group, ...]:
     """A source's lines in groups of at most GROUP_BITS nodes, each with its tables."""
     groups: list[list[Line]] = []
     size = GROUP_BITS + 1
@@ -70,7 +73,7 @@ def grouped(lines: list[Line]) -> tuple[Group, ...]:
             size = 0
         groups[-1].append(line)
         size += width
-    return tuple(group_tables(group) for group in groups)
+    return tuple(group_tables(group, partners, central) for group in groups)
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,8 @@ class Tables:
     """decode[action]: (source, target, named capture or -1, mask of the slide's path) of every well-formed slide."""
     named: dict[tuple[int, int, int], int]
     """named[(s, t, c)]: the action of the slide s-t naming the capture c."""
+    zones: tuple[int, ...]
+    """zones[s]: every node a slide from s may fuse with (no own stone there: no fusion to check)."""
     easy_steps: tuple[int, ...]
     """easy_steps[s]: one-node slides from s onto nodes that never fuse and are not central (a quick has-a-move)."""
 
@@ -114,7 +119,7 @@ def tables(board: Board, fusion: str = "both") -> Tables:
         else:
             found = [c for c in board.neighbors[t] if c in triangle]
         partners.append(mask_of(found))
-    paths, on_line, branches, easy_steps = [], [], [], []
+    paths, on_line, branches, easy_steps, zones = [], [], [], [], []
     decode: dict[int, tuple[int, int, int, int]] = {}
     named: dict[tuple[int, int, int], int] = {}
     for s in range(n):
@@ -142,12 +147,13 @@ def tables(board: Board, fusion: str = "both") -> Tables:
                 action = named[s, t, c] = encode_path((s, t), c)
                 decode[action] = (s, t, c, mask_of(path))
         paths.append(reach)
-        branches.append(grouped(entries))
+        branches.append(grouped(entries, tuple(partners), central))
+        zones.append(functools.reduce(int.__or__, (partners[t] for t in reach), 0))
         easy_steps.append(easy)
         on_line.append(frozenset(c for line in board.lines_through(s) for c in line[1:]))
     return Tables(branches=tuple(branches), paths=tuple(paths), on_line=tuple(on_line), partners=tuple(partners),
                   central=central, central_nodes=central_nodes, central_mask=mask_of(central_nodes),
-                  decode=decode, named=named, easy_steps=tuple(easy_steps))
+                  decode=decode, named=named, easy_steps=tuple(easy_steps), zones=tuple(zones))
 
 
 def start_nodes(board: Board, corners: str) -> tuple[list[int], list[int]]:
@@ -202,6 +208,7 @@ class SingularityKernel:
         central = t.central
         held = (own & t.central_mask).bit_count()
         branches = t.branches
+        zones = t.zones
         out: list[int] = []
         mask = own
         while mask:
@@ -209,15 +216,21 @@ class SingularityKernel:
             mask ^= low
             s = low.bit_length() - 1
             base = held - central[s]
+            others = own & ~low
+            quick = base <= 0 and not others & zones[s]
             for bmask, plain, slow in branches[s]:
                 key = occ & bmask
                 if base <= 1:
                     out += plain[key]
                 if slow is None:
                     continue
-                for target, action in slow[key]:
-                    fusing = t.partners[target] & own & ~low
-                    after = base + central[target]
+                actions, checks = slow[key]
+                if quick:
+                    out += actions
+                    continue
+                for target, action, partners, is_central in checks:
+                    fusing = partners & others
+                    after = base + is_central
                     if not fusing:
                         if after <= 1:
                             out.append(action)

@@ -214,8 +214,9 @@ class State(Protocol):
     def is_legal(self, move: Move) -> bool:
         """True when `play(move)` would succeed."""
 
-    def play(self, move: Move) -> object:
-        """Apply one action, raising a specific IllegalMoveError when the rules do not allow it."""
+    def play(self, move: Move) -> Outcome | None:
+        """Apply one action, raising a specific IllegalMoveError when the rules do not allow it; the outcome when
+        this action ends the game, else None."""
 
     def copy(self) -> State:
         """An independent copy."""

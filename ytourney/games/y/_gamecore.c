@@ -29,6 +29,7 @@ static int g_all_sides = 7;
 static PyObject *g_move_type;      /* ytourney.games.api.Move */
 static PyObject *g_place_kind;     /* MoveKind.PLACE */
 static PyObject *g_swap_move;      /* the api's SWAP Move */
+static PyObject *g_outcomes;  /* (Black wins, White wins): what play returns when a move decides the game */
 static PyObject *g_str_kind;
 static PyObject *g_str_path;
 static PyObject *g_small[3];       /* the ints 0, 1, 2 */
@@ -505,6 +506,9 @@ Core_play(CoreObject *self, PyObject *arg)
     mask[move] = (uint8_t)sides;
     if (sides == g_all_sides) {
         self->winner = (uint8_t)(self->misere ? 3 - color : color);
+        if (g_outcomes != NULL) {
+            return Py_NewRef(PyTuple_GET_ITEM(g_outcomes, self->winner - 1));
+        }
         return Py_NewRef(color_object(self->winner));
     }
     if (self->stones_left == 1) {
@@ -776,7 +780,7 @@ Core_get_handicap(CoreObject *self, void *closure)
 static PyMethodDef Core_methods[] = {
     {"play", (PyCFunction)Core_play, METH_O,
      PyDoc_STR("play($self, move, /)\n--\n\nApply one action (a cell index or SWAP), raising a specific "
-               "IllegalMoveError if it is not legal; returns the winner when this move decides the game, else None.")},
+               "IllegalMoveError if it is not legal; returns the outcome when this move decides the game, else None.")},
     {"copy", (PyCFunction)Core_copy, METH_NOARGS, PyDoc_STR("copy($self, /)\n--\n\nAn independent copy of this state.")},
     {"empty_cells", (PyCFunction)Core_empty_cells, METH_NOARGS,
      PyDoc_STR("empty_cells($self, /)\n--\n\nEmpty cells in index order.")},
@@ -843,14 +847,21 @@ static PyObject *
 configure(PyObject *module, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"black", "white", "default_rules", "parse_board", "topology_for", "error", "all_sides",
-                             "move_type", "place_kind", "swap_move", NULL};
+                             "move_type", "place_kind", "swap_move", "outcomes", NULL};
     PyObject *black, *white, *default_rules, *parse_board, *topology_for, *error;
-    PyObject *move_type = NULL, *place_kind = NULL, *swap_move = NULL;
+    PyObject *move_type = NULL, *place_kind = NULL, *swap_move = NULL, *outcomes = NULL;
     int all_sides;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "$OOOOOOiOOO:configure", kwlist, &black, &white, &default_rules,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "$OOOOOOiOOOO:configure", kwlist, &black, &white, &default_rules,
                                      &parse_board, &topology_for, &error, &all_sides, &move_type, &place_kind,
-                                     &swap_move)) {
+                                     &swap_move, &outcomes)) {
         return NULL;
+    }
+    if (outcomes != NULL) {
+        if (!PyTuple_CheckExact(outcomes) || PyTuple_GET_SIZE(outcomes) != 2) {
+            PyErr_SetString(PyExc_TypeError, "outcomes must be a tuple of two outcomes (Black wins, White wins)");
+            return NULL;
+        }
+        Py_XSETREF(g_outcomes, Py_NewRef(outcomes));
     }
     if (move_type != NULL) {
         Py_XSETREF(g_move_type, Py_NewRef(move_type));

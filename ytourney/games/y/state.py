@@ -34,6 +34,8 @@ __all__ = ["CONNECTION", "EMPTY", "GameState", "PyGameState", "placements"]
 
 _BLACK = Color.BLACK
 _WHITE = Color.WHITE
+_OUTCOMES = {color: Outcome(color, CONNECTION) for color in (_BLACK, _WHITE)}
+"""Y's two endings, one value each: what `play` returns when a move decides the game."""
 
 
 _MOVE_TABLES: dict[str, tuple[tuple[int, ...], tuple[int, ...], dict[int, tuple[int, ...]]]] = {}
@@ -120,7 +122,7 @@ class _GameStateCommon(PieSeats):
     def outcome(self) -> Outcome | None:
         """The end of the game once a Y is completed (misère already applied), else None."""
         winner = self.winner
-        return None if winner is None else Outcome(winner, CONNECTION)
+        return None if winner is None else _OUTCOMES[winner]
 
     def search_kernel(self) -> YKernel:
         """An independent kernel of this position for a search."""
@@ -290,9 +292,9 @@ class PyGameState(_GameStateCommon):
 
     # --- moves ---------------------------------------------------------------------------------
 
-    def play(self, move: int) -> Color | None:
-        """Apply one action (a cell index or SWAP), raising a specific IllegalMoveError if it is not legal;
-        returns the winner when this move decides the game, else None."""
+    def play(self, move: int | Move) -> Outcome | None:
+        """Apply one action (a cell index, a placement Move, SWAP), raising a specific IllegalMoveError if it is not
+        legal; returns the outcome when this move decides the game, else None."""
         if self._winner is not None:
             raise GameOverError(
                 f"move {self._describe(move)} after the game ended ({self._winner} won) on {self.board.spec!r}"
@@ -336,14 +338,14 @@ class PyGameState(_GameStateCommon):
             mask[move] = side_mask
             if side_mask == ALL_SIDES:
                 winner = self._winner = other if self.rules.misere else color
-                return winner
+                return _OUTCOMES[winner]
         if self._stones_left == 1:
             self._to_move = other
         else:
             self._stones_left -= 1
         return None
 
-    def _play_other(self, move: object) -> None:
+    def _play_other(self, move: object) -> Outcome | None:
         """The rare actions: a Move of the game API, SWAP, or anything that is not a cell index of this board."""
         if type(move) is Move:
             return self.play(_cell_of(move))
@@ -421,6 +423,7 @@ if _gamecore is not None:
         move_type=Move,
         place_kind=MoveKind.PLACE,
         swap_move=SWAP_MOVE,
+        outcomes=(_OUTCOMES[_BLACK], _OUTCOMES[_WHITE]),
     )
 
     class CGameState(_gamecore.Core, _GameStateCommon):

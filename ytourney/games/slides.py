@@ -30,6 +30,8 @@ SWAP_MARK = -1
 """The undo stack's entry for the pie answer's ply."""
 MEMO_CAP = 1 << 10
 """Occupancy patterns a ray group remembers before it forgets them all (bounds memory on long runs)."""
+MERGE_NODES = 10
+"""Ray groups of a source are merged while their nodes number at most this (2^10 patterns: they all fit)."""
 def slide_action(source: int, target: int) -> int:
     """The kernel action of the slide source-target (`encode_path` of the two nodes, written out)."""
     return ((target + 1) << 19) | ((source + 1) << 10) | 1
@@ -84,6 +86,10 @@ class SlideTables:
     """`Board.rays`: per node, every line leaving it."""
 
 
+def _nodes(rays: tuple[tuple[tuple[int, ...], int], ...], group: list[int]) -> set[int]:
+    return {node for i in group for node in rays[i][0]}
+
+
 @functools.lru_cache(maxsize=8)
 def slide_tables(board: Board) -> SlideTables:
     """The slide tables of `board`."""
@@ -108,6 +114,16 @@ def slide_tables(board: Board) -> SlideTables:
         members: dict[int, list[int]] = {}
         for i in range(len(walks)):
             members.setdefault(root(i), []).append(i)
+        merged: list[list[int]] = []
+        for group in sorted(members.values(), key=lambda g: len(_nodes(rays, g))):
+            # small groups share one memo while its patterns stay few: one lookup instead of several
+            for other in merged:
+                if len(_nodes(rays, other + group)) <= MERGE_NODES:
+                    other += group
+                    break
+            else:
+                merged.append(list(group))
+        members = {i: sorted(group) for i, group in enumerate(merged)}
         groups.append(tuple((mask_of(node for i in group for node in rays[i][0]),
                              GroupMemo(tuple(walks[i] for i in group), actions[source]))
                             for group in members.values()))

@@ -78,8 +78,9 @@ class SlideTables:
     full: int
     groups: tuple[tuple[tuple[int, GroupMemo], ...], ...]
     """Per source, its ray groups as (mask of their nodes, memo): no two groups of a source reach a common node."""
-    pairs: dict[int, tuple[int, int]]
-    """Every slide action along a line (ignoring stones) -> (source, target)."""
+    pairs: dict[int, tuple[int, int, tuple[int, ...]]]
+    """Every slide action along a line (ignoring stones) -> (source, target, the masks of the nodes between them
+    on each line that joins them)."""
     lines: tuple[frozenset[int], ...]
     """Per source, every node on a line from it."""
     rays: tuple[tuple[tuple[int, ...], ...], ...]
@@ -96,7 +97,7 @@ def slide_tables(board: Board) -> SlideTables:
     size = board.num_cells
     actions = tuple(tuple(slide_action(s, t) for t in range(size)) for s in range(size))
     groups = []
-    pairs: dict[int, tuple[int, int]] = {}
+    pairs: dict[int, tuple[int, int, tuple[int, ...]]] = {}
     lines = []
     for source, rays in enumerate(slide_table(board)):
         walks = [(mask_of(ray[:shared]), ray[shared:]) for ray, shared in rays]
@@ -127,10 +128,13 @@ def slide_tables(board: Board) -> SlideTables:
         groups.append(tuple((mask_of(node for i in group for node in rays[i][0]),
                              GroupMemo(tuple(walks[i] for i in group), actions[source]))
                             for group in members.values()))
-        reach = frozenset(node for ray, _ in rays for node in ray)
-        lines.append(reach)
-        for target in reach:
-            pairs[actions[source][target]] = (source, target)
+        between: dict[int, set[int]] = {}
+        for ray, _ in rays:
+            for i, target in enumerate(ray):
+                between.setdefault(target, set()).add(mask_of(ray[:i]))
+        lines.append(frozenset(between))
+        for target, paths in between.items():
+            pairs[actions[source][target]] = (source, target, tuple(sorted(paths)))
     return SlideTables(neighbour_masks(board), full_mask(board), tuple(groups), pairs, tuple(lines), board.rays)
 
 
@@ -206,7 +210,11 @@ class SlideKernel(abc.ABC):
         pair = self._pairs.get(action)
         if pair is None or self.cells[pair[0]] != self.to_move or self.cells[pair[1]] != EMPTY:
             return False
-        return action in self.source_actions(pair[0])
+        occupied = self.masks[1] | self.masks[2]
+        for between in pair[2]:
+            if not between & occupied:
+                return True
+        return False
 
     def apply(self, action: int) -> None:
         """Slide the stone, then the end: the game's win, the move limit, the opponent without a slide."""

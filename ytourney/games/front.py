@@ -43,6 +43,10 @@ def move_action(move: Move) -> int | None:
     return encode_path(move.path, move.capture)
 
 
+TABLE_LIMIT = 1 << 18
+"""Moves a table keeps before it starts afresh: the jump chains of some games are too many to keep every one met."""
+
+
 class MoveTable(dict[int, Move]):
     """Actions to their Move values, each made once (a game's moves are few and reused in every game)."""
 
@@ -54,7 +58,11 @@ class MoveTable(dict[int, Move]):
         """The action of each Move this table made, by the Move's identity: the one-lookup way back."""
 
     def __missing__(self, action: int) -> Move:
-        move = self[action] = self.make(action)
+        move = self.make(action)
+        if len(self) >= TABLE_LIMIT:
+            self.clear()
+            self.ids.clear()
+        self[action] = move
         self.ids[id(move)] = action
         return move
 

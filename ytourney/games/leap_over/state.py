@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ytourney.boards.board import Board
-from ytourney.games.api import EMPTY, Color, Game, Move, MoveKind, Termination
+from ytourney.games.api import EMPTY, Color, Move, MoveKind, Termination
 from ytourney.games.front import KernelState, MoveTable, action_move
 from ytourney.games.kernel import DRAW, NODE_BITS, NODE_LIMIT, PASS_ACTION
 from ytourney.games.leap_over.kernel import BLOCKED, FILLED, FIRST_FIELD, LeapOverKernel, _leapcore, pure_python, tables
@@ -42,17 +42,16 @@ def geometry(board: Board) -> Geometry:
 
 
 _SET = object.__setattr__
-TABLE_LIMIT = 1 << 18
-"""Chains a move table keeps before it starts afresh: Leap Over's chains are too many to keep every one met."""
 
 
 class ChainTable(MoveTable):
-    """Actions to Moves for Leap Over: a chain decoded straight into its Move, the table bounded."""
+    """Actions to Moves for Leap Over: a chain decoded straight into its Move."""
 
     def __init__(self) -> None:
         super().__init__(True)
 
-    def __missing__(self, action: int) -> Move:
+    def make(self, action: int) -> Move:
+        """A chain decoded straight into its Move (from its prefix's Move when that one is known)."""
         path = None
         if action >= NODE_LIMIT and action & 1 and not action >> 1 & (NODE_LIMIT - 1) and action != PASS_ACTION:
             # a chain's actions are listed after its prefix's: its path is the prefix's Move's and one landing
@@ -71,9 +70,6 @@ class ChainTable(MoveTable):
             _SET(move, "kind", MoveKind.JUMP)
             _SET(move, "path", path)
             _SET(move, "capture", None)
-        if len(self) >= TABLE_LIMIT:
-            self.clear()
-        self[action] = move
         return move
 
 
@@ -106,9 +102,9 @@ class LeapOverState(KernelState):
     jumps: ClassVar[bool] = True
     kernel: LeapOverKernel
 
-    def __init__(self, game: Game, board: Board, rules: Any, handicap: int = 0) -> None:
-        super().__init__(game, board, rules, handicap)
-        self._moves = _CHAINS
+    def move_table(self) -> MoveTable:
+        """The chain table every Leap Over position shares."""
+        return _CHAINS
 
     def new_kernel(self) -> LeapOverKernel:
         """Black on the A5 side triangle, White on the M5 one, Black to move."""

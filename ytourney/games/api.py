@@ -18,7 +18,7 @@ from ytourney.choices import parse_choice
 from ytourney.errors import IllegalMoveError, NotationError
 from ytourney.games.kernel import Kernel
 from ytourney.games.knowledge import Knowledge
-from ytourney.games.termination import TOOL_TERMINATIONS, Termination
+from ytourney.games.termination import TOOL_TERMINATIONS, Termination  # noqa: F401 - re-exported: the api names every ending
 
 EMPTY = 0
 

@@ -21,7 +21,7 @@ from ytourney.errors import (
     YTourneyError,
 )
 from ytourney.boards.board import ALL_SIDES, Board, parse_board
-from ytourney.games.api import EMPTY, Color, Move, MoveKind, Outcome, Termination
+from ytourney.games.api import EMPTY, Color, Move, MoveKind, Outcome
 from ytourney.games.api import SWAP as SWAP_MOVE
 from ytourney.games.pie import PieSeats
 from ytourney.games.y.notation import SWAP, move_name

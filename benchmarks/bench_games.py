@@ -6,7 +6,8 @@ second (the `legal_moves` of positions sampled from random games, each asked on 
 The ratio column divides by Y on kadon measured the same way in the same process; run it twice, plain and with
 YTOURNEY_PURE_PYTHON=1, to compare Python with Python. With `--baseline COMMIT` (default 61285af, the tree before
 the kernels) that tree is exported from this repository's history and measured by this same script in a fresh
-interpreter, and the last columns are this tree / that tree for each figure.
+interpreter, and the last columns are this tree / that tree for each figure, and for move generation below the
+front ('gen/s': the kernel's `legal_actions` on the sampled positions; that tree's uncached `generate_moves`).
 
     python benchmarks/bench_games.py [--seconds 2] [--only tetra] [--baseline 61285af | --no-baseline]
 """
@@ -67,15 +68,33 @@ def legal_lists(samples: list, seconds: float) -> tuple[float, float]:
     return count / elapsed, moves / max(count, 1)
 
 
+def generations(samples: list, seconds: float) -> float:
+    """Move generations per CPU second over the sampled positions, below the front: the kernel's `legal_actions`
+    (the tree before the kernels: its state's uncached `generate_moves`; Y: `legal_moves`)."""
+    calls = []
+    for state in samples:
+        kernel = getattr(state, "kernel", None)
+        calls.append(getattr(kernel, "legal_actions", None) or getattr(state, "generate_moves", None)
+                     or state.legal_moves)
+    count = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for call in calls:
+            call()
+        count += len(calls)
+    return count / (time.process_time() - start)
+
+
 def measure(names: list[str], seconds: float) -> dict[str, list[float]]:
-    """Each game's [plies/s, plies/game, lists/s, moves/list], the baseline game's under 'baseline'."""
+    """Each game's [plies/s, plies/game, lists/s, moves/list, generations/s], the baseline game's under
+    'baseline'."""
     from ytourney.games.registry import get_game  # noqa: PLC0415
 
     results = {}
     for key, name, spec in [("baseline", *BASELINE_GAME)] + [(name, name, None) for name in names]:
         plies_rate, plies, samples = random_games(name, spec, seconds)
         lists_rate, per_list = legal_lists(samples, seconds)
-        results[key] = [plies_rate, plies, lists_rate, per_list]
+        results[key] = [plies_rate, plies, lists_rate, per_list, generations(samples, seconds)]
     results["boards"] = {name: get_game(name).default_board for name in names}  # type: ignore[assignment]
     return results
 
@@ -117,23 +136,26 @@ def main() -> None:
     if not args.no_baseline:
         with tempfile.TemporaryDirectory() as folder:
             before = measure_in(export_tree(args.baseline, Path(folder)), names, args.seconds)
-    base_plies, _, base_lists, base_per_list = now["baseline"]
+    base_plies, _, base_lists, base_per_list, _ = now["baseline"]
     head = (f"{'game':16s} {'board':7s} {'plies/s':>9s} {'plies/game':>10s} {'x Y':>6s}  {'lists/s':>9s} "
             f"{'moves/list':>10s} {'x Y':>6s}")
     if before is not None:
-        head += f"  {'plies/s ' + args.baseline:>16s} {'x':>6s}  {'lists/s ' + args.baseline:>16s} {'x':>6s}"
+        head += (f"  {'plies/s ' + args.baseline:>16s} {'x':>6s}  {'lists/s ' + args.baseline:>16s} {'x':>6s}"
+                 f"  {'gen/s':>8s} {'gen/s ' + args.baseline:>14s} {'x':>6s}")
     print(head)
     for name in names:
-        plies_rate, plies, lists_rate, per_list = now[name]
+        plies_rate, plies, lists_rate, per_list, generated = now[name]
         line = (f"{name:16s} {now['boards'][name]:7s} {plies_rate:9.0f} {plies:10.1f} {plies_rate / base_plies:6.3f}  "
                 f"{lists_rate:9.0f} {per_list:10.1f} {lists_rate * per_list / (base_lists * base_per_list):6.3f}")
         if before is not None:
-            old_plies, _, old_lists, _ = before[name]
-            line += f"  {old_plies:16.0f} {plies_rate / old_plies:6.2f}  {old_lists:16.0f} {lists_rate / old_lists:6.2f}"
+            old_plies, _, old_lists, _, old_generated = before[name]
+            line += (f"  {old_plies:16.0f} {plies_rate / old_plies:6.2f}  {old_lists:16.0f} {lists_rate / old_lists:6.2f}"
+                     f"  {generated:8.0f} {old_generated:14.0f} {generated / old_generated:6.2f}")
         print(line)
     print(f"Y on kadon in the same run: {base_plies:.0f} random plies/s, {base_lists:.0f} legal lists/s "
           f"({base_per_list:.1f} moves a list); 'x Y' columns: plies/s and legal moves/s as a share of Y's"
           + ("" if before is None else f"; 'x' columns: this tree / {args.baseline}, same script, same seconds"))
+    print("the old 'lists/s' is inflated: that tree's state copy carried its cached move list into the copy")
     print("core:", "pure Python" if os.environ.get("YTOURNEY_PURE_PYTHON") == "1" else "C where built")
 
 

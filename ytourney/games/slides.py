@@ -31,6 +31,8 @@ SWAP_MARK = -1
 MEMO_CAP = 1 << 10
 """Occupancy patterns a ray group remembers before it forgets them all (bounds memory on long runs)."""
 MERGE_NODES = 10
+FLAG_BIT = 1024
+"""The first bit of a tail memo's open-walk flags, above every node's bit."""
 """Ray groups of a source are merged while their nodes number at most this (2^10 patterns: they all fit)."""
 def slide_action(source: int, target: int) -> int:
     """The kernel action of the slide source-target (`encode_path` of the two nodes, written out)."""
@@ -70,6 +72,33 @@ class GroupMemo(dict[int, tuple[int, ...]]):
         return got
 
 
+class TailMemo(dict[int, tuple[int, ...]]):
+    """The far parts of lines from one source that meet again: the key holds their nodes' stones and a flag per
+    walk open up to its far part; each target once."""
+
+    __slots__ = ("actions", "walks")
+
+    def __init__(self, walks: tuple[tuple[int, tuple[int, ...]], ...], actions: tuple[int, ...]) -> None:
+        super().__init__()
+        self.walks = walks
+        """Each walk's far part as (its flag, the nodes it walks)."""
+        self.actions = actions
+
+    def __missing__(self, key: int) -> tuple[int, ...]:
+        found: dict[int, None] = {}
+        for flag, walk in self.walks:
+            if not key & flag:
+                continue
+            for node in walk:
+                if key >> node & 1:
+                    break
+                found[self.actions[node]] = None
+        if len(self) >= MEMO_CAP:
+            self.clear()
+        got = self[key] = tuple(found)
+        return got
+
+
 @dataclass(frozen=True, eq=False)
 class SlideTables:
     """A board's slide tables, built once: ray groups per source, line pairs, neighbour masks."""
@@ -78,6 +107,9 @@ class SlideTables:
     full: int
     groups: tuple[tuple[tuple[int, GroupMemo], ...], ...]
     """Per source, its ray groups as (mask of their nodes, memo): no two groups of a source reach a common node."""
+    tails: tuple[tuple[tuple[tuple[tuple[int, int], ...], int, TailMemo], ...], ...]
+    """Per source, where lines from it meet again far out: ((flag, mask of the nodes before the meeting) per walk,
+    mask of the nodes from the meeting on, memo keyed by their stones and the flags of the walks open that far)."""
     pairs: dict[int, tuple[int, int, tuple[int, ...]]]
     """Every slide action along a line (ignoring stones) -> (source, target, the masks of the nodes between them
     on each line that joins them)."""
@@ -87,8 +119,28 @@ class SlideTables:
     """`Board.rays`: per node, every line leaving it."""
 
 
-def _nodes(rays: tuple[tuple[tuple[int, ...], int], ...], group: list[int]) -> set[int]:
-    return {node for i in group for node in rays[i][0]}
+def _overlapping(walks: list[tuple[int, tuple[int, ...]]]) -> list[list[int]]:
+    """The walks of a source in groups whose walks meet (a target must be listed once), each group in ray order."""
+    parent = list(range(len(walks)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i, (_, walk) in enumerate(walks):
+        for j in range(i):
+            if set(walk) & set(walks[j][1]):
+                parent[root(i)] = root(j)
+    members: dict[int, list[int]] = {}
+    for i in range(len(walks)):
+        members.setdefault(root(i), []).append(i)
+    return list(members.values())
+
+
+def _key_mask(group: list[tuple[int, tuple[int, ...]]]) -> int:
+    """The nodes whose stones decide a group's slides: its prefixes and its walks."""
+    return mask_of(node for _, walk in group for node in walk) | functools.reduce(int.__or__, (p for p, _ in group), 0)
 
 
 @functools.lru_cache(maxsize=8)
@@ -99,35 +151,41 @@ def slide_tables(board: Board) -> SlideTables:
     groups = []
     pairs: dict[int, tuple[int, int, tuple[int, ...]]] = {}
     lines = []
+    tails = []
     for source, rays in enumerate(slide_table(board)):
         walks = [(mask_of(ray[:shared]), ray[shared:]) for ray, shared in rays]
-        parent = list(range(len(walks)))
-
-        def root(i: int) -> int:
-            while parent[i] != i:
-                i = parent[i]
-            return i
-
-        for i, (_, walk) in enumerate(walks):  # rays whose walks meet again go in one group, listed once there
-            for j in range(i):
-                if set(walk) & set(walks[j][1]):
-                    parent[root(i)] = root(j)
-        members: dict[int, list[int]] = {}
-        for i in range(len(walks)):
-            members.setdefault(root(i), []).append(i)
-        merged: list[list[int]] = []
-        for group in sorted(members.values(), key=lambda g: len(_nodes(rays, g))):
+        plain: list[list[tuple[int, tuple[int, ...]]]] = []
+        crossings = []
+        for component in _overlapping(walks):
+            nodes = {node for i in component for node in rays[i][0]}
+            if len(component) == 1 or len(nodes) <= MERGE_NODES:
+                plain.append([walks[i] for i in component])
+                continue
+            # lines that meet again far out: each walk's own part alone, the parts from the first shared node
+            # on in a tail keyed by which walks are open that far
+            seen = [node for i in component for node in walks[i][1]]
+            shared = {node for node in seen if seen.count(node) > 1}
+            tail = []
+            for prefix, walk in (walks[i] for i in component):
+                cut = next((k for k, node in enumerate(walk) if node in shared), len(walk))
+                if cut:
+                    plain.append([(prefix, walk[:cut])])
+                tail.append((prefix | mask_of(walk[:cut]), walk[cut:]))
+            flags = tuple(1 << (FLAG_BIT + k) for k in range(len(tail)))
+            crossings.append((tuple(zip(flags, (mask for mask, _ in tail), strict=True)),
+                              mask_of(node for _, walk in tail for node in walk),
+                              TailMemo(tuple(zip(flags, (walk for _, walk in tail), strict=True)), actions[source])))
+        merged: list[list[tuple[int, tuple[int, ...]]]] = []
+        for group in sorted(plain, key=lambda g: _key_mask(g).bit_count()):
             # small groups share one memo while its patterns stay few: one lookup instead of several
             for other in merged:
-                if len(_nodes(rays, other + group)) <= MERGE_NODES:
+                if (_key_mask(other) | _key_mask(group)).bit_count() <= MERGE_NODES:
                     other += group
                     break
             else:
                 merged.append(list(group))
-        members = {i: sorted(group) for i, group in enumerate(merged)}
-        groups.append(tuple((mask_of(node for i in group for node in rays[i][0]),
-                             GroupMemo(tuple(walks[i] for i in group), actions[source]))
-                            for group in members.values()))
+        groups.append(tuple((_key_mask(group), GroupMemo(tuple(group), actions[source])) for group in merged))
+        tails.append(tuple(crossings))
         between: dict[int, set[int]] = {}
         for ray, _ in rays:
             for i, target in enumerate(ray):
@@ -135,7 +193,8 @@ def slide_tables(board: Board) -> SlideTables:
         lines.append(frozenset(between))
         for target, paths in between.items():
             pairs[actions[source][target]] = (source, target, tuple(sorted(paths)))
-    return SlideTables(neighbour_masks(board), full_mask(board), tuple(groups), pairs, tuple(lines), board.rays)
+    return SlideTables(neighbour_masks(board), full_mask(board), tuple(groups), tuple(tails), pairs, tuple(lines),
+                       board.rays)
 
 
 class SlideKernel(abc.ABC):
@@ -161,6 +220,7 @@ class SlideKernel(abc.ABC):
         self.limit = sys.maxsize if limit is None else limit
         self._stack: list[int] = []
         self._groups = tables.groups
+        self._tails = tables.tails
         self._pairs = tables.pairs
         self._neighbours = tables.neighbours
         self._full = tables.full
@@ -187,12 +247,21 @@ class SlideKernel(abc.ABC):
         occupied = masks[1] | masks[2]
         mine = masks[self.to_move]
         groups = self._groups
+        tails = self._tails
         found: list[int] = []
         while mine:
             low = mine & -mine
             mine ^= low
-            for mask, memo in groups[low.bit_length() - 1]:
+            source = low.bit_length() - 1
+            for mask, memo in groups[source]:
                 found += memo[occupied & mask]
+            for opens, far, tail in tails[source]:
+                flags = 0
+                for flag, near in opens:
+                    if not occupied & near:
+                        flags |= flag
+                if flags:
+                    found += tail[(occupied & far) | flags]
         return found
 
     def source_actions(self, source: int) -> tuple[int, ...]:
@@ -201,6 +270,13 @@ class SlideKernel(abc.ABC):
         found: tuple[int, ...] = ()
         for mask, memo in self._groups[source]:
             found += memo[occupied & mask]
+        for opens, far, tail in self._tails[source]:
+            flags = 0
+            for flag, near in opens:
+                if not occupied & near:
+                    flags |= flag
+            if flags:
+                found += tail[(occupied & far) | flags]
         return found
 
     def is_legal(self, action: int) -> bool:

@@ -12,7 +12,7 @@ from ytourney.games import registry
 from ytourney.games.api import PASS, Move
 from ytourney.games.bot import Limit
 from ytourney.players.bots.random_bot import RandomBot, playable_moves
-from ytourney.players.bots.uct import UctBot
+from ytourney.players.bots.mcts_bot import MctsBot
 from ytourney.players.spec import builtin_class, parse_bot_spec
 from ytourney.tournament.match import Seat, play_game
 
@@ -26,39 +26,39 @@ def tictactoe(monkeypatch: pytest.MonkeyPatch) -> object:
     return registry.get_game("tictactoe")
 
 
-def test_mcts_is_the_generic_uct_except_where_a_game_has_its_own(tictactoe: object) -> None:
-    assert builtin_class("mcts", registry.get_game("tictactoe")) is UctBot
-    assert builtin_class("mcts", registry.get_game("y")) is not UctBot  # Y keeps its tuned search
+def test_mcts_is_the_search_library_except_where_a_game_has_its_own(tictactoe: object) -> None:
+    assert builtin_class("mcts", registry.get_game("tictactoe")) is MctsBot
+    assert builtin_class("mcts", registry.get_game("y")) is not MctsBot  # Y keeps its tuned search
     assert parse_bot_spec("mcts:playouts=10,c=0.5", registry.get_game("tictactoe")).options == (("c", 0.5), ("playouts", 10))
 
 
-def test_uct_takes_a_win_in_one_and_blocks_a_loss_in_one(tictactoe: object) -> None:
+def test_mcts_takes_a_win_in_one_and_blocks_a_loss_in_one(tictactoe: object) -> None:
     game = tictactoe
     board = game.parse_board("tri:3")
     state = game.new_state(board, game.parse_rules(None))
     for name in ("a1", "a2", "b1"):  # Black a1 b1 threatens c1; White a2
         state.play(game.parse_move(board, name))
-    block = UctBot(seed=3, playouts=400).move(state.copy(), Limit())
+    block = MctsBot(seed=3, playouts=400).move(state.copy(), Limit())
     assert game.format_move(board, block) == "c1"  # White must block the side a1 b1 c1
     state.play(game.parse_move(board, "b2"))  # White elsewhere instead: Black wins at c1
-    assert game.format_move(board, UctBot(seed=3, playouts=400).move(state.copy(), Limit())) == "c1"
+    assert game.format_move(board, MctsBot(seed=3, playouts=400).move(state.copy(), Limit())) == "c1"
 
 
-def test_uct_beats_random_at_tictactoe(tictactoe: object) -> None:
+def test_mcts_beats_random_at_tictactoe(tictactoe: object) -> None:
     score = 0.0
     for seed in range(10):
-        seats = [Seat("uct", UctBot(seed=seed, playouts=200)), Seat("random", RandomBot(seed=seed))]
+        seats = [Seat("uct", MctsBot(seed=seed, playouts=200)), Seat("random", RandomBot(seed=seed))]
         record = play_game(seats if seed % 2 else seats[::-1], tictactoe, "tri:3", seed=seed)
         score += 1.0 if record.winner_name == "uct" else 0.5 if record.winner is None else 0.0
     assert score >= 7  # the first mover may force a win on tri:3: the random one sometimes holds on
 
 
-def test_uct_keeps_to_its_time_budget_and_answers_the_pie_with_a_bool() -> None:
+def test_mcts_keeps_to_its_time_budget_and_answers_the_pie_with_a_bool() -> None:
     game = registry.get_game("y")
     board = game.parse_board("tri:9")
     state = game.new_state(board, game.parse_rules(None))
     state.play(game.parse_move(board, "e3"))
-    bot = UctBot(seed=1, playouts=10_000_000)
+    bot = MctsBot(seed=1, playouts=10_000_000)
     begin = time.perf_counter()
     answer = bot.swap(state.copy(), Limit(seconds=0.2))
     assert isinstance(answer, bool) and time.perf_counter() - begin < 0.5

@@ -22,7 +22,7 @@ from ytourney.players.untrusted import describe_error
 # A game's own bots (Game.own_bots) join them for that game, replacing a generic bot of the same name.
 BUILTIN_BOTS: dict[str, str] = {
     "random": "ytourney.players.bots.random_bot:RandomBot",
-    "mcts": "ytourney.players.bots.uct:UctBot",
+    "mcts": "ytourney.players.bots.mcts_bot:MctsBot",
 }
 
 

@@ -1,11 +1,14 @@
 """Tetra's search knowledge: a win in one, short random playouts on scratch masks, and an evaluation by the
-figures each side still holds alone, weighted 4^(stones - 1)."""
+figures each side still holds alone, weighted 4^(stones - 1).
+
+On the C kernel (ckernel.py) each of these runs in the core. A playout draws from a 64-bit LCG seeded once from
+the search's `random.Random` (`getrandbits(64)`), each choice `(state >> 32) % n` in the same candidate order as the
+core, so for one seed the pure-Python and the C playouts play the same moves and return the same value."""
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 
 from ytourney.games.bitboard import bits
 from ytourney.games.kernel import ONGOING, Kernel
@@ -16,6 +19,10 @@ BLACK = 1
 MOVER_BONUS = 1.5
 """The side to move's figures count half again: its next stone comes first."""
 TEMPERATURE = 24.0
+LCG_MUL = 6364136223846793005
+LCG_INC = 1442695040888963407
+MASK64 = (1 << 64) - 1
+"""The playouts' generator: state = state * LCG_MUL + LCG_INC mod 2^64, a draw is its top 32 bits (as in the core)."""
 
 
 def value_of(ones: int, twos: int, others: int) -> int:
@@ -38,31 +45,37 @@ def evaluate_counts(black_ones: int, black_twos: int, white_ones: int, white_two
     return 1.0 / (1.0 + math.exp(-(ours - theirs) / TEMPERATURE))
 
 
-def _random_move(t: TetraTables, stones: list[int], occupied: int, random: Callable[[], float]) -> int | None:
-    """A random move: a random stone among `stones` that can move, then a random move of it (`stones` untouched)."""
+def _random_move(t: TetraTables, stones: list[int], occupied: int, state: int) -> tuple[int | None, int]:
+    """A random move: a random stone among `stones` that can move, then a random move of it (`stones` untouched);
+    with the generator's state after the draws."""
     regions, memo = t.regions, t.memo
     sources = stones
     while sources:
-        i = int(random() * len(sources))
+        state = (state * LCG_MUL + LCG_INC) & MASK64
+        i = (state >> 32) % len(sources)
         source = sources[i]
         moves = memo[source][occupied & regions[source]]
         if moves:
-            return moves[int(random() * len(moves))]
+            state = (state * LCG_MUL + LCG_INC) & MASK64
+            return moves[(state >> 32) % len(moves)], state
         if sources is stones:
             sources = stones.copy()
         sources[i] = sources[-1]
         sources.pop()
-    return None
+    return None, state
 
 
 class TetraKnowledge(Knowledge):
-    """Win in one, playouts of 16 plies scored by the figure evaluation; the tables come with the kernel."""
+    """Win in one, playouts of 16 plies scored by the figure evaluation; the tables come with the kernel (on the C
+    kernel, each is the core's own)."""
 
     defaults = SearchDefaults(exploration=0.7, playout_plies=16)
 
     def winning_action(self, kernel: Kernel) -> int | None:
         """A placement or a move of a stone from outside onto the one empty node of a figure holding three own."""
-        k: TetraKernel = kernel  # type: ignore[assignment]
+        if type(kernel) is not TetraKernel:
+            return kernel.winning_action()  # type: ignore[attr-defined, no-any-return]
+        k = kernel
         if k.result != ONGOING:
             return None
         c = k.to_move
@@ -96,31 +109,51 @@ class TetraKnowledge(Knowledge):
 
     def evaluate(self, kernel: Kernel) -> float:
         """Black's value: the figures each side holds alone, weighted by how full, the mover's half again."""
-        k: TetraKernel = kernel  # type: ignore[assignment]
+        if type(kernel) is not TetraKernel:
+            return kernel.evaluate()  # type: ignore[attr-defined, no-any-return]
+        k = kernel
         return evaluate_counts(k.ones[1], k.twos[1], k.ones[2], k.twos[2], k.to_move)
 
     def playout_action(self, kernel: Kernel, rng: random.Random) -> int | None:
-        """A random empty node while placing, else a random movable stone's random move."""
-        k: TetraKernel = kernel  # type: ignore[assignment]
-        if k.result != ONGOING:
+        """A random empty node while placing, else a random movable stone's random move (one seed drawn)."""
+        if kernel.result != ONGOING:
             return None
+        seed = rng.getrandbits(64)
+        if type(kernel) is not TetraKernel:
+            return kernel.playout_action(seed)  # type: ignore[attr-defined, no-any-return]
+        k = kernel
         c = k.to_move
         occupied = k.masks[1] | k.masks[2]
-        random = rng.random
         if k.hand[c]:
-            target = int(random() * k.t.size)
-            while occupied >> target & 1:
-                target = int(random() * k.t.size)
-            return target
-        return _random_move(k.t, bits(k.masks[c]), occupied, random)
+            size = k.t.size
+            if occupied == (1 << size) - 1:
+                return None
+            while True:
+                seed = (seed * LCG_MUL + LCG_INC) & MASK64
+                target = (seed >> 32) % size
+                if not occupied >> target & 1:
+                    return target
+        stones = bits(k.masks[c])
+        if not stones:
+            return None
+        seed = (seed * LCG_MUL + LCG_INC) & MASK64
+        source = stones[(seed >> 32) % len(stones)]
+        moves = k.t.memo[source][occupied & k.t.regions[source]]
+        if moves:
+            seed = (seed * LCG_MUL + LCG_INC) & MASK64
+            return moves[(seed >> 32) % len(moves)]
+        return _random_move(k.t, stones, occupied, seed)[0]
 
     def rollout(self, kernel: Kernel, rng: random.Random, plies: int, trace: list[int] | None = None) -> float:
         """Up to `plies` playout moves on scratch masks (the kernel untouched); 1 or 0 on a win or a side left
         without a move, 0.5 at the move limit, else `evaluate` of where they stop. The actions played are
         appended to `trace` when one is given (for RAVE)."""
-        k: TetraKernel = kernel  # type: ignore[assignment]
-        if k.result != ONGOING:
-            return result_value(k.result)
+        if kernel.result != ONGOING:
+            return result_value(kernel.result)
+        seed = rng.getrandbits(64)
+        if type(kernel) is not TetraKernel:
+            return kernel.rollout(seed, plies, trace)  # type: ignore[attr-defined, no-any-return]
+        k = kernel
         t = k.t
         size, steps, figure_bits, regions, memo = t.size, t.steps, t.figure_bits, t.regions, t.memo
         masks = k.masks.copy()
@@ -129,15 +162,19 @@ class TetraKnowledge(Knowledge):
         twos = k.twos.copy()
         stones = [[], bits(masks[1]), bits(masks[2])]
         mover = k.to_move
-        random = rng.random
         played = min(plies, k.max_plies - k.plies)
+        full = (1 << size) - 1
         for _ in range(played):
             occupied = masks[1] | masks[2]
             o, w = ones[mover], twos[mover]
             if hand[mover]:
-                target = int(random() * size)
+                if occupied == full:  # a set-up board with no empty node: no placement left
+                    return 0.0 if mover == BLACK else 1.0
+                seed = (seed * LCG_MUL + LCG_INC) & MASK64
+                target = (seed >> 32) % size
                 while occupied >> target & 1:
-                    target = int(random() * size)
+                    seed = (seed * LCG_MUL + LCG_INC) & MASK64
+                    target = (seed >> 32) % size
                 hand[mover] -= 1
                 masks[mover] |= 1 << target
                 stones[mover].append(target)
@@ -145,17 +182,22 @@ class TetraKnowledge(Knowledge):
             else:
                 # a random stone among those that can move, then a random move of it
                 mine = stones[mover]
-                i = int(random() * len(mine))
+                if not mine:
+                    return 0.0 if mover == BLACK else 1.0
+                seed = (seed * LCG_MUL + LCG_INC) & MASK64
+                i = (seed >> 32) % len(mine)
                 source = mine[i]
                 moves = memo[source][occupied & regions[source]]
                 if not moves:
-                    action = _random_move(t, mine, occupied, random)
-                    if action is None:
+                    found, seed = _random_move(t, mine, occupied, seed)
+                    if found is None:
                         return 0.0 if mover == BLACK else 1.0
+                    action = found
                     source = steps[action][0]
                     i = mine.index(source)
                 else:
-                    action = moves[int(random() * len(moves))]
+                    seed = (seed * LCG_MUL + LCG_INC) & MASK64
+                    action = moves[(seed >> 32) % len(moves)]
                 target = steps[action][1]
                 masks[mover] ^= (1 << source) | (1 << target)
                 mine[i] = target

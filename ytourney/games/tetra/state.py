@@ -11,7 +11,9 @@ from ytourney.boards.board import Board
 from ytourney.games.api import EMPTY, Color, Game, Move, MoveKind
 from ytourney.games.bitboard import bits
 from ytourney.games.front import KernelState
-from ytourney.games.tetra.kernel import FIGURE, STONES, TetraKernel, step_table, tables
+from ytourney.games.kernel import Kernel
+from ytourney.games.tetra.ckernel import new_kernel, setup_kernel
+from ytourney.games.tetra.kernel import FIGURE, STONES, step_table
 from ytourney.games.tetra.knowledge import TetraKnowledge
 
 __all__ = ["FIGURE", "KNOWLEDGE", "STONES", "TetraRules", "TetraState"]
@@ -36,11 +38,12 @@ class TetraRules:
 class TetraState(KernelState):
     """A Tetra position: the stones, each side's stones in hand, and whose turn it is."""
 
-    kernel: TetraKernel
+    kernel: Kernel
+    """The C core's kernel when built and allowed, else the pure-Python `TetraKernel` (ckernel.py)."""
 
-    def new_kernel(self) -> TetraKernel:
+    def new_kernel(self) -> Kernel:
         """Empty board, ten stones in each hand."""
-        return TetraKernel(tables(self.board, self.rules.bridge_lines), self.rules.max_plies)
+        return new_kernel(self.board, self.rules.bridge_lines, self.rules.max_plies)
 
     @classmethod
     def position(cls, game: Game, board: Board, rules: TetraRules, black: Iterable[int] = (),
@@ -49,24 +52,23 @@ class TetraState(KernelState):
         """A state set up with these stones, stones in hand (Black's, White's) and side to move, no history; the
         position is not judged (give one that is still going)."""
         state = cls(game, board, rules)
-        state.kernel = TetraKernel.setup(tables(board, rules.bridge_lines), rules.max_plies, black, white, in_hand,
-                                         int(to_move))
+        state.kernel = setup_kernel(board, rules.bridge_lines, rules.max_plies, black, white, in_hand, int(to_move))
         return state
 
     @property
     def in_hand(self) -> list[int]:
         """Stones in hand: [0, Black's, White's] (a copy)."""
-        return self.kernel.hand.copy()
+        return list(self.kernel.hand)  # type: ignore[attr-defined]
 
     @property
     def placing(self) -> bool:
         """True while the side to move still has stones in hand."""
-        return self.kernel.hand[self.kernel.to_move] > 0
+        return self.kernel.hand[self.kernel.to_move] > 0  # type: ignore[attr-defined, no-any-return]
 
     @property
     def winning_figure(self) -> tuple[int, ...]:
         """The four nodes of the figure that won, or () while none has."""
-        return tuple(bits(self.kernel.win))
+        return tuple(bits(self.kernel.win))  # type: ignore[attr-defined]
 
     def end_reason(self) -> str:
         """A figure names its four nodes; the other endings as the front words them."""

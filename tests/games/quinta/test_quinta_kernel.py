@@ -15,7 +15,7 @@ from ytourney.games.kernel import DRAW, NODE_LIMIT, ONGOING, PASS_ACTION, encode
 from ytourney.games.quinta.kernel import LINE, QuintaKernel, segments
 from ytourney.games.quinta.knowledge import WEIGHTS
 from ytourney.games.registry import get_game
-from ytourney.games.slides import slide_action, slide_tables
+from ytourney.games.slide_tables import slide_action, slide_tables
 
 GAME = get_game("quinta")
 BOARD = GAME.parse_board("kadon")
@@ -157,7 +157,7 @@ def test_five_in_a_line_through_a_fork_wins_and_undo_takes_it_back() -> None:
     k = kernel("C5 D5 E5 E4 H3", "A9 L4")
     k.apply(slide("H3", "E3"))
     assert (k.result, k.termination, k.legal_actions()) == (Color.BLACK, LINE, [])
-    assert set(k.winning_stones()) == {n(x) for x in "C5 D5 E5 E4 E3".split()}
+    assert set(k.winning_stones()) == {n(x) for x in ["C5", "D5", "E5", "E4", "E3"]}
     assert k.winning_stones() in segments(BOARD)
     k.undo()
     assert (k.result, k.termination, k.to_move) == (ONGOING, None, Color.BLACK)
@@ -227,7 +227,7 @@ def test_the_one_block_is_urgent() -> None:
         assert KNOWLEDGE.winning_action(k) is None
         k.undo()
     state = GAME.new_state(BOARD, RULES)
-    state.set_position([n(x) for x in "A9 I1".split()], [n(x) for x in "A5 B5 C5 D5 E8".split()], Color.WHITE)
+    state.set_position([n(x) for x in ["A9", "I1"]], [n(x) for x in ["A5", "B5", "C5", "D5", "E8"]], Color.WHITE)
     assert state.can_win_now() and KNOWLEDGE.urgent_actions(state.kernel) == [slide("E8", "E5")]
 
 

@@ -15,7 +15,7 @@ from ytourney.games.kernel import DRAW, NODE_LIMIT, ONGOING, PASS_ACTION, encode
 from ytourney.games.registry import get_game
 from ytourney.games.sexta.kernel import CHAIN, SextaKernel
 from ytourney.games.sexta.state import chain_of
-from ytourney.games.slides import slide_action, slide_tables
+from ytourney.games.slide_tables import slide_action, slide_tables
 
 GAME = get_game("sexta")
 BOARD = GAME.parse_board("kadon")
@@ -139,7 +139,7 @@ def test_a_bent_chain_wins_and_undo_takes_it_back() -> None:
     k = kernel("A3 B3 C3 C2 C1 H1")
     k.apply(slide("H1", "D1"))
     assert (k.result, k.termination, k.legal_actions()) == (Color.BLACK, CHAIN, [])
-    assert k.winning_stones() == tuple(sorted(n(x) for x in "A3 B3 C3 C2 C1 D1".split()))
+    assert k.winning_stones() == tuple(sorted(n(x) for x in ["A3", "B3", "C3", "C2", "C1", "D1"]))
     k.undo()
     assert (k.result, k.termination, k.to_move) == (ONGOING, None, Color.BLACK)
 

@@ -8,7 +8,8 @@ import math
 from ytourney.games.api import Color
 from ytourney.games.bitboard import mask_of
 from ytourney.games.quinta.kernel import segments
-from ytourney.games.slides import SlideKernel, SlideKnowledge, slide_action
+from ytourney.games.slide_tables import slide_action
+from ytourney.games.slides import SlideKernel, SlideKnowledge
 
 WEIGHTS = (0.0, 0.0, 1.0, 5.0, 25.0, 125.0)
 """A run's weight by the stones one side holds on it alone."""

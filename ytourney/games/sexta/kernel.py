@@ -3,8 +3,8 @@ moved stone must touch one or two of its six before the whole chain is flooded).
 
 from __future__ import annotations
 
-from ytourney.games.slides import SlideKernel
 from ytourney.games.bitboard import bits
+from ytourney.games.slides import SlideKernel
 from ytourney.games.termination import Termination
 
 CHAIN = Termination.define("chain")

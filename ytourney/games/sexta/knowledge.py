@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ytourney.games.bitboard import bits
 from ytourney.games.sexta.kernel import SIX, is_chain
-from ytourney.games.slides import SlideKernel, SlideKnowledge, slide_target
+from ytourney.games.slide_tables import slide_target
+from ytourney.games.slides import SlideKernel, SlideKnowledge
 
 SHAPE_SCALE = 24.0
 """Shape points (0..10 a side) per unit of value."""

@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ytourney.boards.board import Board
-from ytourney.games.api import EMPTY, Color, Game, Move, MoveKind
+from ytourney.games.api import EMPTY, SWAP, Color, Game, Move, MoveKind, Outcome
 from ytourney.games.bitboard import bits
 from ytourney.games.front import KernelState
-from ytourney.games.kernel import Kernel
-from ytourney.games.tetra.ckernel import new_kernel, setup_kernel
-from ytourney.games.tetra.kernel import FIGURE, STONES, step_table
+from ytourney.games.kernel import DRAW, ONGOING, Kernel
+from ytourney.games.tetra.ckernel import core, core_tables_with_moves, new_kernel, setup_kernel
+from ytourney.games.tetra.kernel import FIGURE, STONES, TetraKernel, step_table
 from ytourney.games.tetra.knowledge import TetraKnowledge
 
 __all__ = ["FIGURE", "KNOWLEDGE", "STONES", "TetraRules", "TetraState"]
@@ -42,8 +42,32 @@ class TetraState(KernelState):
     """The C core's kernel when built and allowed, else the pure-Python `TetraKernel` (ckernel.py)."""
 
     def new_kernel(self) -> Kernel:
-        """Empty board, ten stones in each hand."""
+        """Empty board, ten stones in each hand (the C tables learn this state's Moves, for `legal_moves`)."""
+        if core is not None:
+            core_tables_with_moves(self.board, self.rules.bridge_lines, self.move_table())
         return new_kernel(self.board, self.rules.bridge_lines, self.rules.max_plies)
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal action, the pie answer last when offered; empty once over (the C kernel lists the Moves)."""
+        kernel = self.kernel
+        if type(kernel) is TetraKernel or self._outcome is not None:
+            return super().legal_moves()
+        moves: list[Move] = kernel.legal_moves()  # type: ignore[attr-defined]
+        if len(self._history) == 1 and self.can_swap():
+            moves.append(SWAP)
+        return moves
+
+    def play(self, move: Move) -> Outcome | None:
+        """Apply one action (on the C kernel a Move of its own lists in one call), else as the front does."""
+        kernel = self.kernel
+        if type(kernel) is TetraKernel or self._outcome is not None or not kernel.play_move(move):  # type: ignore[attr-defined]
+            return super().play(move)
+        self._history.append(move)
+        if kernel.result != ONGOING:
+            winner = None if kernel.result == DRAW else Color(kernel.result)
+            self._outcome = Outcome(winner, kernel.termination, kernel.score,  # type: ignore[arg-type]
+                                    self.end_reason())
+        return self._outcome
 
     @classmethod
     def position(cls, game: Game, board: Board, rules: TetraRules, black: Iterable[int] = (),

@@ -197,3 +197,38 @@ def test_the_state_runs_on_the_core_with_its_moves() -> None:
         assert [m for m in moves if not m.is_swap] == [state.move_of(a) for a in state.kernel.legal_actions()]
         state.play(rng.choice(moves))
     assert state.outcome is not None and state.legal_moves() == []
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_state_on_the_core_plays_refuses_and_ends_as_on_the_python_kernel(seed: int) -> None:
+    from ytourney.errors import YTourneyError  # noqa: PLC0415
+    from ytourney.games.tetra import ckernel  # noqa: PLC0415
+
+    if ckernel.core is None:
+        pytest.skip("YTOURNEY_PURE_PYTHON=1: the state keeps the Python kernel")
+    rules = GAME.parse_rules({"pie": seed % 2 == 0, "bridge_lines": seed % 3 != 0, "max_plies": 30 + 40 * seed})
+    on_core = GAME.new_state(BOARD, rules)
+    on_python = GAME.new_state(BOARD, rules)
+    on_python.kernel = TetraKernel(PY_TABLES[rules.bridge_lines], rules.max_plies)
+    rng = random.Random(seed)
+    others = [on_core.move_of(a) for a in PY_TABLES[True].steps] + [on_core.move_of(a) for a in range(93)]
+    while True:
+        moves = on_core.legal_moves()
+        assert moves == on_python.legal_moves()
+        assert (on_core.cells, on_core.in_hand, on_core.outcome) == (on_python.cells, on_python.in_hand,
+                                                                      on_python.outcome)
+        for probe in [*rng.sample(others, 6), GAME.parse_move(BOARD, "swap")]:
+            answers = []
+            for state in (on_core, on_python):
+                try:
+                    answers.append(("played", state.copy().play(probe)))
+                except YTourneyError as error:
+                    answers.append((type(error), str(error)))
+            assert answers[0] == answers[1]
+        if on_core.is_over:
+            break
+        move = rng.choice(moves)
+        if rng.random() < 0.2:  # an equal Move that is not the table's own takes the front's path
+            move = GAME.parse_move(BOARD, GAME.format_move(BOARD, move))
+        assert on_core.play(move) == on_python.play(move)
+    assert on_core.outcome is not None and on_core.outcome.reason == on_python.outcome.reason

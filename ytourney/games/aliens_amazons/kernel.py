@@ -106,7 +106,37 @@ def _hops(kt: KernelTables, path: tuple[int, ...]) -> Decoded | None:
     return path[0], path[-1], path, tuple(overs)
 
 
-class AliensAmazonsKernel:
+class KernelViews:
+    """What the knowledge and the tests read of a kernel's actions, for the Python kernel and the C core's alike
+    (from `kt` and `cells`)."""
+
+    __slots__ = ()
+    kt: KernelTables
+    cells: list[int]
+
+    def decoded(self, action: int) -> Decoded | None:
+        """(source, target, path, jumped nodes) of a packed action (None for a placement or a malformed int)."""
+        return None if action < NODE_LIMIT else _decode(self.kt, action)
+
+    def source_target(self, action: int) -> tuple[int, int]:
+        """(the node a stone leaves, -1 for a placement; the node it ends on) of a legal action."""
+        if action < NODE_LIMIT:
+            return -1, action
+        decoded = self.kt.decoded.get(action) or _decode(self.kt, action)
+        return (decoded[0], decoded[1]) if decoded is not None else (-1, -1)
+
+    def gain(self, action: int) -> int:
+        """Amazons an Alien action would capture now (0 for placements and steps)."""
+        if action < NODE_LIMIT:
+            return 0
+        decoded = self.kt.decoded.get(action) or _decode(self.kt, action)
+        if decoded is None:
+            return 0
+        cells = self.cells
+        return sum(1 for over in decoded[3] if cells[over] == AMAZON)
+
+
+class AliensAmazonsKernel(KernelViews):
     """One position: cells (EMPTY, AMAZON 1, ALIEN 2) and their masks, the counters, the side to move, the end."""
 
     __slots__ = ("aliens", "aliens_placed", "amazons", "amazons_placed", "captured", "cells", "kt", "max_plies",
@@ -366,27 +396,6 @@ class AliensAmazonsKernel:
         new.to_move, new.plies, new.result, new.termination = self.to_move, self.plies, self.result, self.termination
         new.score, new._undo = self.score, self._undo
         return new
-
-    def decoded(self, action: int) -> Decoded | None:
-        """(source, target, path, jumped nodes) of a packed action (None for a placement or a malformed int)."""
-        return None if action < NODE_LIMIT else _decode(self.kt, action)
-
-    def source_target(self, action: int) -> tuple[int, int]:
-        """(the node a stone leaves, -1 for a placement; the node it ends on) of a legal action."""
-        if action < NODE_LIMIT:
-            return -1, action
-        decoded = self.kt.decoded.get(action) or _decode(self.kt, action)
-        return (decoded[0], decoded[1]) if decoded is not None else (-1, -1)
-
-    def gain(self, action: int) -> int:
-        """Amazons an Alien action would capture now (0 for placements and steps)."""
-        if action < NODE_LIMIT:
-            return 0
-        decoded = self.kt.decoded.get(action) or _decode(self.kt, action)
-        if decoded is None:
-            return 0
-        cells = self.cells
-        return sum(1 for over in decoded[3] if cells[over] == AMAZON)
 
 
 def _chains(jumps: tuple[dict[int, tuple[tuple[int, int, int], ...]], ...], neighbour_mask: tuple[int, ...],

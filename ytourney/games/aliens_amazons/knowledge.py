@@ -7,6 +7,7 @@ import random
 
 from ytourney.games.aliens_amazons import policy
 from ytourney.games.aliens_amazons import tables as t
+from ytourney.games.aliens_amazons.core import KERNELS
 from ytourney.games.aliens_amazons.kernel import AliensAmazonsKernel
 from ytourney.games.kernel import ONGOING, Kernel, encode_path
 from ytourney.games.knowledge import Knowledge, SearchDefaults
@@ -30,7 +31,7 @@ class AliensAmazonsKnowledge(Knowledge):
 
     def winning_action(self, kernel: Kernel) -> int | None:
         """A chain that leaves fewer Amazons than the threshold, or the Amazon that fills the Aliens' last hole."""
-        if not isinstance(kernel, AliensAmazonsKernel) or kernel.result != ONGOING or kernel.aliens_placed < t.ALIENS:
+        if not isinstance(kernel, KERNELS) or kernel.result != ONGOING or kernel.aliens_placed < t.ALIENS:
             return None
         if kernel.to_move == t.ALIEN:
             wanted = t.AMAZONS - kernel.captured - kernel.threshold + 1
@@ -63,9 +64,13 @@ class AliensAmazonsKnowledge(Knowledge):
         return policy.policy(kernel, actions, rng, policy.GREED) if actions else None  # type: ignore[arg-type]
 
     def rollout(self, kernel: Kernel, rng: random.Random, plies: int, trace: list[int] | None = None) -> float:
-        """The Amazons' value after up to `plies` plies of policy play, by the evaluation; the kernel as found
-        (the actions played appended to `trace` when given)."""
-        return 1.0 - policy.rollout(kernel, rng, plies, trace)  # type: ignore[arg-type]
+        """The Amazons' value after up to `plies` plies of policy play drawing from `policy.SplitMix64` seeded once
+        from `rng`, by the evaluation: in C on the core's kernel, the same moves and value in Python; the kernel as
+        found (the actions played appended to `trace` when given)."""
+        seed = rng.getrandbits(64)
+        if type(kernel) is AliensAmazonsKernel:
+            return 1.0 - policy.rollout(kernel, policy.SplitMix64(seed), plies, trace)
+        return kernel.rollout(seed, plies, trace)  # type: ignore[attr-defined]
 
 
 KNOWLEDGE = AliensAmazonsKnowledge()

@@ -5,16 +5,24 @@ is scored (captures against the Aliens' room to move).
 Random playouts say little here: random Amazons feed the Aliens whole chains, random Aliens wander, and a game
 runs hundreds of plies. The policy: Aliens take the longest capture most of the time; Amazons place or step
 next to an Alien where no Alien can jump the stone at once, else anywhere safe.
+
+The knowledge's rollouts draw from `SplitMix64`, as the C core's (_aacore.c) do: for one seed both play the same
+moves and return the same value. On the C core's kernel `evaluate` is the core's own.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
 from ytourney.games.aliens_amazons import tables as t
 from ytourney.games.aliens_amazons.kernel import AliensAmazonsKernel
 from ytourney.games.kernel import DRAW, NODE_LIMIT, ONGOING
+
+T = TypeVar("T")
+MASK64 = (1 << 64) - 1
 
 CAPTURE_WEIGHT = 0.3
 """What each Amazon captured (or on offer to the Aliens to move) is worth to the Aliens in `evaluate`."""
@@ -31,6 +39,41 @@ TRAP_WEIGHT = 0.5
 Amazons close one trap at a time."""
 GREED = 0.8
 """How often the playout policy plays its heuristic move, not a random one."""
+
+
+class Draws(Protocol):
+    """What the policy draws from: `random.Random` or `SplitMix64`."""
+
+    def random(self) -> float:
+        """A float in [0, 1)."""
+
+    def choice(self, seq: Sequence[T]) -> T:
+        """One element of a non-empty sequence."""
+
+
+class SplitMix64:
+    """The playouts' small PRNG (splitmix64), the C core's own: `random` from the top 53 bits of a draw, `choice`
+    by the draw modulo the length."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK64
+
+    def next(self) -> int:
+        """The next 64-bit draw."""
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def random(self) -> float:
+        """A float in [0, 1), exactly as the C core makes it."""
+        return (self.next() >> 11) * (1.0 / 9007199254740992.0)
+
+    def choice(self, seq: Sequence[T]) -> T:
+        """One element of a non-empty sequence."""
+        return seq[self.next() % len(seq)]
 
 
 def exposed(cells: list[int], node: int, tables: t.Tables) -> bool:
@@ -157,7 +200,7 @@ def need_union(kernel: AliensAmazonsKernel) -> int:
     return union
 
 
-def policy(kernel: AliensAmazonsKernel, actions: list[int], rng: random.Random, greed: float) -> int:
+def policy(kernel: AliensAmazonsKernel, actions: list[int], rng: Draws | random.Random, greed: float) -> int:
     """The playout policy: greedy captures for the Aliens, safe blocking stones for the Amazons."""
     if rng.random() >= greed:
         return rng.choice(actions)
@@ -196,6 +239,8 @@ def evaluate(kernel: AliensAmazonsKernel) -> float:
     still have to fill to immobilize the Aliens (and each Alien's own, the smallest first), how many Amazons stand
     far from every Alien, the Aliens' room to step (`alien_space`) and the loose Amazons; centred so that a
     position where the Amazons hold out scores near the middle of the curve, where the search can tell moves apart."""
+    if type(kernel) is not AliensAmazonsKernel:
+        return kernel.aliens_value()  # the C core's, computed alike
     result = kernel.result
     if result != ONGOING:
         return 0.5 if result == DRAW else float(result == t.ALIEN)
@@ -232,7 +277,8 @@ def within_three(tables: t.Tables) -> tuple[int, ...]:
     return table
 
 
-def rollout(kernel: AliensAmazonsKernel, rng: random.Random, plies: int, trace: list[int] | None = None) -> float:
+def rollout(kernel: AliensAmazonsKernel, rng: Draws | random.Random, plies: int,
+            trace: list[int] | None = None) -> float:
     """The Aliens' value after up to `plies` plies of `policy` play from `kernel`, by `evaluate`; the kernel is
     left as found (each action played appended to `trace` when given)."""
     played = 0

@@ -11,6 +11,7 @@ from typing import Any
 from ytourney.boards.board import Board
 from ytourney.errors import GameSpecError
 from ytourney.games.aliens_amazons import tables as t
+from ytourney.games.aliens_amazons.core import new_kernel
 from ytourney.games.aliens_amazons.kernel import CAPTURES, IMMOBILIZED, AliensAmazonsKernel
 from ytourney.games.aliens_amazons.knowledge import KNOWLEDGE
 from ytourney.games.api import Color, Game, Move, MoveKind
@@ -60,8 +61,8 @@ class AliensAmazonsState(KernelState):
         return path_moves(self.board)
 
     def new_kernel(self) -> AliensAmazonsKernel:
-        """The empty board, the Aliens to place first."""
-        return AliensAmazonsKernel(self.board, self.threshold, getattr(self.rules, "max_plies", None))
+        """The empty board, the Aliens to place first (on the C core's kernel where it is built)."""
+        return new_kernel(self.board, self.threshold, getattr(self.rules, "max_plies", None))
 
     def setup(self, aliens: Iterable[int], amazons: Iterable[int], *, to_move: Color = ALIENS_COLOR,
               amazons_placed: int = t.AMAZONS, captured: int = 0) -> None:

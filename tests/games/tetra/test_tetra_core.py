@@ -9,9 +9,11 @@ import random
 
 import pytest
 
+from ytourney.errors import YTourneyError
 from ytourney.games.api import Color, Termination
 from ytourney.games.kernel import NODE_LIMIT, ONGOING, PASS_ACTION, encode_path
 from ytourney.games.registry import get_game
+from ytourney.games.tetra import ckernel
 from ytourney.games.tetra.ckernel import build_tables, to_core
 from ytourney.games.tetra.kernel import FIGURE, TetraKernel, tables
 from ytourney.games.tetra.state import KNOWLEDGE
@@ -118,9 +120,9 @@ def test_set_up_positions_end_alike() -> None:
     corner = n("A1")
     wall = list(BOARD.neighbors[corner])
     cases = [
-        (dict(black=[n(x) for x in "A1 C1 E1".split()], white=[n("A9"), n("C9")], in_hand=(1, 1)), n("G1")),
-        (dict(black=[n(x) for x in "A1 C1 E1 G2".split()], white=[n("A9")]), encode_path((n("G2"), n("G1")))),
-        (dict(black=[corner], white=[*wall, n("J8")], to_move=2), None),
+        ({"black": [n("A1"), n("C1"), n("E1")], "white": [n("A9"), n("C9")], "in_hand": (1, 1)}, n("G1")),
+        ({"black": [n("A1"), n("C1"), n("E1"), n("G2")], "white": [n("A9")]}, encode_path((n("G2"), n("G1")))),
+        ({"black": [corner], "white": [*wall, n("J8")], "to_move": 2}, None),
     ]
     for setup, action in cases:
         py = TetraKernel.setup(PY_TABLES[True], 1000, **setup)
@@ -185,8 +187,6 @@ def test_the_core_refuses_bad_input_without_harm() -> None:
 
 
 def test_the_state_runs_on_the_core_with_its_moves() -> None:
-    from ytourney.games.tetra import ckernel  # noqa: PLC0415
-
     if ckernel.core is None:
         pytest.skip("YTOURNEY_PURE_PYTHON=1: the state keeps the Python kernel")
     state = GAME.new_state(BOARD, GAME.parse_rules({"pie": True}))
@@ -201,9 +201,6 @@ def test_the_state_runs_on_the_core_with_its_moves() -> None:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_a_state_on_the_core_plays_refuses_and_ends_as_on_the_python_kernel(seed: int) -> None:
-    from ytourney.errors import YTourneyError  # noqa: PLC0415
-    from ytourney.games.tetra import ckernel  # noqa: PLC0415
-
     if ckernel.core is None:
         pytest.skip("YTOURNEY_PURE_PYTHON=1: the state keeps the Python kernel")
     rules = GAME.parse_rules({"pie": seed % 2 == 0, "bridge_lines": seed % 3 != 0, "max_plies": 30 + 40 * seed})

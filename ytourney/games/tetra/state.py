@@ -12,7 +12,12 @@ from ytourney.games.api import EMPTY, SWAP, Color, Game, Move, MoveKind, Outcome
 from ytourney.games.bitboard import bits
 from ytourney.games.front import KernelState
 from ytourney.games.kernel import DRAW, ONGOING, Kernel
-from ytourney.games.tetra.ckernel import core, core_tables_with_moves, new_kernel, setup_kernel
+from ytourney.games.tetra.ckernel import (
+    core,
+    core_tables_with_moves,
+    new_kernel,
+    setup_kernel,
+)
 from ytourney.games.tetra.kernel import FIGURE, STONES, TetraKernel, step_table
 from ytourney.games.tetra.knowledge import TetraKnowledge
 

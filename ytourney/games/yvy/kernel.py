@@ -3,21 +3,30 @@ with the count, every step undone from a stack.
 
 Actions: a placement is its cell, a pass `PASS_ACTION`. The legal actions are the empty cells in ascending order,
 then the pass (always legal, so the side to move never runs out of moves). The loop tracker (geometry.LoopTracker)
-is a union-find without path compression whose unions are undone from its log.
+is a union-find without path compression whose unions are undone from its log. The optional C core
+(_yvycore.c, wrapped by ckernel.py) implements this same kernel and its playouts, move for move.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Sequence
+from typing import TypeVar
 
 from ytourney.boards.board import Board
 from ytourney.games.kernel import DRAW, ONGOING, PASS_ACTION
 from ytourney.games.termination import Termination
-from ytourney.games.yvy.geometry import ARC_STARTS, EMPTY, FULL, Geometry, LoopTracker, geometry
+from ytourney.games.yvy.geometry import ARC_STARTS, EMPTY, FULL, MAY_CLOSE, Geometry, LoopTracker, geometry
 from ytourney.games.yvy.scoring import Count, count
 
+BLACK = 1
 WHITE = 2
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+MIX1 = 0xBF58476D1CE4E5B9
+MIX2 = 0x94D049BB133111EB
+"""splitmix64's constants: the playouts' random stream, the same in the C core (_yvycore.c)."""
+T = TypeVar("T")
 SWAP_MARK = -1
 """The undo stack's entry for the pie answer's ply."""
 
@@ -77,6 +86,14 @@ class YvyKernel:
         actions = self.empties.copy()
         actions.append(PASS_ACTION)
         return actions
+
+    def legal_objects(self, objects: Sequence[T]) -> list[T]:
+        """`objects[a]` for each legal action a, `objects[n]` standing for the pass (the front's Moves)."""
+        if self.result != ONGOING:
+            return []
+        found = list(map(objects.__getitem__, self.empties))
+        found.append(objects[self.n])
+        return found
 
     def is_legal(self, action: int) -> bool:
         """An empty cell or the pass, while the game goes on."""
@@ -147,8 +164,9 @@ class YvyKernel:
         self.stack.append((SWAP_MARK, 0, 0))
 
     def key(self) -> int:
-        """The stones, the side to move and whether the last action was a pass (a second one ends the game)."""
-        return hash((self.masks[1], self.masks[2], self.to_move, self.passes))
+        """The stones, the side to move and whether the last action was a pass (a second one ends the game), packed
+        exactly into one int (a hash of the masks would fold cell c + 61 onto cell c: ints hash modulo 2**61 - 1)."""
+        return (((self.masks[2] << self.n | self.masks[1]) << 2 | self.passes) << 2) | self.to_move
 
     def clone(self) -> YvyKernel:
         """An independent copy, undo history included (the loop tracker copied on the first write of either)."""
@@ -170,11 +188,12 @@ class YvyKernel:
         self.tracker = self.tracker.copy()
         self.shared = False
 
-    def first_loop(self, random: Callable[[], float], stones: int) -> tuple[int, list[int], list[int]]:
-        """Fill up to `stones` empty cells, each drawn at random (`random()` in [0, 1)), colours alternating from
-        the side to move, on copies of the tables (this position is left alone, the move limit not applied): the
+    def first_loop(self, seed: int, stones: int) -> tuple[int, list[int], list[int]]:
+        """Fill up to `stones` empty cells, each drawn from the splitmix64 stream of `seed` (`next() % left` over
+        the pool of the empty cells, ascending at first, each pick swapped with the pool's last), colours alternating
+        from the side to move, on copies of the tables (this position is left alone, the move limit not applied): the
         colour that closed the first loop (0 for none), the cells played in order and the cells after them. A
-        playout's fast path: nothing to undo, the copies are dropped."""
+        playout's fast path, drawn exactly as the C core draws (nothing to undo, the copies are dropped)."""
         cells = self.cells.copy()
         pool = self.empties.copy()
         tracker = self.tracker
@@ -187,8 +206,12 @@ class YvyKernel:
         left = len(pool)
         end = max(left - stones, 0)
         winner = 0
+        state = seed & MASK64
         while left > end:
-            pick = int(random() * left)
+            state = (state + GOLDEN) & MASK64
+            z = ((state ^ (state >> 30)) * MIX1) & MASK64
+            z = ((z ^ (z >> 27)) * MIX2) & MASK64
+            pick = (z ^ (z >> 31)) % left
             left -= 1
             cell = pool[pick]
             pool[pick] = pool[left]
@@ -224,6 +247,47 @@ class YvyKernel:
         played = pool[left:]
         played.reverse()
         return winner, played, cells
+
+    def rollout(self, seed: int, plies: int, trace: list[int] | None = None) -> float:
+        """Black's value of the empty cells filled in random order (`first_loop`) from the side to move, stopping at
+        the first loop (a full board without one is counted); a draw when `plies` stones, or the move limit, leave
+        the board unfilled. The stones within the move limit are appended to `trace` when given."""
+        if self.result != ONGOING:
+            return 0.5 if self.result == DRAW else float(self.result == BLACK)
+        room = self.max_plies - self.plies
+        winner, played, cells = self.first_loop(seed, plies)
+        if trace is not None:
+            trace.extend(played[:room])
+        if winner and len(played) <= room:
+            return float(winner == BLACK)
+        if len(played) >= room or len(played) < len(self.empties):
+            return 0.5
+        black, white = count(self.geo, cells).score
+        return 0.5 if black == white else float(black > white)
+
+    @property
+    def empty_count(self) -> int:
+        """Empty cells."""
+        return len(self.empties)
+
+    def placements(self) -> list[int]:
+        """The empty cells, a fresh list."""
+        return self.empties.copy()
+
+    def count_score(self) -> tuple[int, int]:
+        """(Black's, White's) score of the count of the position as it stands."""
+        return count(self.geo, self.cells).score
+
+    def first_closing(self, colour: int) -> int | None:
+        """The first empty cell (ascending) where a stone of `colour` closes a loop, or None."""
+        tracker = self.tracker
+        pattern = tracker.pattern[colour]
+        closes = tracker.closes
+        cells = self.cells
+        for cell in self.empties:
+            if MAY_CLOSE[pattern[cell]] and closes(cells, cell, colour):
+                return cell
+        return None
 
     def closing_cells(self, colour: int) -> list[int]:
         """The empty cells where a stone of `colour` would close a loop now."""

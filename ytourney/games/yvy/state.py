@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ytourney.errors import GameSpecError
-from ytourney.games.api import Color, Move, MoveKind
+from ytourney.games.api import SWAP, Color, Move, MoveKind
 from ytourney.games.front import KernelState
+from ytourney.games.yvy.ckernel import move_objects, new_kernel
 from ytourney.games.yvy.geometry import Geometry, loop_cells
 from ytourney.games.yvy.kernel import LOOP, SCORE, YvyKernel
 from ytourney.games.yvy.knowledge import YvyKnowledge
@@ -55,8 +56,17 @@ class YvyState(KernelState):
     knowledge = YvyKnowledge()
 
     def new_kernel(self) -> YvyKernel:
-        """The empty board, White to move."""
-        return YvyKernel(self.board, self.rules.max_plies)
+        """The empty board, White to move (on the C core when it is loaded: ckernel.py)."""
+        return new_kernel(self.board, self.rules.max_plies)  # type: ignore[no-any-return]
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal action, the pie answer last when offered; empty once over (the kernel lists the Moves)."""
+        if self._outcome is not None:
+            return []
+        moves: list[Move] = self.kernel.legal_objects(move_objects(self._moves, self.board.num_cells))
+        if len(self._history) == 1 and self.can_swap():
+            moves.append(SWAP)
+        return moves
 
     @property
     def geo(self) -> Geometry:

@@ -27,5 +27,8 @@ setup(
         Extension("ytourney.games.yvy._yvycore", sources=["ytourney/games/yvy/_yvycore.c"], optional=True),
         Extension("ytourney.games.aliens_amazons._aacore", sources=["ytourney/games/aliens_amazons/_aacore.c"],
                   optional=True),
+        Extension("ytourney.games.singularity._singcore", sources=["ytourney/games/singularity/_singcore.c"],
+                  optional=True),
+        Extension("ytourney.games._slidecore", sources=["ytourney/games/_slidecore.c"], optional=True),
     ],
 )

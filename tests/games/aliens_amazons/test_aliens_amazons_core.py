@@ -193,3 +193,15 @@ def test_a_malformed_field_between_nodes_is_junk() -> None:
     for k in (py, c):
         assert k.is_legal(step) and not k.is_legal(holed) and not k.is_legal(far_holed)
         assert not k.is_legal(step + (1 << 1))
+
+
+def test_the_state_lists_the_move_tables_own_moves() -> None:
+    rng = random.Random(3)
+    state = GAME.new_state(BOARD, GAME.parse_rules({"pie": True, "max_plies": 200}))
+    while not state.is_over:
+        moves = state.legal_moves()
+        actions = state.kernel.legal_actions()
+        assert [m for m in moves if not m.is_swap] == [state.move_of(a) for a in actions]
+        assert all(m is state.move_of(a) and state.action_of(m) == a for m, a in zip(moves, actions, strict=False))
+        assert moves[-1].is_swap is (len(state.history) == 1)
+        state.play(rng.choice(moves))

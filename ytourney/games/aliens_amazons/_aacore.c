@@ -147,6 +147,9 @@ typedef struct {
     PyObject *steps;           /* the action int of every step, n rows of MAX_NEIGHBORS (None-padded tuple) */
     PyObject *terms[END_COUNT];  /* the Termination of each code (None for END_NONE) */
     PyObject *info;            /* the Python tables (KernelTables), for the wrapper's views */
+    PyObject *table;           /* the board's Move table: action -> Move (a dict making the missing ones) */
+    PyObject *place_moves;     /* the table's Move of every placement, as `places` */
+    PyObject *step_moves;      /* the table's Move of every step, as `steps` */
 } TablesObject;
 
 static PyTypeObject TablesType;
@@ -231,10 +234,10 @@ static PyObject *encode_small(const uint8_t *path, int len);
 static PyObject *
 Tables_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"neighbors", "jumps", "need", "within", "terminations", "info", NULL};
-    PyObject *neighbors, *jumps, *need, *within, *terms, *info;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOO:Tables", kwlist, &neighbors, &jumps, &need, &within, &terms,
-                                     &info)) {
+    static char *kwlist[] = {"neighbors", "jumps", "need", "within", "terminations", "info", "moves", NULL};
+    PyObject *neighbors, *jumps, *need, *within, *terms, *info, *moves;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOO!:Tables", kwlist, &neighbors, &jumps, &need, &within,
+                                     &terms, &info, &PyDict_Type, &moves)) {
         return NULL;
     }
     Py_ssize_t n = PySequence_Size(neighbors);
@@ -341,9 +344,12 @@ Tables_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             }
         }
     }
+    self->table = Py_NewRef(moves);
     self->places = PyTuple_New(n);
     self->steps = PyTuple_New(n * MAX_NEIGHBORS);
-    if (self->places == NULL || self->steps == NULL) {
+    self->place_moves = PyTuple_New(n);
+    self->step_moves = PyTuple_New(n * MAX_NEIGHBORS);
+    if (self->places == NULL || self->steps == NULL || self->place_moves == NULL || self->step_moves == NULL) {
         goto fail;
     }
     for (int a = 0; a < self->n; a++) {
@@ -352,6 +358,11 @@ Tables_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             goto fail;
         }
         PyTuple_SET_ITEM(self->places, a, place);
+        PyObject *place_move = PyObject_GetItem(moves, place);
+        if (place_move == NULL) {
+            goto fail;
+        }
+        PyTuple_SET_ITEM(self->place_moves, a, place_move);
         for (int j = 0; j < MAX_NEIGHBORS; j++) {
             PyObject *step;
             if (j < self->nneigh[a]) {
@@ -365,6 +376,11 @@ Tables_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
                 step = Py_NewRef(Py_None);
             }
             PyTuple_SET_ITEM(self->steps, a * MAX_NEIGHBORS + j, step);
+            PyObject *step_move = step == Py_None ? Py_NewRef(Py_None) : PyObject_GetItem(moves, step);
+            if (step_move == NULL) {
+                goto fail;
+            }
+            PyTuple_SET_ITEM(self->step_moves, a * MAX_NEIGHBORS + j, step_move);
         }
     }
     self->terms[END_NONE] = Py_NewRef(Py_None);
@@ -387,6 +403,9 @@ Tables_traverse(TablesObject *self, visitproc visit, void *arg)
         Py_VISIT(self->terms[i]);
     }
     Py_VISIT(self->info);
+    Py_VISIT(self->table);
+    Py_VISIT(self->place_moves);
+    Py_VISIT(self->step_moves);
     return 0;
 }
 
@@ -399,6 +418,9 @@ Tables_clear(TablesObject *self)
         Py_CLEAR(self->terms[i]);
     }
     Py_CLEAR(self->info);
+    Py_CLEAR(self->table);
+    Py_CLEAR(self->place_moves);
+    Py_CLEAR(self->step_moves);
     return 0;
 }
 
@@ -419,8 +441,8 @@ static PyMemberDef Tables_members[] = {
 static PyTypeObject TablesType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "ytourney.games.aliens_amazons._aacore.Tables",
-    .tp_doc = PyDoc_STR("Tables(neighbors, jumps, need, within, terminations, info)\n--\n\n"
-                        "One board's step and jump tables, built once per board."),
+    .tp_doc = PyDoc_STR("Tables(neighbors, jumps, need, within, terminations, info, moves)\n--\n\n"
+                        "One board's step and jump tables and its Move table, built once per board."),
     .tp_basicsize = sizeof(TablesObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_new = Tables_new,
@@ -1370,6 +1392,30 @@ buf_list(const KernelObject *k, const MoveBuf *b)
     return list;
 }
 
+/* The Move of a path from the board's Move table (its cached placements and steps, else a lookup). */
+static PyObject *
+move_of(const KernelObject *k, const uint8_t *path, int len)
+{
+    const TablesObject *t = k->tab;
+    if (len == 1) {
+        return Py_NewRef(PyTuple_GET_ITEM(t->place_moves, path[0]));
+    }
+    if (len == 2) {
+        for (int j = 0; j < t->nneigh[path[0]]; j++) {
+            if (t->neigh[path[0]][j] == path[1]) {
+                return Py_NewRef(PyTuple_GET_ITEM(t->step_moves, path[0] * MAX_NEIGHBORS + j));
+            }
+        }
+    }
+    PyObject *action = encode_path(path, len);
+    if (action == NULL) {
+        return NULL;
+    }
+    PyObject *move = PyObject_GetItem(t->table, action);
+    Py_DECREF(action);
+    return move;
+}
+
 static PyObject *
 Kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
@@ -1435,6 +1481,29 @@ Kernel_legal_actions(KernelObject *self, PyObject *Py_UNUSED(ignored))
         return NULL;
     }
     return buf_list(self, &self->moves);
+}
+
+static PyObject *
+Kernel_legal_moves(KernelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    NEED_TABLES(self, NULL);
+    if (gen_legal(self, &self->moves) < 0) {
+        return NULL;
+    }
+    MoveBuf *b = &self->moves;
+    PyObject *list = PyList_New(b->count);
+    if (list == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < b->count; i++) {
+        PyObject *move = move_of(self, buf_path(b, i), b->len[i]);
+        if (move == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, move);
+    }
+    return list;
 }
 
 static PyObject *
@@ -1786,6 +1855,8 @@ Kernel_get_core_tables(KernelObject *self, void *Py_UNUSED(closure))
 static PyMethodDef Kernel_methods[] = {
     {"legal_actions", (PyCFunction)Kernel_legal_actions, METH_NOARGS,
      PyDoc_STR("legal_actions($self, /)\n--\n\nEvery legal action of the side to move, a fresh list.")},
+    {"legal_moves", (PyCFunction)Kernel_legal_moves, METH_NOARGS,
+     PyDoc_STR("legal_moves($self, /)\n--\n\nThe Moves of `legal_actions`, the board's Move table's own objects.")},
     {"alien_actions", (PyCFunction)Kernel_alien_actions, METH_NOARGS,
      PyDoc_STR("alien_actions($self, /)\n--\n\nEvery step and jump chain of the Aliens on the board.")},
     {"capture_moves", (PyCFunction)Kernel_capture_moves, METH_NOARGS,

@@ -1,6 +1,7 @@
 """The kernel a position gets: the optional C core's (`_aacore.c`, with the Python kernel's views on top) when it
 is built and not refused by YTOURNEY_PURE_PYTHON=1, else the pure-Python `AliensAmazonsKernel`, which the core
-agrees with move for move (the same actions in the same order, the same endings, the same playouts for a seed)."""
+agrees with move for move (the same actions in the same order, the same endings, the same playouts for a seed);
+and the board's Move table, whose placements and steps the core's tables hold to hand back as they are."""
 
 from __future__ import annotations
 
@@ -18,11 +19,35 @@ from ytourney.games.aliens_amazons.kernel import (
     KernelViews,
     kernel_tables,
 )
+from ytourney.games.api import Move, MoveKind
 from ytourney.games.cores import load_core
+from ytourney.games.front import MoveTable, action_move
 from ytourney.games.termination import Termination
 
 CORE = load_core("ytourney.games.aliens_amazons._aacore")
 """The C core module, or None (not built, or the pure-Python kernels asked for)."""
+
+
+class PathMoves(MoveTable):
+    """Actions to Moves on one board: a two-node path is a step between neighbours, else a jump."""
+
+    def __init__(self, neighbors: tuple[tuple[int, ...], ...]) -> None:
+        super().__init__(jumps=False)
+        self.neighbors = neighbors
+
+    def make(self, action: int) -> Move:
+        """A step between neighbours, else a jump."""
+        move = action_move(action)
+        if move.kind is MoveKind.STEP and move.capture is None and not (
+                0 <= move.path[0] < len(self.neighbors) and move.path[1] in self.neighbors[move.path[0]]):
+            move = Move.jump(move.path)
+        return move
+
+
+@functools.lru_cache(maxsize=16)
+def path_moves(board: Board) -> PathMoves:
+    """The move table of `board`, shared by every position on it."""
+    return PathMoves(t.tables_for(board.spec).neighbors)
 
 
 @functools.lru_cache(maxsize=16)
@@ -33,7 +58,7 @@ def core_tables(board: Board) -> Any:
     within = tuple(tuple(c for c, d in enumerate(row) if 0 <= d <= 3) for row in tables.distance)
     terminations = (CAPTURES, IMMOBILIZED, Termination.MOVE_LIMIT, Termination.NO_MOVES)
     return CORE.Tables(tables.neighbors, tables.jumps, tables.need_nodes, within, terminations,  # type: ignore[union-attr]
-                       kt)
+                       kt, path_moves(board))
 
 
 if CORE is not None:

@@ -3,7 +3,6 @@ the views read, the refusals in words, and the old search hooks as thin wrappers
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Iterable
 from typing import Any
@@ -11,37 +10,16 @@ from typing import Any
 from ytourney.boards.board import Board
 from ytourney.errors import GameSpecError
 from ytourney.games.aliens_amazons import tables as t
-from ytourney.games.aliens_amazons.core import new_kernel
+from ytourney.games.aliens_amazons.core import PathMoves, new_kernel, path_moves
 from ytourney.games.aliens_amazons.kernel import CAPTURES, IMMOBILIZED, AliensAmazonsKernel
 from ytourney.games.aliens_amazons.knowledge import KNOWLEDGE
-from ytourney.games.api import Color, Game, Move, MoveKind
-from ytourney.games.front import KernelState, MoveTable, action_move
+from ytourney.games.api import SWAP, Color, Game, Move, MoveKind
+from ytourney.games.front import KernelState, MoveTable
 
 AMAZONS_COLOR = Color.BLACK
 ALIENS_COLOR = Color.WHITE
-__all__ = ["ALIENS_COLOR", "AMAZONS_COLOR", "CAPTURES", "IMMOBILIZED", "AliensAmazonsState", "side_name"]
-
-
-class PathMoves(MoveTable):
-    """Actions to Moves on one board: a two-node path is a step between neighbours, else a jump."""
-
-    def __init__(self, neighbors: tuple[tuple[int, ...], ...]) -> None:
-        super().__init__(jumps=False)
-        self.neighbors = neighbors
-
-    def make(self, action: int) -> Move:
-        """A step between neighbours, else a jump."""
-        move = action_move(action)
-        if move.kind is MoveKind.STEP and move.capture is None and not (
-                0 <= move.path[0] < len(self.neighbors) and move.path[1] in self.neighbors[move.path[0]]):
-            move = Move.jump(move.path)
-        return move
-
-
-@functools.lru_cache(maxsize=16)
-def path_moves(board: Board) -> PathMoves:
-    """The move table of `board`, shared by every position on it."""
-    return PathMoves(t.tables_for(board.spec).neighbors)
+__all__ = ["ALIENS_COLOR", "AMAZONS_COLOR", "CAPTURES", "IMMOBILIZED", "AliensAmazonsState", "PathMoves", "path_moves",
+           "side_name"]
 
 
 class AliensAmazonsState(KernelState):
@@ -59,6 +37,20 @@ class AliensAmazonsState(KernelState):
     def move_table(self) -> MoveTable:
         """This board's table: a two-node path is a step or a jump by adjacency."""
         return path_moves(self.board)
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal action, the pie answer last when offered; empty once over (the C core's kernel hands back the
+        Move table's own objects, without a lookup an action)."""
+        if self._outcome is not None:
+            return []
+        kernel = self.kernel
+        if type(kernel) is AliensAmazonsKernel:
+            moves = list(map(self._moves.__getitem__, kernel.legal_actions()))
+        else:
+            moves = kernel.legal_moves()  # type: ignore[attr-defined]
+        if len(self._history) == 1 and self.can_swap():
+            moves.append(SWAP)
+        return moves
 
     def new_kernel(self) -> AliensAmazonsKernel:
         """The empty board, the Aliens to place first (on the C core's kernel where it is built)."""
@@ -142,7 +134,8 @@ class AliensAmazonsState(KernelState):
         side = "Aliens" if self.to_move is ALIENS_COLOR else "Amazons"
         if move.kind is MoveKind.PASS:
             return f"{text}: there is no passing in aliens-amazons"
-        if any(not 0 <= node < self.board.num_cells for node in move.path) or not move.path:
+        if not move.path or any(type(node) is not int or not 0 <= node < self.board.num_cells
+                                for node in move.path):
             return f"{text}: not a node of {self.board.spec}"
         if move.capture is not None:
             return f"{text}: captures are implied by the jumps; name only the landings"

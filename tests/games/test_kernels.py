@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ytourney.games.api import Color
+from ytourney.errors import IllegalMoveError
+from ytourney.games.api import Color, Move, MoveKind
 from ytourney.games.kernel import DRAW, ONGOING
 from ytourney.games.registry import game_names, get_game
 
@@ -101,3 +102,17 @@ def test_a_clone_plays_like_the_original_and_apart_from_it(name: str) -> None:
     if twin.result == ONGOING:
         twin.apply(twin.legal_actions()[0])
         assert snapshot(twin) != snapshot(kernel)
+
+
+@GAMES
+def test_a_move_naming_no_node_is_refused_in_words(name: str) -> None:
+    state = start(name, 0)
+    size = len(state.cells)
+    for bad in (Move.place(-1), Move.place(True), Move.place(size), Move.place(10**9), Move.step(-1, 0),
+                Move.step(0, True), Move.jump((0, -3)), Move(MoveKind.PLACE, ("e5",)),  # type: ignore[arg-type]
+                Move(MoveKind.PLACE, ()), Move.step(0, 1, capture=-2)):
+        assert not state.is_legal(bad), f"{name}: {bad!r} passed as legal"
+        with pytest.raises(IllegalMoveError) as refused:
+            state.play(bad)
+        assert "Error" not in str(refused.value) and str(refused.value), f"{name}: {bad!r}: {refused.value}"
+    assert state.history == ()

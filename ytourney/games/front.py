@@ -107,6 +107,22 @@ class KernelState(PieSeats, abc.ABC):
         """Why an illegal `move` is refused, one line naming it (a game may say more than this default)."""
         return f"{self._name(move)} is not a legal move for {self.to_move} here"
 
+    def malformed(self, move: object) -> str | None:
+        """Why `move` cannot be a move on this board at all, in words (a node that is no int of the board, a move
+        with no node), before the game's own refusal is asked; None for a well-formed move."""
+        if not isinstance(move, Move):
+            return f"answered {move!r}, which is not a move (a Move or its notation)"
+        if move.kind in (MoveKind.PASS, MoveKind.SWAP):
+            return None
+        if not move.path:
+            return f"a {move.kind.value} move must name its nodes; got none"
+        size = self.board.num_cells
+        for node in (*move.path, move.capture) if move.capture is not None else move.path:
+            if type(node) is not int or not 0 <= node < size:
+                return (f"a {move.kind.value} move names {node!r}, which is no node of {self.board.spec}: nodes are "
+                        f"whole numbers 0..{size - 1}")
+        return None
+
     def end_reason(self) -> str:
         """The end in words, once the kernel has decided it (a game words its own endings)."""
         termination = self.kernel.termination
@@ -215,10 +231,14 @@ class KernelState(PieSeats, abc.ABC):
             return None
         action = self.action_of(move)
         if action is None or not self.kernel.is_legal(action):
-            raise IllegalMoveError(self.refusal(move))
+            raise IllegalMoveError(self.malformed(move) or self.refusal(move))
+        self.kernel.apply(action)
+        return self.played(move)  # type: ignore[arg-type]
+
+    def played(self, move: Move) -> Outcome | None:
+        """Enter a move the kernel has just applied: the history, and the outcome when it ended the game."""
+        self._history.append(move)
         kernel = self.kernel
-        kernel.apply(action)
-        self._history.append(move)  # type: ignore[arg-type]
         if kernel.result != ONGOING:
             winner = None if kernel.result == DRAW else Color(kernel.result)
             self._outcome = Outcome(winner, kernel.termination, kernel.score,  # type: ignore[arg-type]

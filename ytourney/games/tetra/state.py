@@ -11,7 +11,7 @@ from ytourney.boards.board import Board
 from ytourney.games.api import EMPTY, SWAP, Color, Game, Move, MoveKind, Outcome
 from ytourney.games.bitboard import bits
 from ytourney.games.front import KernelState
-from ytourney.games.kernel import DRAW, ONGOING, Kernel
+from ytourney.games.kernel import Kernel
 from ytourney.games.tetra.ckernel import (
     core,
     core_tables_with_moves,
@@ -67,12 +67,7 @@ class TetraState(KernelState):
         kernel = self.kernel
         if type(kernel) is TetraKernel or self._outcome is not None or not kernel.play_move(move):  # type: ignore[attr-defined]
             return super().play(move)
-        self._history.append(move)
-        if kernel.result != ONGOING:
-            winner = None if kernel.result == DRAW else Color(kernel.result)
-            self._outcome = Outcome(winner, kernel.termination, kernel.score,  # type: ignore[arg-type]
-                                    self.end_reason())
-        return self._outcome
+        return self.played(move)
 
     @classmethod
     def position(cls, game: Game, board: Board, rules: TetraRules, black: Iterable[int] = (),

@@ -88,7 +88,17 @@ def _cell_of(move: Move) -> int:
         return move.path[0]
     if move.kind is MoveKind.SWAP:
         return SWAP
+    if move.kind is MoveKind.PLACE:
+        raise IllegalMoveError(f"a placement names one cell by its index; got {move.path!r}")
     raise IllegalMoveError(f"{move.kind.value} moves are not part of Y: a move places one stone, or swaps")
+
+
+def _legal_cell(move: object) -> object:
+    """What `is_legal` checks for a Move: its cell, or None for a Move Y has no cell for (never legal)."""
+    try:
+        return _cell_of(move)  # type: ignore[arg-type]
+    except IllegalMoveError:
+        return None
 
 
 def placements(board: Board) -> tuple[Move, ...]:
@@ -277,7 +287,7 @@ class PyGameState(_GameStateCommon):
     def is_legal(self, move: int | Move) -> bool:
         """True when `play(move)` would succeed."""
         if type(move) is Move:
-            move = _cell_of(move)
+            move = _legal_cell(move)
         if self._winner is not None:
             return False
         if move == SWAP:
@@ -439,7 +449,7 @@ if _gamecore is not None:
 
         def is_legal(self, move: int | Move) -> bool:
             """True when `play(move)` would succeed."""
-            return _gamecore.Core.is_legal(self, _cell_of(move) if type(move) is Move else move)
+            return _gamecore.Core.is_legal(self, _legal_cell(move) if type(move) is Move else move)
 
         def _play_slow(self, move: object) -> None:
             """Everything the C fast path declines: a Move of the game API, a move after the end, SWAP, a bad or

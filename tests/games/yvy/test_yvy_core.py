@@ -113,7 +113,7 @@ def test_a_full_board_rollout_is_counted_alike() -> None:
         py, c = YvyKernel(board, 1000), CKernel(board, 1000)
         value = py.rollout(seed, 1000)
         assert c.rollout(seed, 1000) == value
-        winner, played, cells = py.first_loop(seed, 1000)
+        winner, _, cells = py.first_loop(seed, 1000)
         counted += not winner
         if not winner:
             black, white = count(py.geo, cells).score

@@ -35,7 +35,7 @@ def kernel_class(core: ModuleType) -> type:
 
         __slots__ = ()
 
-        def __new__(cls, board: Board, max_plies: int) -> CYvyKernel:
+        def __new__(cls, board: Board, max_plies: int) -> CYvyKernel:  # noqa: PYI034 - no typing.Self in 3.10
             return super().__new__(cls, tables(geometry(board)), max_plies)
 
         @classmethod

@@ -16,7 +16,15 @@ from typing import TypeVar
 from ytourney.boards.board import Board
 from ytourney.games.kernel import DRAW, ONGOING, PASS_ACTION
 from ytourney.games.termination import Termination
-from ytourney.games.yvy.geometry import ARC_STARTS, EMPTY, FULL, MAY_CLOSE, Geometry, LoopTracker, geometry
+from ytourney.games.yvy.geometry import (
+    ARC_STARTS,
+    EMPTY,
+    FULL,
+    MAY_CLOSE,
+    Geometry,
+    LoopTracker,
+    geometry,
+)
 from ytourney.games.yvy.scoring import Count, count
 
 BLACK = 1
@@ -91,7 +99,7 @@ class YvyKernel:
         """`objects[a]` for each legal action a, `objects[n]` standing for the pass (the front's Moves)."""
         if self.result != ONGOING:
             return []
-        found = list(map(objects.__getitem__, self.empties))
+        found = [objects[action] for action in self.empties]  # map(tuple.__getitem__) is twice as slow
         found.append(objects[self.n])
         return found
 

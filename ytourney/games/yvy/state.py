@@ -63,7 +63,11 @@ class YvyState(KernelState):
         """Every legal action, the pie answer last when offered; empty once over (the kernel lists the Moves)."""
         if self._outcome is not None:
             return []
-        moves: list[Move] = self.kernel.legal_objects(move_objects(self._moves, self.board.num_cells))
+        try:
+            objects = self._objects
+        except AttributeError:  # the first list of this game (a copy carries the tuple along)
+            objects = self._objects = move_objects(self._moves, self.board.num_cells)
+        moves: list[Move] = self.kernel.legal_objects(objects)
         if len(self._history) == 1 and self.can_swap():
             moves.append(SWAP)
         return moves

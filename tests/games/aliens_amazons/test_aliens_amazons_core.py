@@ -205,3 +205,21 @@ def test_the_state_lists_the_move_tables_own_moves() -> None:
         assert all(m is state.move_of(a) and state.action_of(m) == a for m, a in zip(moves, actions, strict=False))
         assert moves[-1].is_swap is (len(state.history) == 1)
         state.play(rng.choice(moves))
+
+
+def test_the_amazons_searched_moves_and_wins_in_one_agree() -> None:
+    checked = filtered = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        py, c = pair()
+        while py.result == ONGOING:
+            if py.to_move == t.AMAZON:
+                searched = KNOWLEDGE.search_actions(py)
+                assert KNOWLEDGE.search_actions(c) == searched
+                assert KNOWLEDGE.winning_action(c) == KNOWLEDGE.winning_action(py)
+                checked += 1
+                filtered += len(searched) < len(py.legal_actions())
+            action = rng.choice(py.legal_actions())
+            py.apply(action)
+            c.apply(action)
+    assert checked > 1000 and filtered > checked // 2

@@ -11,6 +11,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -48,6 +49,7 @@ enum { END_NONE = 0, END_CAPTURES, END_IMMOBILIZED, END_MOVE_LIMIT, END_NO_MOVES
 #define LOOSE_WEIGHT 0.15
 #define TRAP_WEIGHT 0.5
 #define FAR_WEIGHT 0.05
+#define LOOSE_SLACK 1
 
 /* --- bit masks over at most 128 nodes -------------------------------------------------------------------------- */
 
@@ -143,6 +145,7 @@ typedef struct {
     Mask neighmask[MAX_NODES];
     Mask need[MAX_NODES];
     Mask within3[MAX_NODES];
+    Mask touched[MAX_NODES]; /* the nodes whose looseness a node's contents can change (policy.touched) */
     PyObject *places;          /* the action int of every placement (a tuple of n) */
     PyObject *steps;           /* the action int of every step, n rows of MAX_NEIGHBORS (None-padded tuple) */
     PyObject *terms[END_COUNT];  /* the Termination of each code (None for END_NONE) */
@@ -342,6 +345,13 @@ Tables_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
                 self->over_from[at] = (uint8_t)a;
                 self->over_land[at] = self->jump_land[a][j];
             }
+        }
+    }
+    for (int x = 0; x < self->n; x++) {
+        m_set(&self->touched[x], x);
+        for (int i = self->over_start[x]; i < self->over_start[x] + self->nover[x]; i++) {
+            m_set(&self->touched[self->over_from[i]], x);
+            m_set(&self->touched[self->over_land[i]], x);
         }
     }
     self->table = Py_NewRef(moves);
@@ -1200,6 +1210,65 @@ loose(const KernelObject *k)
     return count;
 }
 
+/* True when the Amazon on x could be jumped after an Alien's step next to it (policy._is_loose). */
+static int
+is_loose(const KernelObject *k, int x)
+{
+    const TablesObject *t = k->tab;
+    if (k->cells[x] != AMAZON) {
+        return 0;
+    }
+    for (int i = t->over_start[x]; i < t->over_start[x] + t->nover[x]; i++) {
+        if (k->cells[t->over_from[i]] != AMAZON && k->cells[t->over_land[i]] == EMPTY) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int
+loose_among(const KernelObject *k, Mask nodes)
+{
+    int count = 0, x;
+    while ((x = m_pop(&nodes)) >= 0) {
+        count += is_loose(k, x);
+    }
+    return count;
+}
+
+/* True when an Alien to move could capture at once, read from the cells alone (policy.capture_open). */
+static int
+capture_open(const KernelObject *k)
+{
+    const TablesObject *t = k->tab;
+    int todo[MAX_NODES];
+    for (int a = 0; a < k->n; a++) {
+        if (k->cells[a] != ALIEN) {
+            continue;
+        }
+        Mask seen = {{0, 0}};
+        m_set(&seen, a);
+        int head = 0, tail = 0;
+        todo[tail++] = a;
+        while (head < tail) {
+            int p = todo[head++];
+            for (int j = 0; j < t->njump[p]; j++) {
+                int over = t->jump_over[p][j], land = t->jump_land[p][j];
+                int held = k->cells[over];
+                if (held == EMPTY || over == a || m_has(&seen, land) || (k->cells[land] != EMPTY && land != a)) {
+                    continue;
+                }
+                if (held == AMAZON) {
+                    return 1;
+                }
+                m_set(&seen, land);
+                todo[tail++] = land;
+            }
+        }
+    }
+    return 0;
+}
+
 /* The Aliens' value of the position; -1.0 on an error (set). */
 static double
 aliens_value(KernelObject *k)
@@ -1503,6 +1572,66 @@ Kernel_legal_moves(KernelObject *self, PyObject *Py_UNUSED(ignored))
         }
         PyList_SET_ITEM(list, i, move);
     }
+    return list;
+}
+
+static PyObject *
+Kernel_safe_amazon_actions(KernelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    NEED_TABLES(self, NULL);
+    if (gen_legal(self, &self->moves) < 0) {
+        return NULL;
+    }
+    MoveBuf *b = &self->moves;
+    if (b->count == 0) {
+        return PyList_New(0);
+    }
+    int *scores = PyMem_Malloc((size_t)b->count * sizeof(int));
+    if (scores == NULL) {
+        return PyErr_NoMemory();
+    }
+    const TablesObject *t = self->tab;
+    int least = 0, any = 0;
+    for (Py_ssize_t i = 0; i < b->count; i++) {
+        const uint8_t *p = buf_path(b, i);
+        int source = b->len[i] == 1 ? -1 : p[0], target = p[b->len[i] - 1];
+        Mask nodes = t->touched[target];
+        if (source >= 0) {
+            nodes = m_or(nodes, t->touched[source]);
+        }
+        int before = loose_among(self, nodes);
+        uint8_t held_source = source >= 0 ? self->cells[source] : EMPTY, held_target = self->cells[target];
+        if (source >= 0) {
+            self->cells[source] = EMPTY;
+        }
+        self->cells[target] = AMAZON;
+        scores[i] = INT_MAX;
+        if (!capture_open(self)) {
+            scores[i] = loose_among(self, nodes) - before;
+            if (!any || scores[i] < least) {
+                least = scores[i];
+            }
+            any = 1;
+        }
+        self->cells[target] = held_target;
+        if (source >= 0) {
+            self->cells[source] = held_source;
+        }
+    }
+    PyObject *list = PyList_New(0);
+    for (Py_ssize_t i = 0; list != NULL && i < b->count; i++) {
+        if (any && (scores[i] == INT_MAX || scores[i] > least + LOOSE_SLACK)) {
+            continue;
+        }
+        PyObject *action = action_of(self, buf_path(b, i), b->len[i]);
+        if (action == NULL || PyList_Append(list, action) < 0) {
+            Py_XDECREF(action);
+            Py_CLEAR(list);
+            break;
+        }
+        Py_DECREF(action);
+    }
+    PyMem_Free(scores);
     return list;
 }
 
@@ -1857,6 +1986,8 @@ static PyMethodDef Kernel_methods[] = {
      PyDoc_STR("legal_actions($self, /)\n--\n\nEvery legal action of the side to move, a fresh list.")},
     {"legal_moves", (PyCFunction)Kernel_legal_moves, METH_NOARGS,
      PyDoc_STR("legal_moves($self, /)\n--\n\nThe Moves of `legal_actions`, the board's Move table's own objects.")},
+    {"safe_amazon_actions", (PyCFunction)Kernel_safe_amazon_actions, METH_NOARGS,
+     PyDoc_STR("safe_amazon_actions($self, /)\n--\n\nThe legal actions policy.safe_amazon_actions keeps, in order.")},
     {"alien_actions", (PyCFunction)Kernel_alien_actions, METH_NOARGS,
      PyDoc_STR("alien_actions($self, /)\n--\n\nEvery step and jump chain of the Aliens on the board.")},
     {"capture_moves", (PyCFunction)Kernel_capture_moves, METH_NOARGS,

@@ -24,10 +24,12 @@ class AliensAmazonsKnowledge(Knowledge):
     def search_actions(self, kernel: Kernel) -> list[int]:
         """The Aliens' every move; the Amazons' moves that leave no Alien a capture at once and the fewest loose
         Amazons (all of them when every move opens a capture)."""
+        if kernel.to_move == t.ALIEN:
+            return kernel.legal_actions()
+        if type(kernel) is not AliensAmazonsKernel:
+            return kernel.safe_amazon_actions()  # type: ignore[attr-defined]  # the C core's, alike
         actions = kernel.legal_actions()
-        if kernel.to_move == t.ALIEN or not actions:
-            return actions
-        return policy.safe_amazon_actions(kernel, actions)  # type: ignore[arg-type]
+        return policy.safe_amazon_actions(kernel, actions) if actions else actions
 
     def winning_action(self, kernel: Kernel) -> int | None:
         """A chain that leaves fewer Amazons than the threshold, or the Amazon that fills the Aliens' last hole."""

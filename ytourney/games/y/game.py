@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ytourney.boards.board import ALL_SIDES, MAX_TRI_SIZE, MIN_TRI_SIZE, Board, parse_board
 from ytourney.boards.text import board_text
-from ytourney.errors import GameSpecError, IllegalMoveError
+from ytourney.errors import GameSpecError
 from ytourney.games.api import EMPTY, SWAP, SWAP_TOKEN, Game, Move, MoveKind, RuleOption, State, Termination
+from ytourney.games.legacy import legacy_cell
 from ytourney.games.y import notation
 from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import GameState, PyGameState, placements
@@ -76,12 +76,8 @@ class YGame(Game):
         """A Move, its notation, or a cell index (the bot protocol of plugins written before the game API)."""
         if type(answer) is Move:
             return answer
-        if isinstance(answer, numbers.Integral) and not isinstance(answer, bool):
-            cell = int(answer)
-            if not 0 <= cell < board.num_cells:
-                raise IllegalMoveError(f"answered cell index {cell} outside the board")
-            return placements(board)[cell]
-        return super().coerce_move(board, answer)
+        cell = legacy_cell(board, answer)
+        return super().coerce_move(board, answer) if cell is None else placements(board)[cell]
 
     def board_text(self, state: State, last: Move | None = None) -> str:
         """The triangle (or the kadon rows) of stones, the last stone in lower case."""

@@ -11,7 +11,11 @@ from dataclasses import dataclass
 
 from ytourney.boards.board import Board
 from ytourney.games.bitboard import full_mask, mask_of, neighbour_masks
+from ytourney.games.cores import load_core
 from ytourney.games.stones import slide_table
+
+core = load_core("ytourney.games._slidecore")
+"""The optional C core listing a side's slides (None when not built, or YTOURNEY_PURE_PYTHON=1)."""
 
 MEMO_CAP = 1 << 10
 """Occupancy patterns a ray group remembers before it forgets them all (bounds memory on long runs)."""
@@ -182,3 +186,20 @@ def slide_tables(board: Board) -> SlideTables:
             pairs[actions[source][target]] = (source, target, tuple(sorted(paths)))
     return SlideTables(neighbour_masks(board), full_mask(board), tuple(groups), tuple(tails), pairs, tuple(lines),
                        board.rays)
+
+
+@functools.lru_cache(maxsize=8)
+def core_tables(board: Board) -> object | None:
+    """The C core's tables of `board`: every source's walks in the order the Python kernel looks them up (its
+    ray groups, then its tails), so both list the same slides in the same order; None without the core."""
+    if core is None:
+        return None
+    tables = slide_tables(board)
+    size = board.num_cells
+    walks = []
+    for source in range(size):
+        row = [walk for _, memo in tables.groups[source] for walk in memo.walks]
+        row += [(near, walk) for opens, _, tail in tables.tails[source]
+                for (_, near), (_, walk) in zip(opens, tail.walks, strict=True)]
+        walks.append(row)
+    return core.tables(size, walks, [[slide_action(s, t) for t in range(size)] for s in range(size)])

@@ -23,11 +23,12 @@ from ytourney.games.bitboard import bits, mask_of
 from ytourney.games.front import KernelState
 from ytourney.games.kernel import DRAW, ONGOING
 from ytourney.games.knowledge import Knowledge, SearchDefaults, result_value
-from ytourney.games.slide_tables import slide_tables, slide_target
+from ytourney.games.slide_tables import core, core_tables, slide_tables, slide_target
 from ytourney.games.stones import format_path_move, kadon_board, parse_path_move
 
 SWAP_MARK = -1
 """The undo stack's entry for the pie answer's ply."""
+_core_actions = None if core is None else core.actions
 
 
 class SlideKernel(abc.ABC):
@@ -54,6 +55,7 @@ class SlideKernel(abc.ABC):
         self._stack: list[int] = []
         self._groups = tables.groups
         self._tails = tables.tails
+        self._core = core_tables(board)
         self._pairs = tables.pairs
         self._neighbours = tables.neighbours
         self._full = tables.full
@@ -73,9 +75,16 @@ class SlideKernel(abc.ABC):
     # --- the Kernel protocol ---------------------------------------------------------------------------
 
     def legal_actions(self) -> list[int]:
-        """Every slide of the side to move: by source node ascending, each target once."""
+        """Every slide of the side to move: by source node ascending, each target once (in C when built)."""
         if self.result != ONGOING:
             return []
+        masks = self.masks
+        if self._core is not None:
+            return _core_actions(self._core, masks[self.to_move], masks[1] | masks[2])
+        return self.python_actions()
+
+    def python_actions(self) -> list[int]:
+        """`legal_actions` in pure Python (the C core lists the same, in the same order)."""
         masks = self.masks
         occupied = masks[1] | masks[2]
         mine = masks[self.to_move]

@@ -15,7 +15,7 @@ from ytourney.games.kernel import DRAW, NODE_LIMIT, ONGOING, PASS_ACTION, encode
 from ytourney.games.quinta.kernel import LINE, QuintaKernel, segments
 from ytourney.games.quinta.knowledge import WEIGHTS
 from ytourney.games.registry import get_game
-from ytourney.games.slide_tables import slide_action, slide_tables
+from ytourney.games.slide_tables import core, slide_action, slide_tables
 
 GAME = get_game("quinta")
 BOARD = GAME.parse_board("kadon")
@@ -246,3 +246,15 @@ def test_the_evaluation_weighs_the_runs_each_side_holds_alone(seed: int, plies: 
     totals[k.to_move] *= 1.5
     expected = 1.0 / (1.0 + math.exp(-(totals[1] - totals[2]) / 40.0))
     assert KNOWLEDGE.evaluate(k) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.skipif(core is None, reason="the slide games' C core is not built (or YTOURNEY_PURE_PYTHON=1)")
+@QUICK
+@given(SEEDS, st.integers(0, 300))
+def test_the_c_core_lists_the_slides_as_python_does(seed: int, plies: int) -> None:
+    k, _ = random_kernel(seed, plies)
+    if k.result != ONGOING:
+        return
+    assert k.legal_actions() == k.python_actions()
+    k.to_move = 3 - k.to_move  # the other side's slides too
+    assert k.legal_actions() == k.python_actions()

@@ -15,7 +15,7 @@ from ytourney.games.kernel import DRAW, NODE_LIMIT, ONGOING, PASS_ACTION, encode
 from ytourney.games.registry import get_game
 from ytourney.games.sexta.kernel import CHAIN, SextaKernel
 from ytourney.games.sexta.state import chain_of
-from ytourney.games.slide_tables import slide_action, slide_tables
+from ytourney.games.slide_tables import core, slide_action, slide_tables
 
 GAME = get_game("sexta")
 BOARD = GAME.parse_board("kadon")
@@ -252,3 +252,15 @@ def test_the_evaluation_is_the_shape_difference(seed: int, plies: int) -> None:
     k, _ = random_kernel(seed, plies)
     expected = 0.5 + (_old_shape(k.cells, 1) - _old_shape(k.cells, 2)) / 24.0
     assert KNOWLEDGE.evaluate(k) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.skipif(core is None, reason="the slide games' C core is not built (or YTOURNEY_PURE_PYTHON=1)")
+@QUICK
+@given(SEEDS, st.integers(0, 300))
+def test_the_c_core_lists_the_slides_as_python_does(seed: int, plies: int) -> None:
+    k, _ = random_kernel(seed, plies)
+    if k.result != ONGOING:
+        return
+    assert k.legal_actions() == k.python_actions()
+    k.to_move = 3 - k.to_move  # the other side's slides too
+    assert k.legal_actions() == k.python_actions()

@@ -21,11 +21,10 @@ from ytourney.games.y.rules import Rules
 from ytourney.players.bots.random_bot import RandomBot
 from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.client import GtpClient
+from ytourney.games.dialect import from_engine_cell, to_engine_cell
 from ytourney.players.gtp.dialect import (
     engine_colors_flipped,
-    from_engine_cell,
     from_engine_color,
-    to_engine_cell,
     swap_style_hint,
     to_engine_color,
 )

@@ -30,10 +30,8 @@ from ytourney.players import BaseBot, Limit, create_bot, parse_bot_spec
 from ytourney.players.bots.random_bot import RandomBot
 from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.client import GtpClient
-from ytourney.players.gtp.dialect import (
-    decide_pie,
-    side_distances,
-)
+from ytourney.games.dialect import side_distances
+from ytourney.players.gtp.dialect import decide_pie
 from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.server import GtpServer
 from ytourney.players.gtp.settings import GtpSettings, check_board, check_engine

@@ -72,7 +72,7 @@ def test_framing_ids_comments_and_unknown_commands() -> None:
     assert ask(server, "12 frobnicate", "13", "KNOWN_COMMAND genmove", "known_command foo") == [
         "?12 unknown command", "?13 missing command", "= true", "= false"
     ]
-    assert ask(server, "list_commands")[0].split("\n") == ["= protocol_version", *COMMANDS[1:]]
+    assert ask(server, "list_commands")[0].split("\n") == ["= protocol_version", *server.commands[1:]]
     assert server.handle("quit") == "=\n\n" and server.finished
 
 

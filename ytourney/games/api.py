@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Protocol
 from ytourney.boards.board import Board
 from ytourney.choices import parse_choice
 from ytourney.errors import IllegalMoveError, NotationError
+from ytourney.games.dialect import GENERIC_DIALECT, EngineDialect
 from ytourney.games.kernel import Kernel
 from ytourney.games.knowledge import Knowledge
 from ytourney.games.termination import TOOL_TERMINATIONS, Termination  # noqa: F401 - re-exported: the api names every ending
@@ -297,6 +298,10 @@ class Game(abc.ABC):
     def knowledge(self, board: Board, rules: Any) -> Knowledge:
         """What this game tells the search (ytourney/search/) on `board` under `rules`; the base knows nothing."""
         return Knowledge()
+
+    def engine_dialect(self) -> EngineDialect:
+        """How this game's GTP engines speak beyond standard GTP (games/dialect.py); the base: the boards' facts only."""
+        return GENERIC_DIALECT
 
     # --- notation -----------------------------------------------------------------------------------------
 

@@ -9,8 +9,10 @@ from ytourney.boards.board import ALL_SIDES, MAX_TRI_SIZE, MIN_TRI_SIZE, Board, 
 from ytourney.boards.text import board_text
 from ytourney.errors import GameSpecError
 from ytourney.games.api import EMPTY, SWAP, SWAP_TOKEN, Game, Move, MoveKind, RuleOption, State, Termination
+from ytourney.games.dialect import EngineDialect
 from ytourney.games.legacy import legacy_cell
 from ytourney.games.y import notation
+from ytourney.games.y.dialect import DIALECT
 from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import GameState, PyGameState, placements
 
@@ -78,6 +80,10 @@ class YGame(Game):
             return answer
         cell = legacy_cell(board, answer)
         return super().coerce_move(board, answer) if cell is None else placements(board)[cell]
+
+    def engine_dialect(self) -> EngineDialect:
+        """Y's engine families: their time commands (`y_param max_time S`, morat's `time -m S`), both ways."""
+        return DIALECT
 
     def board_text(self, state: State, last: Move | None = None) -> str:
         """The triangle (or the kadon rows) of stones, the last stone in lower case."""

@@ -18,9 +18,10 @@ from ytourney.errors import (
     PlayerFault,
     YTourneyError,
 )
-from ytourney.boards.board import Board, BoardKind
+from ytourney.boards.board import Board
 from ytourney.games.api import PASS_TOKEN, SWAP, SWAP_TOKEN, Color, Game, Move, MoveKind, State
 from ytourney.games.bot import Limit
+from ytourney.games.dialect import EngineDialect
 from ytourney.players.gtp.client import GtpClient, clip
 from ytourney.players.gtp.dialect import (
     MOVE_TOKEN,
@@ -48,7 +49,7 @@ from ytourney.players.gtp.transport import ProcessTransport, TransportFactory
 # is off in handicap games; genmove_swap is on only for `swap: genmove`, as otherwise the pie policy decides).
 # `ytourney gtp` knows it, so served bots learn the rules.
 RULES_COMMAND = "ytourney-rules"
-_OPTIONAL_COMMANDS = ("time_settings", "time_left", "kgs-time_settings", "y_param", RULES_COMMAND)
+_CLOCK_COMMANDS = ("time_settings", "time_left", "kgs-time_settings")
 _RESTART_FAULTS = (EngineCrashError, EngineTimeoutError, EngineProtocolError)
 
 
@@ -71,6 +72,7 @@ class GtpBot:
             raise ConfigError(f"engine {settings.display_name!r} has no game bound (gtp.game is {settings.game!r})")
         self.settings = settings
         self.game: Game = settings.game
+        self.dialect: EngineDialect = settings.game.engine_dialect()
         self.name = settings.display_name
         self.engine_name = ""
         self.engine_version = ""
@@ -84,7 +86,7 @@ class GtpBot:
         self._seen: State | None = None  # the game exactly as the engine knows it
         self._answer: tuple[int, Move] | None = None  # (ply, move): a genmove answer obtained deciding the pie
         self._clock_sent = False
-        self._move_time_sent = ""  # the last per-move time given by `y_param max_time` or `time -m`
+        self._move_time_sent = ""  # the last per-move time given by a command of the game's dialect
         self._wire: TranscribedTransport | None = None
         self._transcript: Transcript | None = None
 
@@ -108,7 +110,7 @@ class GtpBot:
             if self._client is None or not self._healthy or self._client.transport.exit_code() is not None:
                 self._restart()
             client = self._require_client()
-            size = self.settings.kadon_boardsize if board.kind is BoardKind.KADON else str(board.size)
+            size = self.dialect.boardsize(board, self.settings.kadon_boardsize)
             client.expect(f"boardsize {size}", self.settings.command_seconds)
             client.expect("clear_board", self.settings.command_seconds)
         self._seen = None
@@ -137,7 +139,7 @@ class GtpBot:
         """Ask the engine (`swap: genmove`) or apply the pie policy (engines that cannot decide the pie)."""
         self._check_game(state)
         if self.settings.swap != SwapDialect.GENMOVE.value:
-            return decide_pie(self.settings.pie_policy, state, self._rng)
+            return decide_pie(self.settings.pie_policy, state, self._rng, self.dialect)
         with self._fault_guard():
             action = self._genmove(self._sync(state), state, limit, allow_swap=True)
         if action.is_swap:
@@ -176,7 +178,7 @@ class GtpBot:
         version = client.command("version", self.settings.command_seconds)
         self.engine_version = version.text if version.ok else ""
         known = set()
-        for command in _OPTIONAL_COMMANDS:
+        for command in (*_CLOCK_COMMANDS, *self.dialect.fallback_time_commands, RULES_COMMAND):
             answer = client.command(f"known_command {command}", self.settings.command_seconds)
             if answer.ok and answer.text.strip().lower() == "true":
                 known.add(command)
@@ -313,23 +315,26 @@ class GtpBot:
 
     def _send_clock(self, limit: Limit, color: str) -> None:
         """Tell the engine its time for the next genmove in the command its `time_command` dialect names."""
-        dialect = self.settings.time_command
+        dialect = TimeCommand(self.settings.time_command).value
         if dialect == TimeCommand.GTP.value:
             self._send_gtp_clock(limit, color)
-            if "time_left" in self._known or "y_param" not in self._known:
+            fallback = next((name for command, name in self.dialect.fallback_time_commands.items()
+                             if command in self._known), None)
+            if "time_left" in self._known or fallback is None:
                 return
-            # the default dialect, and the engine refused (or lacks) time_left but knows y_param (Hayward's engine):
-            # tell it the move time that way instead of letting it search for its own default time
-            dialect = TimeCommand.Y_PARAM.value
+            # the default dialect, and the engine refused (or lacks) time_left but knows a command of the game's
+            # engine families (Hayward's engine): tell it the move time that way instead of letting it search for its
+            # own default time
+            dialect = fallback
         if dialect == TimeCommand.NONE.value or limit.seconds is None:
             return
         seconds = f"{max(limit.seconds, 0.001):.3f}".rstrip("0").rstrip(".")
         if seconds == self._move_time_sent:
             return  # said once per game under a move clock; again whenever a game clock changes the share
-        if dialect == TimeCommand.Y_PARAM.value:
-            command = f"y_param max_time {seconds}"
-        else:
-            command = f"time -m {seconds} -g 0 -f 0"
+        try:
+            command = self.dialect.time_command(dialect, seconds)
+        except NotationError as err:
+            raise ConfigError(f"engine {self.name!r}: gtp.time_command: {err}") from None
         self._require_client().expect(command, self.settings.command_seconds)
         self._move_time_sent = seconds
 

@@ -10,11 +10,13 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ytourney import __version__
-from ytourney.boards.board import Board, BoardKind
+from ytourney.boards.board import Board
 from ytourney.errors import ConfigError, IllegalMoveError, NotationError, YTourneyError
 from ytourney.games.api import SWAP, SWAP_TOKEN, Color, Game, Move, State
+from ytourney.games.dialect import TimeSetting
 from ytourney.games.bot import Bot, Limit
 from ytourney.players.clock import TimeControl
+from ytourney.players.gtp.engine import RULES_COMMAND
 from ytourney.players.gtp.dialect import (
     engine_colors_flipped,
     from_engine_color,
@@ -56,37 +58,15 @@ COMMANDS = (
     "time_settings",
     "kgs-time_settings",
     "time_left",
-    "y_param",
-    "time",
-    "ytourney-rules",
 )
-
-# The time commands of the two engine families, so their own tools can drive a served bot: `y_param max_time S`
-# (Fuego-based Y engines) and `time -m S -g G -f F` (morat's engines); both give S seconds per move.
-_TIME_FLAGS = {"-m": "move", "--move": "move", "-g": "game", "--game": "game", "-f": "flexible", "--flexible": "flexible",
-               "-i": "increment", "--increment": "increment"}
+"""The commands every served bot answers; then the time commands of the game's engine families (its dialect's
+`served_time_commands`, so their own tools can drive it), then RULES_COMMAND."""
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 class GtpCommandError(YTourneyError):
     """A GTP command the server cannot carry out; its message becomes the `?` answer."""
-
-
-def _kadon_row_names(board: Board, lines: list[str]) -> list[str]:
-    """Kadon's cells are named along each row (A1..I1, A5..M5): one column-letter line under the board would fit
-    row 1 only, so every row is followed by the names of its first and last cells instead."""
-    rows: dict[int, list[int]] = {}
-    for cell, (column, row) in enumerate(board.coords):
-        rows.setdefault(row, []).append(cell)
-    ordered = [rows[row] for row in sorted(rows)]  # row 1 first, as the diagram numbers them
-    drawing = lines[:len(ordered)]  # then the column letters, then any lines of the game's own (stones in hand)
-    width = max(len(line) for line in drawing)
-    named = []
-    for line in drawing:
-        cells = sorted(ordered[int(line.split()[0]) - 1], key=lambda cell: board.coords[cell][0])
-        named.append(f"{line:<{width}}   {board.names[cells[0]].upper()}-{board.names[cells[-1]].upper()}")
-    return named + lines[len(ordered) + 1:]
 
 
 class GtpServer:
@@ -107,6 +87,9 @@ class GtpServer:
         self.rows = RowOrder(rows).value
         self.first_color = FirstColor(first_color).value
         self.swap_style = SwapStyle(swap_style).value
+        self.dialect = game.engine_dialect()
+        self.commands = (*COMMANDS, *self.dialect.served_time_commands, RULES_COMMAND)
+        """Every command this server answers, as `list_commands` lists them."""
         if board is None:
             board = self.game.default_board
         self.board = self.game.parse_board(board) if isinstance(board, str) else board
@@ -169,8 +152,10 @@ class GtpServer:
     # --- commands -----------------------------------------------------------------------------------------------
 
     def _dispatch(self, command: str, args: list[str]) -> str:
+        if command in self.dialect.served_time_commands:
+            return self._served_time_command(command, args)
         handler = getattr(self, "_cmd_" + command.replace("-", "_"), None)
-        if command not in COMMANDS or handler is None:
+        if command not in self.commands or handler is None:
             raise GtpCommandError("unknown command")
         return handler(args)
 
@@ -185,10 +170,10 @@ class GtpServer:
 
     def _cmd_known_command(self, args: list[str]) -> str:
         _arity(args, 1, "known_command COMMAND")
-        return "true" if args[0].lower() in COMMANDS else "false"
+        return "true" if args[0].lower() in self.commands else "false"
 
     def _cmd_list_commands(self, args: list[str]) -> str:
-        return "\n".join(COMMANDS)
+        return "\n".join(self.commands)
 
     def _cmd_quit(self, args: list[str]) -> str:
         self.finished = True
@@ -318,12 +303,7 @@ class GtpServer:
 
     def _cmd_showboard(self, args: list[str]) -> str:
         state = self.state
-        lines = self.game.board_text(state).split("\n")
-        if self.rows == RowOrder.FLIPPED.value and self.board.kind is BoardKind.TRI:
-            width = len(str(self.board.size))
-            lines[:-1] = [f"{index + 1:>{width}}{line[width:]}" for index, line in enumerate(lines[:-1])]
-        if self.board.kind is BoardKind.KADON:
-            lines = _kadon_row_names(self.board, lines)
+        lines = self.dialect.showboard_lines(self.board, self.game.board_text(state).split("\n"), self.rows)
         outcome = state.outcome
         if outcome is None:
             status = f"{self._word(state.to_move)} to move"
@@ -367,22 +347,13 @@ class GtpServer:
         self._time_left[self._color(args[0])] = (_number(args[1], "time"), _stones(args[2]))
         return ""
 
-    def _cmd_y_param(self, args: list[str]) -> str:
-        _arity(args, 2, "y_param max_time SECONDS")
-        if args[0].lower() != "max_time":
-            raise GtpCommandError(f"unknown parameter {args[0]!r}; expected max_time")
-        self._set_time(0.0, _number(args[1], "max_time"), 1, 0.0)
-        return ""
-
-    def _cmd_time(self, args: list[str]) -> str:
-        values = {"move": 0.0, "game": 0.0, "flexible": 0.0, "increment": 0.0}
-        if len(args) % 2:
-            raise GtpCommandError("syntax error; expected: time -m MOVE -g GAME -f FLEXIBLE [-i INCREMENT]")
-        for flag, word in zip(args[::2], args[1::2]):
-            if flag.lower() not in _TIME_FLAGS:
-                raise GtpCommandError(f"unknown time option {flag!r}; expected -m, -g, -f or -i")
-            values[_TIME_FLAGS[flag.lower()]] = _number(word, f"{_TIME_FLAGS[flag.lower()]} time")
-        self._set_time(values["game"], values["move"], 1 if values["move"] > 0 else 0, values["increment"])
+    def _served_time_command(self, command: str, args: list[str]) -> str:
+        """A time command of the game's engine families, read by the game's dialect: the clock it sets."""
+        try:
+            setting: TimeSetting = self.dialect.served_time_commands[command](args, _number)
+        except NotationError as err:
+            raise GtpCommandError(str(err)) from None
+        self._set_time(setting.main, setting.period, setting.stones, setting.increment)
         return ""
 
     # --- helpers ------------------------------------------------------------------------------------------------
@@ -491,8 +462,9 @@ def gtp_server(bot: Bot, game: Game, board: str | None = None, *, pie: bool | No
     played = game
     spec = played.default_board if board is None else board
     parsed = played.parse_board(spec)
-    if rows == RowOrder.FLIPPED.value and parsed.kind is not BoardKind.TRI:
-        raise ConfigError(f"--rows flipped applies to tri boards only, not to {parsed.spec!r}")
+    misfit = played.engine_dialect().row_misfit(parsed, RowOrder(rows).value)
+    if misfit:
+        raise ConfigError(f"--rows {RowOrder(rows).value} {misfit}, not to {parsed.spec!r}")
     if first_color == FirstColor.WHITE.value and played.first_color is not Color.BLACK:
         raise ConfigError(f"--first-color white renames the first mover of a game Black starts; in {played.name!r} "
                           f"{played.first_color} moves first")

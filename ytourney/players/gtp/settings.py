@@ -8,7 +8,7 @@ import re
 import shutil
 from dataclasses import dataclass
 
-from ytourney.boards.board import Board, BoardKind
+from ytourney.boards.board import Board
 from ytourney.errors import ConfigError, YTourneyError
 from ytourney.games.api import Color, Game
 
@@ -153,16 +153,16 @@ def check_board(settings: GtpSettings, board: Board) -> None:
     except YTourneyError as err:
         raise ConfigError(f"{where} plays {game.name!r} (gtp.game), which cannot be played on {board.spec!r}: "
                           f"{err}") from err
-    if board.kind is BoardKind.KADON:
-        if not settings.kadon_boardsize:
-            raise ConfigError(
-                f"engine {settings.display_name!r} cannot play board 'kadon': GTP has no standard kadon board; "
-                "set gtp.kadon_boardsize to the argument its boardsize command takes for it (e.g. 'kadon')"
-            )
-    if settings.rows == RowOrder.FLIPPED and board.kind is not BoardKind.TRI:
+    dialect = game.engine_dialect()
+    if dialect.boardsize(board, settings.kadon_boardsize) is None:
         raise ConfigError(
-            f"engine {settings.display_name!r}: rows 'flipped' applies to tri boards only, not to {board.spec!r}"
+            f"engine {settings.display_name!r} cannot play board {board.spec!r}: GTP has no standard {board.spec} "
+            "board; set gtp.kadon_boardsize to the argument its boardsize command takes for it (e.g. 'kadon')"
         )
+    rows = RowOrder(settings.rows).value
+    misfit = dialect.row_misfit(board, rows)
+    if misfit:
+        raise ConfigError(f"engine {settings.display_name!r}: rows {rows!r} {misfit}, not to {board.spec!r}")
 
 
 def check_game(settings: GtpSettings) -> Game:
@@ -181,4 +181,11 @@ def check_game(settings: GtpSettings) -> Game:
     if settings.swap_style == SwapStyle.RECOLOR and settings.swap == SwapDialect.NONE:
         raise ConfigError(f"{where}: gtp.swap_style 'recolor' describes what `play C swap` does on the engine's board; "
                           "with gtp.swap 'none' it never hears of a swap: set gtp.swap to 'play' or 'genmove'")
+    time_command = TimeCommand(settings.time_command).value
+    known = game.engine_dialect().time_commands
+    if time_command not in (TimeCommand.GTP.value, TimeCommand.NONE.value) and time_command not in known:
+        expected = ", ".join(command.value for command in TimeCommand if command.value in known or command in (
+            TimeCommand.GTP, TimeCommand.NONE))
+        raise ConfigError(f"{where}: gtp.time_command {time_command!r} is a command of other games' engines; "
+                          f"{game.name!r} engines take one of {expected}")
     return game

@@ -6,6 +6,7 @@ Every import in every module counts, at the top or inside a function (a lazy imp
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "ytourney"
@@ -264,3 +265,61 @@ def test_a_name_is_looked_up_only_where_it_enters() -> None:
                 wrong.append(f"{module}:{node.lineno}")
     assert not wrong, "above games/, a game travels as its value (Game or Variant), not as a name:\n" + "\n".join(
         wrong)
+
+
+# --- engine dialects: the GTP layer names no game's engine vocabulary ----------------------------------------------
+
+GTP_LAYER = "ytourney.players.gtp"
+DIALECT_CHOICES = {("ytourney.players.gtp.settings", "TimeCommand")}
+"""(module, class) whose string values may name a game's engine dialect: the config's `time_command` choices."""
+
+
+def dialect_words() -> set[str]:
+    """The distinctive words of every game's own engine dialect: the `time_command` values it adds to the generic
+    dialect, and the words with an underscore of the commands it phrases, probes or serves (`y_param`, `max_time`);
+    a command word that is also plain English (morat's `time`) is left out."""
+    from ytourney.games.dialect import GENERIC_DIALECT
+    from ytourney.games.registry import all_games
+
+    words: set[str] = set()
+    for game in all_games().values():
+        dialect = game.engine_dialect()
+        words |= set(dialect.time_commands) - set(GENERIC_DIALECT.time_commands)
+        phrases = [*dialect.time_commands.values(), *dialect.fallback_time_commands, *dialect.served_time_commands]
+        words |= {word for phrase in phrases for word in phrase.split() if "_" in word}
+    return words
+
+
+def dialect_literals(source: str, module: str, words: set[str]) -> list[tuple[int, str]]:
+    """(line, literal) of every string literal of `module` holding one of `words` as a word, the literals inside the
+    classes of DIALECT_CHOICES left out."""
+    tree = ast.parse(source)
+    skipped: set[int] = set()
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and (module, node.name) in DIALECT_CHOICES:
+            skipped.update(id(inner) for inner in ast.walk(node))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skipped:
+            if words & set(re.findall(r"[a-z0-9_]+", node.value.lower())):
+                found.append((node.lineno, node.value))
+    return sorted(found)
+
+
+def test_the_gtp_layer_asks_the_games_dialect_and_names_none() -> None:
+    words = dialect_words()
+    assert {"y_param", "morat", "max_time"} <= words  # Y's engine families, from Y's own dialect
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        if module == GTP_LAYER or module.startswith(GTP_LAYER + "."):
+            found = dialect_literals(path.read_text(encoding="utf-8"), module, words)
+            wrong += [f"{module}:{line} names {text!r}" for line, text in found]
+    assert not wrong, ("players/gtp keeps transport, deadlines and protocol; what one game's engines call things "
+                       "comes from its dialect (Game.engine_dialect(), games/dialect.py):\n" + "\n".join(wrong))
+
+
+def test_the_dialect_rule_catches_a_command_and_spares_the_config_choices() -> None:
+    source = ('class TimeCommand:\n    Y_PARAM = "y_param"\nA = f"y_param max_time {1}"\nB = "move time"\n')
+    found = dialect_literals(source, "ytourney.players.gtp.settings", {"y_param", "max_time"})
+    assert found == [(3, "y_param max_time ")]

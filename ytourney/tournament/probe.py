@@ -13,6 +13,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from ytourney.games.dialect import GENERIC_DIALECT
 from ytourney.games.record import GameRecord, Termination
 from ytourney.players.gtp.dialect import swap_style_hint
 from ytourney.players.gtp.engine import GtpBot
@@ -86,6 +87,12 @@ def probe_hint(record: GameRecord, gtp: GtpSettings) -> str:
     return dialect_hint(plain, gtp) or swap_hint
 
 
+def _clock_commands(gtp: GtpSettings) -> set[str]:
+    """The commands that tell an engine its time: GTP's, and those of its game's engine families (its dialect's)."""
+    dialect = GENERIC_DIALECT if gtp.game is None else gtp.game.engine_dialect()
+    return {"time_settings", "time_left", *(command.split()[0] for command in dialect.time_commands.values())}
+
+
 def dialect_hint(record: GameRecord, gtp: GtpSettings) -> str:
     """The dialect key a fault most likely points at ('' when the fault says nothing of the dialect)."""
     reason = record.reason.lower()
@@ -110,7 +117,7 @@ def dialect_hint(record: GameRecord, gtp: GtpSettings) -> str:
         if re.search(r"vertex|cell|coordinate|occupied", reason):
             return f"the engine refused a cell we sent: check {rows}"
         return f"the engine refused a move we sent: check {first} and {rows}"
-    if refused and refused.group(1) in ("time", "y_param", "time_settings", "time_left"):
+    if refused and refused.group(1) in _clock_commands(gtp):
         return f"the engine refused its time command: check gtp.time_command (now {gtp.time_command.value!r})"
     if refused and refused.group(1) == "boardsize":
         return f"the engine cannot play board {record.board}: choose a board it knows"

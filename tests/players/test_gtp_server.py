@@ -12,14 +12,14 @@ import pytest
 
 from ytourney import __version__
 from ytourney.boards.board import Board, BoardKind, parse_board
-from ytourney.boards.text import board_text
 from ytourney.errors import BoardSpecError, ConfigError, IllegalMoveError, NotationError
+from ytourney.games.views import GameViews
 from ytourney.games.api import PASS, Color, Game, Move, MoveKind, Outcome, RuleOption, Termination
 from ytourney.games.registry import GAMES, get_game
 from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import GameState
 from ytourney.players import BaseBot, Limit
-from ytourney.players.gtp.server import COMMANDS, GtpServer
+from ytourney.players.gtp.server import GtpServer
 from ytourney.games.y.state import CONNECTION
 
 SERVE = "import sys; from ytourney.cli import main; sys.exit(main())"
@@ -281,7 +281,6 @@ def test_new_commands_are_known_and_listed() -> None:
 @pytest.mark.parametrize("rows", ["normal", "flipped"])
 @pytest.mark.parametrize("first_color", ["black", "white"])
 def test_our_client_plays_our_server_in_every_dialect(rows: str, first_color: str) -> None:
-    from ytourney.games.record import Termination
     from ytourney.players.bots.random_bot import RandomBot
     from ytourney.players.clock import TimeControl
     from ytourney.players.gtp.engine import GtpBot
@@ -476,6 +475,7 @@ class StepGame(Game):
     notation_example = "a1-b1"
     has_pie = False
     rule_options = {"max_plies": RuleOption(int, 6, "plies before the draw")}
+    views = GameViews()  # the default views draw its board
 
     def parse_board(self, spec: str) -> Board:
         board = parse_board(spec)
@@ -501,8 +501,6 @@ class StepGame(Game):
     def format_move(self, board: Board, move: Move) -> str:
         return move.kind.value if not move.path else "-".join(board.names[node] for node in move.path)
 
-    def board_text(self, state: StepState, last: Move | None = None) -> str:
-        return board_text(state.board, state.cells)
 
 
 STEPS = StepGame()
@@ -624,6 +622,25 @@ def test_dialect_options_that_do_not_fit_the_game_are_refused(steps: StepGame) -
         check_game(GtpSettings(command=("x",), game=steps, swap="play", swap_style="recolor"))
     with pytest.raises(ConfigError, match=r"plays 'steps-test' \(gtp.game\), which cannot be played on 'kadon'"):
         check_board(GtpSettings(command=("x",), game=steps, kadon_boardsize="kadon"), parse_board("kadon"))
+
+
+def test_the_engine_families_time_commands_are_the_games_own(steps: StepGame) -> None:
+    from ytourney.games.legacy import legacy_cell
+    from ytourney.players.gtp.settings import GtpSettings, check_game
+
+    with pytest.raises(ConfigError, match=r"gtp.time_command 'y_param' is a command of other games' engines; "
+                                          r"'steps-test' engines take one of gtp, none"):
+        check_game(GtpSettings(command=("x",), game=steps, time_command="y_param"))
+    check_game(GtpSettings(command=("x",), game=get_game("y"), time_command="morat"))
+    served = GtpServer(SpyBot(), game=steps)
+    assert ask(served, "known_command y_param", "y_param max_time 2", "time -m 1") == [
+        "= false", "? unknown command", "? unknown command"]
+    assert served.commands[-1] == "ytourney-rules" and "y_param" not in served.commands
+    assert ask(GtpServer(SpyBot(), game=get_game("y")), "known_command y_param") == ["= true"]
+    board = parse_board("tri:3")
+    assert legacy_cell(board, 4) == 4 and legacy_cell(board, True) is None and legacy_cell(board, "a1") is None
+    with pytest.raises(IllegalMoveError, match="answered cell index 6 outside the board"):
+        legacy_cell(board, 6)
 
 
 def test_a_served_bot_with_the_recolor_dialect_is_asked_for_black_after_a_swap() -> None:

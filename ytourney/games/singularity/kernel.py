@@ -62,8 +62,8 @@ def group_tables(lines: list[Line], partners: tuple[int, ...], central: tuple[in
     return mask_of(order), plain, (slow if any(entries for _, entries in slow.values()) else None)
 
 
-def grouped(lines: list[Line], partners: tuple[int, ...], central: tuple[int, ...]) -> tuple[Group, ...]:
-    """A source's lines in groups of at most GROUP_BITS nodes, each with its tables."""
+def line_groups(lines: list[Line]) -> tuple[tuple[Line, ...], ...]:
+    """A source's lines in groups of at most GROUP_BITS nodes, in order."""
     groups: list[list[Line]] = []
     size = GROUP_BITS + 1
     for line in lines:
@@ -73,7 +73,7 @@ def grouped(lines: list[Line], partners: tuple[int, ...], central: tuple[int, ..
             size = 0
         groups[-1].append(line)
         size += width
-    return tuple(group_tables(group, partners, central) for group in groups)
+    return tuple(tuple(group) for group in groups)
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,9 @@ class Tables:
     branches: tuple[tuple[Group, ...], ...]
     """branches[s]: the lines leaving s in groups, each target listed by one line only (a fork's later branch keeps
     the nodes it shares with the earlier one in its mask: they must be empty for its own targets)."""
+    lines: tuple[tuple[tuple[Line, ...], ...], ...]
+    """lines[s]: the groups of lines behind branches[s], as lines (the C core lists slides from them, in the same
+    order: per group, the targets needing no check line by line, then those needing one)."""
     paths: tuple[dict[int, tuple[int, ...]], ...]
     """paths[s][t]: the nodes a slide from s to t passes, t included."""
     on_line: tuple[frozenset[int], ...]
@@ -119,7 +122,7 @@ def tables(board: Board, fusion: str = "both") -> Tables:
         else:
             found = [c for c in board.neighbors[t] if c in triangle]
         partners.append(mask_of(found))
-    paths, on_line, branches, easy_steps, zones = [], [], [], [], []
+    paths, on_line, branches, line_lists, easy_steps, zones = [], [], [], [], [], []
     decode: dict[int, tuple[int, int, int, int]] = {}
     named: dict[tuple[int, int, int], int] = {}
     for s in range(n):
@@ -147,12 +150,14 @@ def tables(board: Board, fusion: str = "both") -> Tables:
                 action = named[s, t, c] = encode_path((s, t), c)
                 decode[action] = (s, t, c, mask_of(path))
         paths.append(reach)
-        branches.append(grouped(entries, tuple(partners), central))
+        groups = line_groups(entries)
+        line_lists.append(groups)
+        branches.append(tuple(group_tables(list(group), tuple(partners), central) for group in groups))
         zones.append(functools.reduce(int.__or__, (partners[t] for t in reach), 0))
         easy_steps.append(easy)
         on_line.append(frozenset(c for line in board.lines_through(s) for c in line[1:]))
-    return Tables(branches=tuple(branches), paths=tuple(paths), on_line=tuple(on_line), partners=tuple(partners),
-                  central=central, central_nodes=central_nodes, central_mask=mask_of(central_nodes),
+    return Tables(branches=tuple(branches), lines=tuple(line_lists), paths=tuple(paths), on_line=tuple(on_line),
+                  partners=tuple(partners), central=central, central_nodes=central_nodes, central_mask=mask_of(central_nodes),
                   decode=decode, named=named, easy_steps=tuple(easy_steps), zones=tuple(zones))
 
 
@@ -165,8 +170,19 @@ def start_nodes(board: Board, corners: str) -> tuple[list[int], list[int]]:
 class SingularityKernel:
     """A Singularity position: cells and a mask per colour, stone counts, the side to move, an undo stack."""
 
-    __slots__ = ("t", "max_plies", "cells", "masks", "stones", "to_move", "plies", "result", "termination",
-                 "score", "_undo")
+    __slots__ = (
+        "_undo",
+        "cells",
+        "masks",
+        "max_plies",
+        "plies",
+        "result",
+        "score",
+        "stones",
+        "t",
+        "termination",
+        "to_move",
+    )
 
     def __init__(self, board: Board, fusion: str, max_plies: int, black: list[int], white: list[int],
                  to_move: int = 1) -> None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
-from ytourney.games.api import Color, Move, MoveKind
+from ytourney.games.api import SWAP, Color, Move, MoveKind, Outcome
 from ytourney.games.front import KernelState
+from ytourney.games.kernel import DRAW, ONGOING, Kernel
+from ytourney.games.singularity.core import core, core_tables_with_moves, new_kernel
 from ytourney.games.singularity.kernel import (
     BLACK_START,
     MAX_SLIDE,
@@ -13,6 +15,7 @@ from ytourney.games.singularity.kernel import (
     WHITE_START,
     SingularityKernel,
     start_nodes,
+    tables,
 )
 
 __all__ = ["BLACK_START", "SINGULARITY", "WHITE_START", "SingularityState"]
@@ -21,20 +24,48 @@ __all__ = ["BLACK_START", "SINGULARITY", "WHITE_START", "SingularityState"]
 class SingularityState(KernelState):
     """A Singularity position: 12 stones a side at the start, each move one slide and at most one fusion."""
 
-    def new_kernel(self) -> SingularityKernel:
-        """Alternate round the perimeter; `corners: white` swaps the two sets."""
+    kernel: Kernel
+    """The C core's kernel when built and allowed, else the pure-Python `SingularityKernel` (core.py)."""
+
+    def new_kernel(self) -> Kernel:
+        """Alternate round the perimeter; `corners: white` swaps the two sets (the C tables learn this state's
+        Moves, for `legal_moves`)."""
+        if core is not None:
+            core_tables_with_moves(self.board, self.rules.fusion, self.move_table())
         black, white = start_nodes(self.board, self.rules.corners)
-        return SingularityKernel(self.board, self.rules.fusion, self.rules.max_plies, black, white)
+        return new_kernel(self.board, self.rules.fusion, self.rules.max_plies, black, white)
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal action, the pie answer last when offered; empty once over (the C kernel lists the Moves)."""
+        kernel = self.kernel
+        if type(kernel) is SingularityKernel or self._outcome is not None:
+            return super().legal_moves()
+        moves: list[Move] = kernel.legal_moves()  # type: ignore[attr-defined]
+        if len(self._history) == 1 and self.can_swap():
+            moves.append(SWAP)
+        return moves
+
+    def play(self, move: Move) -> Outcome | None:
+        """Apply one action (on the C kernel a Move of its own lists in one call), else as the front does."""
+        kernel = self.kernel
+        if type(kernel) is SingularityKernel or self._outcome is not None or not kernel.play_move(move):  # type: ignore[attr-defined]
+            return super().play(move)
+        self._history.append(move)
+        if kernel.result != ONGOING:
+            winner = None if kernel.result == DRAW else Color(kernel.result)
+            self._outcome = Outcome(winner, kernel.termination, kernel.score,  # type: ignore[arg-type]
+                                    self.end_reason())
+        return self._outcome
 
     def set_position(self, black: list[int], white: list[int], to_move: Color = Color.BLACK) -> None:
         """Replace the stones (a hand-made position for tests and analysis); the history stays as it was."""
-        self.kernel.setup(black, white, int(to_move))
+        self.kernel.setup(black, white, int(to_move))  # type: ignore[attr-defined]
         self._outcome = None
 
     @property
     def stones(self) -> list[int]:
         """Stones left on the board, indexed by Color value (index 0 unused)."""
-        return list(self.kernel.stones)
+        return list(self.kernel.stones)  # type: ignore[attr-defined]
 
     def rollout(self, rng: random.Random, plies: int) -> float:
         """Black's value for the generic mcts: the evaluation after `plies` random moves (its default: none)."""
@@ -60,15 +91,14 @@ class SingularityState(KernelState):
         me = self.to_move
         if not isinstance(move, Move) or move.kind is not MoveKind.STEP or len(move.path) != 2:
             return f"{text}: a singularity move slides one stone, written FROM-TO (like E5-E7)"
-        kernel = self.kernel
-        cells, tables = kernel.cells, kernel.t
+        cells, t = self.kernel.cells, tables(self.board, self.rules.fusion)
         source, target = move.path
         known = type(source) is int and 0 <= source < size
         if not known or cells[source] != me:
             return f"{text}: {names[source] if known else repr(source)} holds no {me} stone"
-        if target == source or target not in tables.on_line[source]:
+        if target == source or target not in t.on_line[source]:
             return f"{text}: not on a line from {names[source]}"
-        path = tables.paths[source].get(target)
+        path = t.paths[source].get(target)
         if path is None:
             return f"{text}: a stone slides 1 to {MAX_SLIDE} nodes, {names[target]} is farther along the line"
         blocker = next((c for c in path if cells[c]), None)
@@ -77,7 +107,7 @@ class SingularityState(KernelState):
                 return f"{text}: {names[target]} is occupied"
             return f"{text}: the slide is blocked at {names[blocker]}"
         fusing = [c for c in self.board.neighbors[target]
-                  if tables.partners[target] >> c & 1 and c != source and cells[c] == me]
+                  if t.partners[target] >> c & 1 and c != source and cells[c] == me]
         plain = f"{names[source]}-{names[target]}"
         if move.capture is None and len(fusing) > 1:
             legal = [m for m in self.legal_moves() if m.path == move.path] or [
@@ -93,7 +123,7 @@ class SingularityState(KernelState):
             capture = names[move.capture] if type(move.capture) is int and 0 <= move.capture < size else repr(
                 move.capture)
             return f"{text}: {capture} cannot be captured here (choose {options})"
-        central = [c for c in tables.central_nodes if cells[c] == me and c != source and c != move.capture]
+        central = [c for c in t.central_nodes if cells[c] == me and c != source and c != move.capture]
         if len(fusing) == 1 and move.capture is None:
             central = [c for c in central if c != fusing[0]]
         return (f"{text}: {me} would hold more than one of the central nodes F6 G6 F7 "

@@ -14,9 +14,21 @@ from typing import Any, ClassVar
 from ytourney.boards.board import Board, parse_board
 from ytourney.boards.text import board_text
 from ytourney.errors import GameSpecError, NotationError
-from ytourney.games.api import EMPTY, SWAP, SWAP_TOKEN, Color, Game, Move, MoveKind, RuleOption, State, Termination
+from ytourney.games.api import (
+    EMPTY,
+    SWAP,
+    SWAP_TOKEN,
+    Color,
+    Game,
+    Move,
+    MoveKind,
+    RuleOption,
+    State,
+    Termination,
+)
 from ytourney.games.front import KernelState
 from ytourney.games.kernel import DRAW, ONGOING
+from ytourney.games.views import GameViews
 
 LINE = Termination.define("line")
 FULL = Termination.define("full")
@@ -99,8 +111,17 @@ class TicTacToeState(KernelState):
         return "the board is full" if self.kernel.termination is FULL else super().end_reason()
 
 
+class TicTacToeViews(GameViews):
+    """How TicTacToe shows itself."""
+
+    def board_text(self, state: State, last: Move | None = None) -> str:
+        return board_text(state.board, state.cells, last.path if last is not None else ())
+
+
 class TicTacToe(Game):
     """The game object the registry hands out."""
+
+    views = TicTacToeViews()
 
     name = "tictactoe"
     title = "Tic-tac-toe on tri:3"
@@ -134,9 +155,6 @@ class TicTacToe(Game):
 
     def format_move(self, board: Board, move: Move) -> str:
         return SWAP_TOKEN if move.kind is MoveKind.SWAP else board.names[move.cell]
-
-    def board_text(self, state: State, last: Move | None = None) -> str:
-        return board_text(state.board, state.cells, last.path if last is not None else ())
 
 
 GAME = TicTacToe()

@@ -138,7 +138,7 @@ def test_every_game_describes_itself(name: str) -> None:
     assert game.name == name and game.title and game.boards_help
     board = game.parse_board(game.default_board)
     state = game.new_state(board, game.parse_rules(None))
-    assert game.board_text(state)
+    assert game.views.board_text(state)
     assert state.to_move is game.first_color and state.seat_to_move() == 0
     for key, option in game.rule_options.items():
         assert option.help, f"{name}: rules.{key} needs a line of help"

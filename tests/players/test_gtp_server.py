@@ -12,14 +12,14 @@ import pytest
 
 from ytourney import __version__
 from ytourney.boards.board import Board, BoardKind, parse_board
-from ytourney.boards.text import board_text
 from ytourney.errors import BoardSpecError, ConfigError, IllegalMoveError, NotationError
+from ytourney.games.views import GameViews
 from ytourney.games.api import PASS, Color, Game, Move, MoveKind, Outcome, RuleOption, Termination
 from ytourney.games.registry import GAMES, get_game
 from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import GameState
 from ytourney.players import BaseBot, Limit
-from ytourney.players.gtp.server import COMMANDS, GtpServer
+from ytourney.players.gtp.server import GtpServer
 from ytourney.games.y.state import CONNECTION
 
 SERVE = "import sys; from ytourney.cli import main; sys.exit(main())"
@@ -281,7 +281,6 @@ def test_new_commands_are_known_and_listed() -> None:
 @pytest.mark.parametrize("rows", ["normal", "flipped"])
 @pytest.mark.parametrize("first_color", ["black", "white"])
 def test_our_client_plays_our_server_in_every_dialect(rows: str, first_color: str) -> None:
-    from ytourney.games.record import Termination
     from ytourney.players.bots.random_bot import RandomBot
     from ytourney.players.clock import TimeControl
     from ytourney.players.gtp.engine import GtpBot
@@ -476,6 +475,7 @@ class StepGame(Game):
     notation_example = "a1-b1"
     has_pie = False
     rule_options = {"max_plies": RuleOption(int, 6, "plies before the draw")}
+    views = GameViews()  # the default views draw its board
 
     def parse_board(self, spec: str) -> Board:
         board = parse_board(spec)
@@ -501,8 +501,6 @@ class StepGame(Game):
     def format_move(self, board: Board, move: Move) -> str:
         return move.kind.value if not move.path else "-".join(board.names[node] for node in move.path)
 
-    def board_text(self, state: StepState, last: Move | None = None) -> str:
-        return board_text(state.board, state.cells)
 
 
 STEPS = StepGame()

@@ -26,7 +26,7 @@ def replay(board, moves, rules=None, handicap=0):  # type: ignore[no-untyped-def
 
 
 def winning_group(state) -> set[int]:  # type: ignore[no-untyped-def]
-    return set(Y.highlight(state))
+    return set(Y.views.highlight(state))
 
 SVG = "{http://www.w3.org/2000/svg}"
 # Black completes a Y along column a on tri:3: a1, a2, a3 touch all three sides.

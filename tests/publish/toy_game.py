@@ -9,7 +9,18 @@ from typing import Any
 
 from ytourney.boards.board import Board, parse_board
 from ytourney.errors import GameSpecError, IllegalMoveError, NotationError
-from ytourney.games.api import EMPTY, Color, Game, Move, MoveKind, Outcome, RuleOption, State, Termination
+from ytourney.games.api import (
+    EMPTY,
+    Color,
+    Game,
+    Move,
+    MoveKind,
+    Outcome,
+    RuleOption,
+    State,
+    Termination,
+)
+from ytourney.games.views import GameViews
 
 NAME = "toyslide"
 
@@ -93,6 +104,14 @@ class ToyState:
         return other
 
 
+class ToyViews(GameViews):
+    """The toy's stones in one line."""
+
+    def board_text(self, state: State, last: Move | None = None) -> str:
+        return " ".join(".XO"[v] for v in state.cells)
+
+
+
 class ToyGame(Game):
     """Place one stone each, then step."""
 
@@ -104,6 +123,7 @@ class ToyGame(Game):
     has_pie = False
     has_draws = True
     rule_options: Mapping[str, RuleOption] = {"max_plies": RuleOption(int, 6, "actions before the draw", 1, 99)}
+    views = ToyViews()
 
     def parse_board(self, spec: str) -> Board:
         board = parse_board(spec)
@@ -129,8 +149,6 @@ class ToyGame(Game):
     def format_move(self, board: Board, move: Move) -> str:
         return "-".join(board.names[node] for node in move.path)
 
-    def board_text(self, state: State, last: Move | None = None) -> str:
-        return " ".join(".XO"[v] for v in state.cells)
 
 
 GAME = ToyGame()

@@ -98,7 +98,7 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
         return
     state = replay(game, board, rules, handicap, record.moves)
     last = next((m for m in reversed(state.history) if m.path), None)
-    click.echo(game.board_text(state, last))
+    click.echo(game.views.board_text(state, last))
     click.echo()
     click.echo(f"black: {record.black}   white: {record.white}   first move: {record.first}")
     click.echo("moves: " + " ".join(f"{i}.{m}" for i, m in enumerate(record.moves, start=1)))

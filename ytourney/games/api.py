@@ -232,8 +232,34 @@ class State(Protocol):
         """The Move of a kernel action."""
 
 
+class Views(Protocol):
+    """How a game shows itself (ytourney/games/views.py has the defaults): the terminal board, what a diagram rings
+    in gold, cells it colours, result sentences and the names of the sides."""
+
+    highlight_text: str
+    """How a diagram's caption names `highlight` (Y: the winning Y)."""
+    side_names: Mapping[Color, str]
+    """What each colour stands for in a game whose sides differ (e.g. White the Aliens); empty when they do not."""
+
+    def board_text(self, state: State, last: Move | None = None) -> str:
+        """The position as text for the terminal."""
+
+    def highlight(self, state: State) -> frozenset[int]:
+        """Nodes a diagram draws in gold (a winning group, a loop)."""
+
+    def result_text(self, winner: str | None, loser: str | None, outcome: Outcome) -> str:
+        """The result as a sentence, from the players' names."""
+
+    def win_text(self, termination: Termination, rules: Any) -> str:
+        """How a game was won, the words after 'wins' in a result sentence ('by connection')."""
+
+    def marked_cells(self, board: Board) -> Mapping[int, str]:
+        """Cells a diagram's empty board fills with a colour of their own (YvY's green sprouts)."""
+
+
 class Game(abc.ABC):
-    """A game ytourney can referee: its boards, rules, notation, start, end and views, and its own bots."""
+    """A game ytourney can referee, split by concern: this class holds its boards, rules, notation, start and own
+    bots; `views` shows it (text, diagrams, result sentences); `knowledge` is what it tells the search."""
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -249,13 +275,10 @@ class Game(abc.ABC):
     rule_options: ClassVar[Mapping[str, RuleOption]] = {}
     own_bots: ClassVar[Mapping[str, str]] = {}
     """Bots of this game only, name -> 'module:Class'; a name here replaces a generic bot of that name."""
-    search_defaults: ClassVar[Mapping[str, Any]] = {}
-    """The generic `mcts`'s defaults for this game, for options a bot spec leaves out (e.g. {"c": 0.7,
-    "playout_plies": 16} where the state's `rollout` evaluates after a short playout)."""
+    views: ClassVar[Views]
+    """How the game shows itself (a `games.views.GameViews`)."""
     sgf_name: ClassVar[str | None] = None
     """The SGF `GM[...]` value when a standard one exists, else ytourney's `ytourney-<name>`."""
-    side_names: ClassVar[Mapping[Color, str]] = {}
-    """What each colour stands for in a game whose sides differ (e.g. White the Aliens); empty when they do not."""
 
     @property
     def docs(self) -> str:
@@ -331,35 +354,3 @@ class Game(abc.ABC):
         if isinstance(answer, str):
             return self.parse_move(board, answer)
         raise IllegalMoveError(f"answered {answer!r}, which is not a move (a Move or its notation)")
-
-    # --- views ----------------------------------------------------------------------------------------------
-
-    @abc.abstractmethod
-    def board_text(self, state: State, last: Move | None = None) -> str:
-        """The position as text for the terminal."""
-
-    def highlight(self, state: State) -> frozenset[int]:
-        """Nodes a diagram draws in gold (a winning group, a loop), empty by default."""
-        return frozenset()
-
-    def result_text(self, winner: str | None, loser: str | None, outcome: Outcome) -> str:
-        """The result as a sentence, from the players' names."""
-        termination = outcome.termination
-        if winner is None:
-            text = "draw by move limit" if termination is Termination.MOVE_LIMIT else f"draw ({termination.value})"
-        else:
-            text = f"{winner} beat {loser} ({termination.value})"
-        if outcome.score is not None:
-            text += f", score {score_text(outcome.score)}"
-        return text
-
-    highlight_text: ClassVar[str] = "the highlighted stones are ringed and joined in gold"
-    """How a diagram's caption names `highlight` (Y: the winning Y)."""
-
-    def win_text(self, termination: Termination, rules: Any) -> str:
-        """How a game was won, the words after 'wins' in a result sentence ('by connection')."""
-        return f"by {termination.value}"
-
-    def marked_cells(self, board: Board) -> Mapping[int, str]:
-        """Cells a diagram's empty board fills with a colour of their own (YvY's green sprouts); none by default."""
-        return {}

@@ -16,7 +16,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from ytourney.boards.board import Board
-from ytourney.boards.text import board_text
 from ytourney.errors import GameSpecError
 from ytourney.games.api import EMPTY, Color, Game, Move, MoveKind, State, Termination
 from ytourney.games.bitboard import bits, mask_of
@@ -25,6 +24,7 @@ from ytourney.games.kernel import DRAW, ONGOING
 from ytourney.games.knowledge import Knowledge, SearchDefaults, result_value
 from ytourney.games.slide_tables import core, core_tables, slide_tables, slide_target
 from ytourney.games.stones import format_path_move, kadon_board, parse_path_move
+from ytourney.games.views import GameViews
 
 SWAP_MARK = -1
 """The undo stack's entry for the pie answer's ply."""
@@ -381,21 +381,32 @@ class SlideState(KernelState):
         return self.knowledge.rollout(self.kernel, rng, plies)
 
 
+class SlideViews(GameViews):
+    """How a slide game shows itself: the kadon rows, the winning stones in gold, its win phrase."""
+
+    win_termination: ClassVar[str]
+    """The name of the game's winning termination."""
+    win_phrase: ClassVar[str]
+    """How a result sentence says the game was won that way."""
+
+    def highlight(self, state: State) -> frozenset[int]:
+        """The winning stones."""
+        return frozenset(getattr(state, "winning_stones", ()))
+
+    def win_text(self, termination: Termination, rules: Any) -> str:
+        """The game's win phrase, else 'by <termination>'."""
+        return self.win_phrase if termination.value == self.win_termination else f"by {termination.value}"
+
+
 class SlideGame(Game):
     """A slide game on the kadon board: its rules reader, notation and views (a game names its rules, its win)."""
 
     boards_help = "kadon"
     default_board = "kadon"
     has_draws = True
-    search_defaults: ClassVar[Mapping[str, Any]] = {"c": 0.7, "playout_plies": 16}
-    """The generic mcts scores leaves by the state's short rollout and its heuristic."""
     rules_class: ClassVar[type]
     state_class: ClassVar[type[SlideState]]
     knowledge_class: ClassVar[type[SlideKnowledge]]
-    win_termination: ClassVar[str]
-    """The `Termination` value of the game's own win."""
-    win_phrase: ClassVar[str]
-    """How a win reads: 'by five in a line'."""
 
     def parse_board(self, spec: str) -> Board:
         """Only the 93-node kadon board."""
@@ -428,18 +439,6 @@ class SlideGame(Game):
     def format_move(self, board: Board, move: Move) -> str:
         """FROM-TO or swap."""
         return format_path_move(board, move)
-
-    def board_text(self, state: State, last: Move | None = None) -> str:
-        """The kadon rows of stones, the last move's stone in lower case."""
-        return board_text(state.board, state.cells, last.path if last is not None else ())
-
-    def highlight(self, state: State) -> frozenset[int]:
-        """The winning stones."""
-        return frozenset(getattr(state, "winning_stones", ()))
-
-    def win_text(self, termination: Termination, rules: Any) -> str:
-        """The game's win phrase, else 'by <termination>'."""
-        return self.win_phrase if termination.value == self.win_termination else f"by {termination.value}"
 
 
 @functools.lru_cache(maxsize=32)

@@ -90,9 +90,9 @@ def result_sentence(record: GameRecord) -> str:
     game = record.game_rules
     plies = move_count(record)  # a handicap level's stones are one move
     if record.winner is None:
-        text = game.result_text(None, None, Outcome(None, record.termination, record.score, record.reason))
+        text = game.views.result_text(None, None, Outcome(None, record.termination, record.score, record.reason))
         return f"{text[:1].upper()}{text[1:]} after {plies} moves"
-    text = f"{record.winner_name} ({record.winner}) wins {game.win_text(record.termination, record.rules)}"
+    text = f"{record.winner_name} ({record.winner}) wins {game.views.win_text(record.termination, record.rules)}"
     if record.score is not None:
         text += f", score {score_text(record.score)}"
     return f"{text} after {plies} moves"
@@ -146,11 +146,11 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
         "game.html", title=f"Game {number}: {record.black} vs {record.white}", root="../", record=record,
         diagram=Markup(diagram), numbered=bool(played.numbers), start_diagram=start_diagram, result=result,
         fault=record.termination.is_fault, moves=moves,
-        highlight=rules_of.highlight_text if rules_of.highlight(played.state) else "",
+        highlight=rules_of.views.highlight_text if rules_of.views.highlight(played.state) else "",
         black={"name": record.black, "href": links.player(record.black), "change": changes.get(record.black, ""),
-               "side": rules_of.side_names.get(Color.BLACK, "")},
+               "side": rules_of.views.side_names.get(Color.BLACK, "")},
         white={"name": record.white, "href": links.player(record.white), "change": changes.get(record.white, ""),
-               "side": rules_of.side_names.get(Color.WHITE, "")},
+               "side": rules_of.views.side_names.get(Color.WHITE, "")},
         pair=links.pair(record.black, record.white),
         moves_style=move_list_style(tokens, seconds), rules=rules_text, think_time=think, note="; ".join(notes),
         move_order="White, Black" if rules_of.first_color is Color.WHITE else "Black, White",

@@ -229,8 +229,8 @@ def diagram_svg(game: Game, played: Replayed, *, numbered: bool = True, highligh
     board = state.board
     layout = board_layout(board.spec)
     canvas = _Canvas(layout, unit)
-    canvas.parts.extend(_empty_board(board.spec, unit, tuple(sorted(game.marked_cells(board).items()))))
-    group = game.highlight(state) if highlight else frozenset()
+    canvas.parts.extend(_empty_board(board.spec, unit, tuple(sorted(game.views.marked_cells(board).items()))))
+    group = game.views.highlight(state) if highlight else frozenset()
     last_move = played.last
     last = last_move.target if last_move is not None else None
     r = layout.radius * unit

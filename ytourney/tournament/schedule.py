@@ -24,7 +24,6 @@ import itertools
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from ytourney.errors import YTourneyError
 from ytourney.games.record import GameRecord, GameSetup, Termination
@@ -216,7 +215,7 @@ def random_opening(variant: Variant, plies: int, rng: random.Random) -> tuple[Mo
                 break
         if not state.is_over:
             return tuple(moves)
-    raise YTourneyError(f"cannot find a {plies}-ply opening on {board_spec!r} that leaves the game open")
+    raise YTourneyError(f"cannot find a {plies}-ply opening on {board.spec!r} that leaves the game open")
 
 
 @dataclass

@@ -17,7 +17,7 @@ from ytourney.games.aliens_amazons.state import AliensAmazonsState
 from ytourney.games.api import Color, Move, MoveKind
 from ytourney.games.bot import Limit
 from ytourney.games.registry import get_game
-from ytourney.players.bots.uct import UctBot
+from ytourney.players.bots.mcts_bot import MctsBot
 
 GAME = get_game("aliens-amazons")
 BOARD = parse_board("kadon")
@@ -234,8 +234,8 @@ def test_amazons_win_when_the_aliens_to_move_have_none() -> None:
     state = position(["A1", "B1", "A2"], [*cover, "E3"], to_move=Color.BLACK)
     outcome = state.play(GAME.parse_move(BOARD, "E3-D3"))
     assert outcome is not None and outcome.winner is Color.BLACK and outcome.termination.value == "immobilized"
-    assert GAME.highlight(state) == {N("A1"), N("B1"), N("A2")}
-    assert "immobilizing" in GAME.win_text(outcome.termination, state.rules)
+    assert GAME.views.highlight(state) == {N("A1"), N("B1"), N("A2")}
+    assert "immobilizing" in GAME.views.win_text(outcome.termination, state.rules)
 
 
 def test_aliens_win_when_fewer_amazons_are_left_than_the_threshold() -> None:
@@ -299,7 +299,7 @@ def test_random_games_round_trip_and_end() -> None:
 def test_bots_answer_legal_moves() -> None:
     state = new()
     play(state, "E5", "A1", "G6", "I1", "F7", "A9")
-    for bot in (HeuristicBot(seed=1), UctBot(seed=1, playouts=30)):
+    for bot in (HeuristicBot(seed=1), MctsBot(seed=1, playouts=30)):
         move = GAME.coerce_move(BOARD, bot.move(state, Limit()))
         assert state.is_legal(move)
 

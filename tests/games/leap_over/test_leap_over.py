@@ -113,7 +113,7 @@ def test_both_unable_to_leap_is_a_draw() -> None:
     state = position("A1", "M5")
     outcome = play(state, "pass")
     assert outcome is not None and outcome.winner is None and outcome.termination.value == "blocked"
-    assert GAME.result_text(None, None, outcome) == "draw: neither side can leap"
+    assert GAME.views.result_text(None, None, outcome) == "draw: neither side can leap"
 
 
 def _entry() -> tuple[int, int, int]:
@@ -131,7 +131,7 @@ def test_filling_the_other_start_triangle_with_every_own_stone_wins() -> None:
     state.set_position([x for x in M5_TRIANGLE if x != c] + [a], [n("A5"), n("B5")])
     outcome = state.play(Move.jump((a, c)))
     assert outcome is not None and outcome.winner is Color.BLACK and outcome.termination.value == "filled"
-    assert GAME.highlight(state) == frozenset(M5_TRIANGLE)
+    assert GAME.views.highlight(state) == frozenset(M5_TRIANGLE)
 
 
 def test_a_stone_left_in_its_home_blocks_the_book_goal_but_not_the_filled_goal() -> None:
@@ -203,12 +203,12 @@ def test_is_legal_checks_chains_jump_by_jump_as_the_list_does() -> None:
 
 def test_the_generic_mcts_takes_the_games_search_defaults() -> None:
     from ytourney.games.bot import Limit  # noqa: PLC0415
-    from ytourney.players.bots.uct import UctBot  # noqa: PLC0415
+    from ytourney.players.bots.mcts_bot import MctsBot  # noqa: PLC0415
 
     state = GAME.new_state(BOARD, GAME.parse_rules({"pie": False}))
-    bot = UctBot(seed=1, playouts=30)
+    bot = MctsBot(seed=1, playouts=30)
     assert state.is_legal(bot.move(state.copy(), Limit()))
-    assert (bot.exploration, bot.playout_plies) == (0.5, 0)
-    given = UctBot(seed=1, playouts=30, c=1.3, playout_plies=4)
+    assert (bot.settings.exploration, bot.settings.playout_plies) == (0.5, 0)
+    given = MctsBot(seed=1, playouts=30, c=1.3, playout_plies=4)
     given.move(state.copy(), Limit())
-    assert (given.exploration, given.playout_plies) == (1.3, 4)
+    assert (given.settings.exploration, given.settings.playout_plies) == (1.3, 4)

@@ -84,7 +84,7 @@ def test_five_adjacent_on_one_line_win(four: str, last: str, source: str) -> Non
     state.play(GAME.parse_move(BOARD, f"{source}-{last}"))
     outcome = state.outcome
     assert outcome is not None and outcome.winner is Color.BLACK and outcome.termination is Termination("line")
-    assert GAME.highlight(state) == frozenset(line)
+    assert GAME.views.highlight(state) == frozenset(line)
 
 
 def test_six_in_a_line_win_four_do_not_and_a_bent_line_does_not() -> None:
@@ -137,14 +137,14 @@ def test_a_short_cli_match(tmp_path: Path) -> None:
 
 def test_the_generic_mcts_sees_a_five_in_one_and_blocks_it() -> None:
     from ytourney.games.bot import Limit
-    from ytourney.players.bots.uct import UctBot  # noqa: PLC0415 - the generic mcts with the state's hooks
+    from ytourney.players.bots.mcts_bot import MctsBot  # noqa: PLC0415 - the generic mcts with the game's knowledge
 
     threat = position("A9 I1", "A5 B5 C5 D5 E8", to_move=Color.WHITE)
     assert threat.can_win_now()  # E8-E5 completes A5 ... E5
-    assert UctBot(seed=1, playouts=60).move(threat, Limit()) == Move.step(n("E8"), n("E5"))
+    assert MctsBot(seed=1, playouts=60).move(threat, Limit()) == Move.step(n("E8"), n("E5"))
     defend = position("A9 I1 E3", "A5 B5 C5 D5 E8")
     assert not defend.can_win_now()
-    move = UctBot(seed=1, playouts=300).move(defend, Limit())
+    move = MctsBot(seed=1, playouts=300).move(defend, Limit())
     after = defend.copy()
     after.play(move)
     assert not after.can_win_now(), GAME.format_move(BOARD, move)
@@ -154,11 +154,11 @@ def test_the_generic_mcts_is_reproducible_and_keeps_to_a_time_budget() -> None:
     import time  # noqa: PLC0415
 
     from ytourney.games.bot import Limit  # noqa: PLC0415
-    from ytourney.players.bots.uct import UctBot  # noqa: PLC0415
+    from ytourney.players.bots.mcts_bot import MctsBot  # noqa: PLC0415
 
     start = GAME.new_state(BOARD, GAME.parse_rules(None))
-    first = UctBot(seed=9, playouts=120).move(start.copy(), Limit())
-    assert first == UctBot(seed=9, playouts=120).move(start.copy(), Limit()) and start.is_legal(first)
+    first = MctsBot(seed=9, playouts=120).move(start.copy(), Limit())
+    assert first == MctsBot(seed=9, playouts=120).move(start.copy(), Limit()) and start.is_legal(first)
     begin = time.perf_counter()
-    timed = UctBot(seed=9, playouts=10_000_000).move(start.copy(), Limit(seconds=0.2))
+    timed = MctsBot(seed=9, playouts=10_000_000).move(start.copy(), Limit(seconds=0.2))
     assert start.is_legal(timed) and time.perf_counter() - begin < 1.0

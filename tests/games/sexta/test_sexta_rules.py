@@ -63,8 +63,8 @@ def test_six_in_a_straight_line_win() -> None:
     play(state, "H3-F3")
     outcome = state.outcome
     assert outcome is not None and outcome.winner is Color.BLACK and outcome.termination is Termination("chain")
-    assert GAME.highlight(state) == frozenset(n(x) for x in "A3 B3 C3 D3 E3 F3".split())
-    assert GAME.win_text(outcome.termination, state.rules) == "by a chain of six"
+    assert GAME.views.highlight(state) == frozenset(n(x) for x in "A3 B3 C3 D3 E3 F3".split())
+    assert GAME.views.win_text(outcome.termination, state.rules) == "by a chain of six"
 
 
 def test_a_bent_chain_wins_when_no_stone_touches_three() -> None:

@@ -131,7 +131,7 @@ def test_one_stone_left_on_a_central_node_wins() -> None:
     state = position("F8 G6", "M5 A1")
     outcome = play(state, "F8-F7")
     assert outcome is not None and outcome.winner is Color.BLACK and outcome.termination.value == "singularity"
-    assert GAME.highlight(state) == frozenset({n("F7")})
+    assert GAME.views.highlight(state) == frozenset({n("F7")})
 
 
 def test_one_stone_left_elsewhere_wins_only_once_it_reaches_the_middle() -> None:

@@ -111,8 +111,8 @@ def test_each_kind_of_figure_wins_with_any_stones_between(kind: str, stones: str
     play(state, last)
     outcome = state.outcome
     assert outcome is not None and outcome.winner is Color.BLACK and outcome.termination is Termination("figure")
-    assert GAME.highlight(state) == figure
-    assert GAME.win_text(outcome.termination, state.rules) == "by forming a figure of four"
+    assert GAME.views.highlight(state) == figure
+    assert GAME.views.win_text(outcome.termination, state.rules) == "by forming a figure of four"
 
 
 def test_a_figure_formed_by_a_move_wins_and_adjacent_fours_do_not() -> None:
@@ -158,7 +158,7 @@ def test_the_pie_option_lets_white_take_the_first_stone() -> None:
     state = GAME.new_state(BOARD, GAME.parse_rules({"pie": True}))
     play(state, "E5", "swap")
     assert state.swapped and state.to_move is Color.WHITE and state.in_hand == [0, 9, 10]
-    assert "in hand: black 9, white 10" in GAME.board_text(state)
+    assert "in hand: black 9, white 10" in GAME.views.board_text(state)
 
 
 def test_a_short_cli_match(tmp_path: Path) -> None:
@@ -171,9 +171,9 @@ def test_a_short_cli_match(tmp_path: Path) -> None:
 
 def test_the_generic_mcts_completes_a_figure_and_blocks_one() -> None:
     from ytourney.games.bot import Limit
-    from ytourney.players.bots.uct import UctBot  # noqa: PLC0415 - the generic mcts with the state's hooks
+    from ytourney.players.bots.mcts_bot import MctsBot  # noqa: PLC0415 - the generic mcts with the game's knowledge
 
     win = position(black="A1 C1 E1", white="A9 C9", hand=(2, 2))
-    assert UctBot(seed=1, playouts=50).move(win, Limit()) == Move.place(n("G1"))
+    assert MctsBot(seed=1, playouts=50).move(win, Limit()) == Move.place(n("G1"))
     block = position(black="A9 C9", white="A1 C1 E1", hand=(2, 2))
-    assert UctBot(seed=1, playouts=400).move(block, Limit()) == Move.place(n("G1"))
+    assert MctsBot(seed=1, playouts=400).move(block, Limit()) == Move.place(n("G1"))

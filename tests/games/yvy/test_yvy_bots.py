@@ -13,7 +13,7 @@ from ytourney.games.bot import Limit
 from ytourney.games.yvy.bots import YvyRandomBot
 from ytourney.games.yvy.game import GAME, SPROUT_FILL
 from ytourney.games.yvy.state import LOOP, SCORE
-from ytourney.players.bots.uct import UctBot
+from ytourney.players.bots.mcts_bot import MctsBot
 
 
 def test_random_passes_only_when_the_board_is_full() -> None:
@@ -37,24 +37,24 @@ def test_random_late_pass_option() -> None:
 
 def test_mcts_closes_a_loop_in_one() -> None:
     state = build("hex:4", "e4 e5 d5 c4 c3", "a1 i9 e9")  # White to move: d3 closes the ring round d4
-    move = UctBot(seed=3, playouts=20).move(state, Limit())
+    move = MctsBot(seed=3, playouts=20).move(state, Limit())
     assert move == Move.place(cell(state.board, "d3"))
 
 
 def test_mcts_stops_the_opponents_loop() -> None:
     state = build("hex:4", "a1 i9 e9 g3", "e4 e5 d5 c4 c3")  # White to move; Black threatens d3
-    move = UctBot(seed=4, playouts=20).move(state, Limit())
+    move = MctsBot(seed=4, playouts=20).move(state, Limit())
     assert move in (Move.place(cell(state.board, "d3")), Move.place(cell(state.board, "d4")))
 
 
 def test_mcts_passes_back_only_when_the_count_wins() -> None:
     state = build("hex:4", "a1", "")  # a1, then Black passed: White passing now wins 10-0
-    assert UctBot(seed=5, playouts=20).move(state, Limit()) == PASS
+    assert MctsBot(seed=5, playouts=20).move(state, Limit()) == PASS
     losing = build("hex:4", "d4", "a1")  # White's d4 is dead: passing would lose
     losing.play(PASS)  # White passes, Black to move: Black passing wins
-    assert UctBot(seed=5, playouts=20).move(losing, Limit()) == PASS
+    assert MctsBot(seed=5, playouts=20).move(losing, Limit()) == PASS
     fresh = build("hex:4", "d4", "a1")
-    assert UctBot(seed=5, playouts=20).move(fresh, Limit()) != PASS
+    assert MctsBot(seed=5, playouts=20).move(fresh, Limit()) != PASS
 
 
 def test_the_kernel_mcts_closes_blocks_and_passes_back() -> None:
@@ -71,16 +71,16 @@ def test_the_kernel_mcts_closes_blocks_and_passes_back() -> None:
 
 def test_views() -> None:
     state = build("hex:3", "c3", "d4")
-    text = GAME.board_text(state, state.history[-1])
+    text = GAME.views.board_text(state, state.history[-1])
     assert "x" in text and "O" in text and "*" in text and text.count("\n") == 6
     board = state.board
-    assert set(GAME.marked_cells(board)) == set(board.sprouts) and SPROUT_FILL in GAME.marked_cells(board).values()
-    assert GAME.highlight(state) == frozenset()
+    assert set(GAME.views.marked_cells(board)) == set(board.sprouts) and SPROUT_FILL in GAME.views.marked_cells(board).values()
+    assert GAME.views.highlight(state) == frozenset()
     loop = Outcome(Color.WHITE, LOOP)
-    assert GAME.result_text("ann", "bob", loop) == "ann beat bob by closing a loop"
-    assert GAME.win_text(LOOP, None) == "by closing a loop"
-    assert "10 to 9" in GAME.result_text("ann", "bob", Outcome(Color.BLACK, SCORE, (10.0, 9.0)))
-    assert GAME.result_text(None, None, Outcome(None, SCORE, (-1.0, -1.0))).startswith("draw on score -1 to -1")
+    assert GAME.views.result_text("ann", "bob", loop) == "ann beat bob by closing a loop"
+    assert GAME.views.win_text(LOOP, None) == "by closing a loop"
+    assert "10 to 9" in GAME.views.result_text("ann", "bob", Outcome(Color.BLACK, SCORE, (10.0, 9.0)))
+    assert GAME.views.result_text(None, None, Outcome(None, SCORE, (-1.0, -1.0))).startswith("draw on score -1 to -1")
 
 
 def test_start_diagram_has_green_sprouts() -> None:

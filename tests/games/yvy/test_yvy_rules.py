@@ -124,7 +124,7 @@ def test_loops_win_at_once(name: str) -> None:
     assert state.outcome.winner is Color.WHITE
     assert state.history[-1] == Move.place(cell(state.board, white.split()[-1]))
     assert naive_loop(state.geo, state.cells, Color.WHITE)
-    assert GAME.highlight(state)
+    assert GAME.views.highlight(state)
 
 
 @pytest.mark.parametrize("name", sorted(NOT_LOOPS))
@@ -136,7 +136,7 @@ def test_not_loops(name: str) -> None:
 
 def test_loop_highlight_is_the_ring() -> None:
     state = build("hex:4", "d4 e4 e5 d5 c4 c3 d3 f4", "")  # the solid seven closes before f4 is played
-    names = {state.board.names[c] for c in GAME.highlight(state)}
+    names = {state.board.names[c] for c in GAME.views.highlight(state)}
     assert names == {"e4", "e5", "d5", "c4", "c3", "d3"}
     assert "closed a loop" in state.outcome.reason
 

@@ -27,6 +27,7 @@ from ytourney.games.api import (
 )
 from ytourney.games.knowledge import Knowledge
 from ytourney.games.stones import format_path_move, kadon_board
+from ytourney.games.views import GameViews
 
 DEFAULT_MAX_PLIES = 1000
 """The move limit: random play reaches it in under 1% of games (docs/games/aliens-amazons.md), real play never."""
@@ -46,8 +47,49 @@ class Rules:
         return {"pie": self.pie, "max_plies": self.max_plies, "threshold": self.threshold}
 
 
+class AliensAmazonsViews(GameViews):
+    """How Aliens and Amazons shows itself: the counts by the board, the immobilized Aliens, the winning side."""
+
+    side_names: ClassVar[Mapping[Color, str]] = {color: side_name(color) for color in (Color.WHITE, Color.BLACK)}
+
+    def board_text(self, state: State, last: Move | None = None) -> str:
+        """The kadon rows (X Amazons, O Aliens, the last move's nodes in lower case) and the counts."""
+        drawing = board_text(state.board, state.cells, last.path if last is not None else ())
+        extra = ""
+        if isinstance(state, AliensAmazonsState):
+            extra = (f"\nAmazons (X): {state.amazons_in_hand} in hand, {state.captured} captured, "
+                     f"Aliens win below {state.threshold} left")
+        return drawing + extra
+
+    def highlight(self, state: State) -> frozenset[int]:
+        """The Aliens, once immobilized."""
+        outcome = state.outcome
+        if outcome is not None and outcome.termination.value == "immobilized":
+            return frozenset(c for c, stone in enumerate(state.cells) if stone == t.ALIEN)
+        return frozenset()
+
+    highlight_text = "the immobilized Aliens are ringed in gold"
+
+    def result_text(self, winner: str | None, loser: str | None, outcome: Outcome) -> str:
+        """The result sentence, naming the side that won."""
+        text = super().result_text(winner, loser, outcome)
+        if outcome.winner is not None:
+            text += f" as the {side_name(outcome.winner)}"
+        return text
+
+    def win_text(self, termination: Termination, rules: Any) -> str:
+        """'by immobilizing the Aliens' / 'by captures (too few Amazons left to immobilize)'."""
+        if termination.value == "immobilized":
+            return "by immobilizing the Aliens"
+        if termination.value == "captures":
+            return "by captures (too few Amazons left to immobilize the Aliens)"
+        return f"by {termination.value}"
+
+
 class AliensAmazons(Game):
     """Three Aliens jump and capture; thirty Amazons try to hem them in."""
+
+    views = AliensAmazonsViews()
 
     name = "aliens-amazons"
     title = "Aliens and Amazons"
@@ -64,11 +106,6 @@ class AliensAmazons(Game):
         "threshold": RuleOption(int, None, "Aliens win when fewer Amazons than this are left (default: the fewest "
                                            "that can immobilize three Aliens, computed: 10 on kadon)", 1, t.AMAZONS),
     }
-    search_defaults: ClassVar[Mapping[str, Any]] = {"c": KNOWLEDGE.defaults.exploration,
-                                                    "playout_plies": KNOWLEDGE.defaults.playout_plies}
-    """The generic mcts scores leaves by 8 plies of the policy play and the evaluation (policy.py); the same
-    defaults as the knowledge's."""
-    side_names: ClassVar[Mapping[Color, str]] = {color: side_name(color) for color in (Color.WHITE, Color.BLACK)}
     own_bots: ClassVar[Mapping[str, str]] = {
         "heuristic": "ytourney.games.aliens_amazons.bots:HeuristicBot",
     }
@@ -143,39 +180,6 @@ class AliensAmazons(Game):
         return format_path_move(board, move)
 
     # --- views --------------------------------------------------------------------------------------------
-
-    def board_text(self, state: State, last: Move | None = None) -> str:
-        """The kadon rows (X Amazons, O Aliens, the last move's nodes in lower case) and the counts."""
-        drawing = board_text(state.board, state.cells, last.path if last is not None else ())
-        extra = ""
-        if isinstance(state, AliensAmazonsState):
-            extra = (f"\nAmazons (X): {state.amazons_in_hand} in hand, {state.captured} captured, "
-                     f"Aliens win below {state.threshold} left")
-        return drawing + extra
-
-    def highlight(self, state: State) -> frozenset[int]:
-        """The Aliens, once immobilized."""
-        outcome = state.outcome
-        if outcome is not None and outcome.termination.value == "immobilized":
-            return frozenset(c for c, stone in enumerate(state.cells) if stone == t.ALIEN)
-        return frozenset()
-
-    highlight_text = "the immobilized Aliens are ringed in gold"
-
-    def result_text(self, winner: str | None, loser: str | None, outcome: Outcome) -> str:
-        """The result sentence, naming the side that won."""
-        text = super().result_text(winner, loser, outcome)
-        if outcome.winner is not None:
-            text += f" as the {side_name(outcome.winner)}"
-        return text
-
-    def win_text(self, termination: Termination, rules: Any) -> str:
-        """'by immobilizing the Aliens' / 'by captures (too few Amazons left to immobilize)'."""
-        if termination.value == "immobilized":
-            return "by immobilizing the Aliens"
-        if termination.value == "captures":
-            return "by captures (too few Amazons left to immobilize the Aliens)"
-        return f"by {termination.value}"
 
 
 GAME = AliensAmazons()

@@ -9,18 +9,60 @@ from typing import Any, ClassVar
 from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
 from ytourney.errors import NotationError
-from ytourney.games.api import PASS, PASS_TOKEN, SWAP, SWAP_TOKEN, Game, Move, RuleOption, State, Termination
+from ytourney.games.api import (
+    PASS,
+    PASS_TOKEN,
+    SWAP,
+    SWAP_TOKEN,
+    Game,
+    Move,
+    RuleOption,
+    State,
+    Termination,
+)
 from ytourney.games.knowledge import Knowledge
 from ytourney.games.leap_over.knowledge import knowledge
 from ytourney.games.leap_over.rules import DEFAULT_MAX_PLIES, GOALS, Rules
 from ytourney.games.leap_over.state import BLOCKED, FILLED, LeapOverState
 from ytourney.games.stones import format_path_move, kadon_board
+from ytourney.games.views import GameViews
 
 _CHAIN = re.compile(r"[a-z]+[0-9]+(?:-[a-z]+[0-9]+)+")
 
 
+class LeapOverViews(GameViews):
+    """How Leap Over shows itself: the filled start triangle in gold, the race's result."""
+
+    def board_text(self, state: State, last: Move | None = None) -> str:
+        """The rows of stones, the last move's start and landing in lower case."""
+        return board_text(state.board, state.cells, last.path if last is not None and last.path else ())
+
+    def highlight(self, state: State) -> frozenset[int]:
+        """The filled triangle of the winner."""
+        outcome = state.outcome
+        if outcome is None or outcome.termination is not FILLED or outcome.winner is None:
+            return frozenset()
+        return frozenset(state.geo.targets[outcome.winner])  # type: ignore[attr-defined]
+
+    highlight_text = "the filled start triangle is ringed in gold"
+
+    def win_text(self, termination: Termination, rules: Any) -> str:
+        """'by filling the other side's start triangle'."""
+        if termination is FILLED:
+            return "by filling the other side's start triangle"
+        return f"by {termination.value}"
+
+    def result_text(self, winner: str | None, loser: str | None, outcome: Any) -> str:
+        """A draw when neither side can leap says so."""
+        if winner is None and outcome.termination is BLOCKED:
+            return "draw: neither side can leap"
+        return super().result_text(winner, loser, outcome)
+
+
 class LeapOverGame(Game):
     """Leap Over: every move a leap chain over stones of either colour; fill the other side's start triangle."""
+
+    views = LeapOverViews()
 
     name = "leap-over"
     title = "Leap Over"
@@ -36,8 +78,6 @@ class LeapOverGame(Game):
         "goal": RuleOption(str, "all", "all: every own stone in the other's start triangle; filled: that "
                            "triangle full with at least one own stone in it", choices=GOALS),
     }
-    search_defaults: ClassVar[Mapping[str, Any]] = {"c": 0.5, "playout_plies": 0}
-    """The generic mcts scores each new leaf by the evaluation at once (random play never finishes a game)."""
 
     def parse_board(self, spec: str) -> Board:
         """Only the 93-node kadon board."""
@@ -78,31 +118,6 @@ class LeapOverGame(Game):
     def format_move(self, board: Board, move: Move) -> str:
         """Every landing joined by '-'; `pass`; `swap`."""
         return format_path_move(board, move)
-
-    def board_text(self, state: State, last: Move | None = None) -> str:
-        """The rows of stones, the last move's start and landing in lower case."""
-        return board_text(state.board, state.cells, last.path if last is not None and last.path else ())
-
-    def highlight(self, state: State) -> frozenset[int]:
-        """The filled triangle of the winner."""
-        outcome = state.outcome
-        if outcome is None or outcome.termination is not FILLED or outcome.winner is None:
-            return frozenset()
-        return frozenset(state.geo.targets[outcome.winner])  # type: ignore[attr-defined]
-
-    highlight_text = "the filled start triangle is ringed in gold"
-
-    def win_text(self, termination: Termination, rules: Any) -> str:
-        """'by filling the other side's start triangle'."""
-        if termination is FILLED:
-            return "by filling the other side's start triangle"
-        return f"by {termination.value}"
-
-    def result_text(self, winner: str | None, loser: str | None, outcome: Any) -> str:
-        """A draw when neither side can leap says so."""
-        if winner is None and outcome.termination is BLOCKED:
-            return "draw: neither side can leap"
-        return super().result_text(winner, loser, outcome)
 
 
 GAME = LeapOverGame()

@@ -8,11 +8,21 @@ from typing import ClassVar
 from ytourney.games.api import RuleOption
 from ytourney.games.quinta.knowledge import QuintaKnowledge
 from ytourney.games.quinta.state import CORNERS, QuintaRules, QuintaState
-from ytourney.games.slides import SlideGame
+from ytourney.games.slides import SlideGame, SlideViews
+
+
+class QuintaViews(SlideViews):
+    """How Quinta shows itself."""
+
+    highlight_text = "the winning five are ringed in gold"
+    win_termination = "line"
+    win_phrase = "by five in a line"
 
 
 class QuintaGame(SlideGame):
     """Quinta: slide a stone any distance along a line; five of one colour adjacent along one line wins."""
+
+    views = QuintaViews()
 
     name = "quinta"
     title = "Quinta"
@@ -26,9 +36,6 @@ class QuintaGame(SlideGame):
     rules_class = QuintaRules
     state_class = QuintaState
     knowledge_class = QuintaKnowledge
-    win_termination = "line"
-    win_phrase = "by five in a line"
-    highlight_text = "the winning five are ringed in gold"
 
 
 GAME = QuintaGame()

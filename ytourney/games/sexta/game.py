@@ -8,11 +8,21 @@ from typing import ClassVar
 from ytourney.games.api import RuleOption
 from ytourney.games.sexta.knowledge import SextaKnowledge
 from ytourney.games.sexta.state import START_SETS, SextaRules, SextaState
-from ytourney.games.slides import SlideGame
+from ytourney.games.slides import SlideGame, SlideViews
+
+
+class SextaViews(SlideViews):
+    """How Sexta shows itself."""
+
+    highlight_text = "the winning chain is ringed in gold"
+    win_termination = "chain"
+    win_phrase = "by a chain of six"
 
 
 class SextaGame(SlideGame):
     """Sexta: slide a stone any distance along a line; all six in one chain (none touching three) wins."""
+
+    views = SextaViews()
 
     name = "sexta"
     title = "Sexta"
@@ -27,9 +37,6 @@ class SextaGame(SlideGame):
     rules_class = SextaRules
     state_class = SextaState
     knowledge_class = SextaKnowledge
-    win_termination = "chain"
-    win_phrase = "by a chain of six"
-    highlight_text = "the winning chain is ringed in gold"
 
 
 GAME = SextaGame()

@@ -9,18 +9,59 @@ from typing import Any, ClassVar
 from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
 from ytourney.errors import NotationError
-from ytourney.games.api import SWAP, SWAP_TOKEN, Game, Move, MoveKind, RuleOption, State, Termination
+from ytourney.games.api import (
+    SWAP,
+    SWAP_TOKEN,
+    Game,
+    Move,
+    MoveKind,
+    RuleOption,
+    State,
+    Termination,
+)
 from ytourney.games.knowledge import Knowledge
 from ytourney.games.singularity.knowledge import knowledge
-from ytourney.games.singularity.rules import CORNER_COLOURS, DEFAULT_MAX_PLIES, FUSION_ZONES, Rules
+from ytourney.games.singularity.rules import (
+    CORNER_COLOURS,
+    DEFAULT_MAX_PLIES,
+    FUSION_ZONES,
+    Rules,
+)
 from ytourney.games.singularity.state import SINGULARITY, SingularityState
 from ytourney.games.stones import kadon_board
+from ytourney.games.views import GameViews
 
 _MOVE = re.compile(r"([a-z]+[0-9]+)-([a-z]+[0-9]+)(?:x([a-z]+[0-9]+))?")
 
 
+class SingularityViews(GameViews):
+    """How Singularity shows itself: the winner's last stone in gold."""
+
+    def board_text(self, state: State, last: Move | None = None) -> str:
+        """The rows of stones, the last move's nodes in lower case."""
+        return board_text(state.board, state.cells, last.path if last is not None and last.path else ())
+
+    def highlight(self, state: State) -> frozenset[int]:
+        """The winner's last stone on its central node."""
+        outcome = state.outcome
+        if outcome is None or outcome.termination is not SINGULARITY or outcome.winner is None:
+            return frozenset()
+        cells = state.cells
+        return frozenset(c for c in range(state.board.num_cells) if cells[c] == outcome.winner)
+
+    highlight_text = "the winner's last stone is ringed in gold"
+
+    def win_text(self, termination: Termination, rules: Any) -> str:
+        """'by singularity (one stone left, on a central node)'."""
+        if termination is SINGULARITY:
+            return "by singularity (one stone left, on a central node)"
+        return f"by {termination.value}"
+
+
 class SingularityGame(Game):
     """Singularity: slide a stone 1-3 nodes; fuse in the central triangle; be the first down to one central stone."""
+
+    views = SingularityViews()
 
     name = "singularity"
     title = "Singularity"
@@ -37,8 +78,6 @@ class SingularityGame(Game):
         "fusion": RuleOption(str, "both", "where a fusion happens: both stones in the central triangle, only the "
                              "landing stone, or only the resting stone", choices=FUSION_ZONES),
     }
-    search_defaults: ClassVar[Mapping[str, Any]] = {"c": 0.5, "playout_plies": 0}
-    """The generic mcts scores each new leaf by the evaluation at once (random play never finishes a game)."""
 
     def parse_board(self, spec: str) -> Board:
         """Only the 93-node kadon board."""
@@ -84,25 +123,6 @@ class SingularityGame(Game):
             return SWAP_TOKEN
         text = "-".join(board.names[n] for n in move.path)
         return text if move.capture is None else f"{text}x{board.names[move.capture]}"
-
-    def board_text(self, state: State, last: Move | None = None) -> str:
-        """The rows of stones, the last move's nodes in lower case."""
-        return board_text(state.board, state.cells, last.path if last is not None and last.path else ())
-
-    def highlight(self, state: State) -> frozenset[int]:
-        """The winner's last stone on its central node."""
-        outcome = state.outcome
-        if outcome is None or outcome.termination is not SINGULARITY or outcome.winner is None:
-            return frozenset()
-        return frozenset(c for c in range(state.board.num_cells) if state.cells[c] == outcome.winner)
-
-    highlight_text = "the winner's last stone is ringed in gold"
-
-    def win_text(self, termination: Termination, rules: Any) -> str:
-        """'by singularity (one stone left, on a central node)'."""
-        if termination is SINGULARITY:
-            return "by singularity (one stone left, on a central node)"
-        return f"by {termination.value}"
 
 
 GAME = SingularityGame()

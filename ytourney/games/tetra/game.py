@@ -12,10 +12,35 @@ from ytourney.games.api import Game, Move, RuleOption, State, Termination
 from ytourney.games.knowledge import Knowledge
 from ytourney.games.stones import format_path_move, kadon_board, parse_path_move
 from ytourney.games.tetra.state import KNOWLEDGE, STONES, TetraRules, TetraState
+from ytourney.games.views import GameViews
+
+
+class TetraViews(GameViews):
+    """How Tetra shows itself: the stones in hand beside the board, the winning figure in gold."""
+
+    highlight_text = "the winning figure is ringed in gold"
+
+    def board_text(self, state: State, last: Move | None = None) -> str:
+        """The kadon rows of stones, the last move's stones in lower case, and the stones still in hand."""
+        hand = state.in_hand  # type: ignore[attr-defined]
+        text = board_text(state.board, state.cells, last.path if last is not None else ())
+        if hand[1] or hand[2]:
+            text += f"\nin hand: black {hand[1]}, white {hand[2]} (of {STONES})"
+        return text
+
+    def highlight(self, state: State) -> frozenset[int]:
+        """The winning figure's four nodes."""
+        return frozenset(getattr(state, "winning_figure", ()))
+
+    def win_text(self, termination: Termination, rules: Any) -> str:
+        """'by forming a figure of four'."""
+        return "by forming a figure of four" if termination.value == "figure" else f"by {termination.value}"
 
 
 class TetraGame(Game):
     """Tetra: place ten stones each, then move one 1 or 2 nodes along a line; four in a figure wins."""
+
+    views = TetraViews()
 
     name = "tetra"
     title = "Tetra"
@@ -29,9 +54,6 @@ class TetraGame(Game):
         "bridge_lines": RuleOption(bool, True, "four stones on a line of bridges also win (the figures' third kind)"),
         "max_plies": RuleOption(int, 1000, "plies after which the game is a move-limit draw", 20, 1_000_000),
     }
-    search_defaults: ClassVar[Mapping[str, Any]] = {"c": 0.7, "playout_plies": 16}
-    """The generic mcts scores leaves by the state's short rollout and its heuristic."""
-    highlight_text = "the winning figure is ringed in gold"
 
     def parse_board(self, spec: str) -> Board:
         """Only the 93-node kadon board."""
@@ -60,22 +82,6 @@ class TetraGame(Game):
     def format_move(self, board: Board, move: Move) -> str:
         """E5, E5-E7 or swap."""
         return format_path_move(board, move)
-
-    def board_text(self, state: State, last: Move | None = None) -> str:
-        """The kadon rows of stones, the last move's stones in lower case, and the stones still in hand."""
-        hand = state.in_hand  # type: ignore[attr-defined]
-        text = board_text(state.board, state.cells, last.path if last is not None else ())
-        if hand[1] or hand[2]:
-            text += f"\nin hand: black {hand[1]}, white {hand[2]} (of {STONES})"
-        return text
-
-    def highlight(self, state: State) -> frozenset[int]:
-        """The winning figure's four nodes."""
-        return frozenset(getattr(state, "winning_figure", ()))
-
-    def win_text(self, termination: Termination, rules: Any) -> str:
-        """'by forming a figure of four'."""
-        return "by forming a figure of four" if termination.value == "figure" else f"by {termination.value}"
 
 
 GAME = TetraGame()

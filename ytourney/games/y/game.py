@@ -5,23 +5,73 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ytourney.boards.board import ALL_SIDES, MAX_TRI_SIZE, MIN_TRI_SIZE, Board, parse_board
+from ytourney.boards.board import (
+    ALL_SIDES,
+    MAX_TRI_SIZE,
+    MIN_TRI_SIZE,
+    Board,
+    parse_board,
+)
 from ytourney.boards.text import board_text
 from ytourney.errors import GameSpecError
-from ytourney.games.api import EMPTY, SWAP, SWAP_TOKEN, Game, Move, MoveKind, RuleOption, State, Termination
+from ytourney.games.api import (
+    EMPTY,
+    SWAP,
+    SWAP_TOKEN,
+    Game,
+    Move,
+    MoveKind,
+    RuleOption,
+    State,
+    Termination,
+)
 from ytourney.games.dialect import EngineDialect
 from ytourney.games.legacy import legacy_cell
+from ytourney.games.views import GameViews
 from ytourney.games.y import notation
 from ytourney.games.y.dialect import DIALECT
 from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import GameState, PyGameState, placements
 
-
 Y_BOARDS = f"'tri:N' with {MIN_TRI_SIZE} <= N <= {MAX_TRI_SIZE} (e.g. 'tri:11') or 'kadon'"
+
+
+class YViews(GameViews):
+    """How Y shows itself: the triangle or kadon rows, the winning Y in gold."""
+
+    def board_text(self, state: State, last: Move | None = None) -> str:
+        """The triangle (or the kadon rows) of stones, the last stone in lower case."""
+        return board_text(state.board, state.cells, last.path if last is not None else ())
+
+    def highlight(self, state: State) -> frozenset[int]:
+        """The completed Y: the group touching all three sides."""
+        board = state.board
+        stones = state.cells  # one read: on the C core every read builds a new list
+        for cell in range(board.num_cells):
+            if stones[cell] != EMPTY and state.group_sides(cell) == ALL_SIDES:
+                colour = stones[cell]
+                group, stack = {cell}, [cell]
+                while stack:
+                    for nb in board.neighbors[stack.pop()]:
+                        if nb not in group and stones[nb] == colour:
+                            group.add(nb)
+                            stack.append(nb)
+                return frozenset(group)
+        return frozenset()
+
+    highlight_text = "the winning Y is ringed and joined in gold"
+
+    def win_text(self, termination: Termination, rules: Any) -> str:
+        """'by completing a Y' (under misère: the opponent completed one), else 'by <termination>'."""
+        if termination.value != "connection":
+            return f"by {termination.value}"
+        return "(misère: the opponent completed a Y)" if rules.misere else "by completing a Y"
 
 
 class YGame(Game):
     """The connection game Y: place a stone a turn; the first group touching all three sides wins."""
+
+    views = YViews()
 
     name = "y"
     title = "Y"
@@ -84,34 +134,6 @@ class YGame(Game):
     def engine_dialect(self) -> EngineDialect:
         """Y's engine families: their time commands (`y_param max_time S`, morat's `time -m S`), both ways."""
         return DIALECT
-
-    def board_text(self, state: State, last: Move | None = None) -> str:
-        """The triangle (or the kadon rows) of stones, the last stone in lower case."""
-        return board_text(state.board, state.cells, last.path if last is not None else ())
-
-    def highlight(self, state: State) -> frozenset[int]:
-        """The completed Y: the group touching all three sides."""
-        board = state.board
-        stones = state.cells  # one read: on the C core every read builds a new list
-        for cell in range(board.num_cells):
-            if stones[cell] != EMPTY and state.group_sides(cell) == ALL_SIDES:
-                colour = stones[cell]
-                group, stack = {cell}, [cell]
-                while stack:
-                    for nb in board.neighbors[stack.pop()]:
-                        if nb not in group and stones[nb] == colour:
-                            group.add(nb)
-                            stack.append(nb)
-                return frozenset(group)
-        return frozenset()
-
-    highlight_text = "the winning Y is ringed and joined in gold"
-
-    def win_text(self, termination: Termination, rules: Any) -> str:
-        """'by completing a Y' (under misère: the opponent completed one), else 'by <termination>'."""
-        if termination.value != "connection":
-            return f"by {termination.value}"
-        return "(misère: the opponent completed a Y)" if rules.misere else "by completing a Y"
 
 
 GAME = YGame()

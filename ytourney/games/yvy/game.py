@@ -5,11 +5,32 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ytourney.boards.board import MAX_HEX_SIZE, MIN_HEX_SIZE, Board, BoardKind, parse_board
+from ytourney.boards.board import (
+    MAX_HEX_SIZE,
+    MIN_HEX_SIZE,
+    Board,
+    BoardKind,
+    parse_board,
+)
 from ytourney.errors import BoardSpecError, GameSpecError, NotationError
-from ytourney.games.api import (EMPTY, PASS, PASS_TOKEN, SWAP, SWAP_TOKEN, Color, Game, Move, MoveKind, Outcome,
-                                RuleOption, State, Termination, score_text)
+from ytourney.games.api import (
+    EMPTY,
+    PASS,
+    PASS_TOKEN,
+    SWAP,
+    SWAP_TOKEN,
+    Color,
+    Game,
+    Move,
+    MoveKind,
+    Outcome,
+    RuleOption,
+    State,
+    Termination,
+    score_text,
+)
 from ytourney.games.knowledge import Knowledge
+from ytourney.games.views import GameViews
 from ytourney.games.yvy.knowledge import YvyKnowledge
 from ytourney.games.yvy.state import DEFAULT_MAX_PLIES, LOOP, SCORE, YvyRules, YvyState
 
@@ -18,8 +39,67 @@ SPROUT_FILL = "#8cc66a"
 """The green of an empty sprout cell in diagrams."""
 
 
+class YvyViews(GameViews):
+    """How YvY shows itself: the hexagon with its sprouts, the winning loop, the count."""
+
+    def board_text(self, state: State, last: Move | None = None) -> str:
+        """The hexagon row by row (top row first), X Black, O White, * an empty sprout, the last stone lower case."""
+        board = state.board
+        cells = state.cells
+        mark = {last.cell} if last is not None and last.kind is MoveKind.PLACE else set()
+        rows: dict[int, list[int]] = {}
+        for cell, (_, y) in enumerate(board.coords):
+            rows.setdefault(y, []).append(cell)
+        size = board.size
+        lines = []
+        for y in sorted(rows, reverse=True):
+            row = sorted(rows[y], key=lambda c: board.coords[c][0])
+            width = 4 * size + 1  # 2x - y runs from -N to 3N
+            line = [" "] * width
+            for cell in row:
+                x = board.coords[cell][0]
+                char = "XO"[cells[cell] - 1] if cells[cell] != EMPTY else "*" if cell in board.sprouts else "."
+                line[2 * x - y + size] = char.lower() if cell in mark else char
+            first, end = board.names[row[0]], board.names[row[-1]]
+            lines.append(f"{y + 1:>2} {''.join(line).rstrip():<{width}}  {first}-{end}")
+        return "\n".join(lines)
+
+    def highlight(self, state: State) -> frozenset[int]:
+        """The loop that won: the stones of the winning group round the cells it surrounds."""
+        loop_stones = getattr(state, "loop_stones", None)
+        return loop_stones() if loop_stones is not None else frozenset()
+
+    highlight_text = "the winning loop is ringed and joined in gold"
+
+    def marked_cells(self, board: Board) -> Mapping[int, str]:
+        """The sprouts, in green."""
+        return dict.fromkeys(sorted(board.sprouts), SPROUT_FILL)
+
+    def win_text(self, termination: Termination, rules: Any) -> str:
+        """'by closing a loop' or 'on score (sprouts - 2 x groups, Black-White)'."""
+        if termination is LOOP:
+            return "by closing a loop"
+        if termination is SCORE:
+            return "on score (sprouts - 2 x groups, black-white)"
+        return f"by {termination.value}"
+
+    def result_text(self, winner: str | None, loser: str | None, outcome: Outcome) -> str:
+        """'A beat B by closing a loop', 'A beat B on score 10 to 9', 'draw on score 9 to 9 (black, white)'."""
+        if outcome.termination is not SCORE or outcome.score is None:
+            if winner is not None and outcome.termination is LOOP:
+                return f"{winner} beat {loser} by closing a loop"
+            return super().result_text(winner, loser, outcome)
+        black, white = outcome.score
+        if winner is None:
+            return f"draw on score {score_text((black, white))} (black, white; sprouts - 2 x groups)"
+        high, low = (black, white) if outcome.winner is Color.BLACK else (white, black)
+        return f"{winner} beat {loser} on score {score_text((high, low))} (sprouts - 2 x groups)"
+
+
 class YvyGame(Game):
     """YvY: place or pass; a loop wins at once; after two passes, sprouts minus twice the groups."""
+
+    views = YvyViews()
 
     name = "yvy"
     title = "YvY"
@@ -89,59 +169,6 @@ class YvyGame(Game):
         if move.kind is not MoveKind.PLACE or len(move.path) != 1:
             raise NotationError(f"{move!r} is not a yvy move; expected a placement, a pass or a swap")
         return board.names[move.cell]
-
-    def board_text(self, state: State, last: Move | None = None) -> str:
-        """The hexagon row by row (top row first), X Black, O White, * an empty sprout, the last stone lower case."""
-        board = state.board
-        cells = state.cells
-        mark = {last.cell} if last is not None and last.kind is MoveKind.PLACE else set()
-        rows: dict[int, list[int]] = {}
-        for cell, (_, y) in enumerate(board.coords):
-            rows.setdefault(y, []).append(cell)
-        size = board.size
-        lines = []
-        for y in sorted(rows, reverse=True):
-            row = sorted(rows[y], key=lambda c: board.coords[c][0])
-            width = 4 * size + 1  # 2x - y runs from -N to 3N
-            line = [" "] * width
-            for cell in row:
-                x = board.coords[cell][0]
-                char = "XO"[cells[cell] - 1] if cells[cell] != EMPTY else "*" if cell in board.sprouts else "."
-                line[2 * x - y + size] = char.lower() if cell in mark else char
-            first, end = board.names[row[0]], board.names[row[-1]]
-            lines.append(f"{y + 1:>2} {''.join(line).rstrip():<{width}}  {first}-{end}")
-        return "\n".join(lines)
-
-    def highlight(self, state: State) -> frozenset[int]:
-        """The loop that won: the stones of the winning group round the cells it surrounds."""
-        loop_stones = getattr(state, "loop_stones", None)
-        return loop_stones() if loop_stones is not None else frozenset()
-
-    highlight_text = "the winning loop is ringed and joined in gold"
-
-    def marked_cells(self, board: Board) -> Mapping[int, str]:
-        """The sprouts, in green."""
-        return dict.fromkeys(sorted(board.sprouts), SPROUT_FILL)
-
-    def win_text(self, termination: Termination, rules: Any) -> str:
-        """'by closing a loop' or 'on score (sprouts - 2 x groups, Black-White)'."""
-        if termination is LOOP:
-            return "by closing a loop"
-        if termination is SCORE:
-            return "on score (sprouts - 2 x groups, black-white)"
-        return f"by {termination.value}"
-
-    def result_text(self, winner: str | None, loser: str | None, outcome: Outcome) -> str:
-        """'A beat B by closing a loop', 'A beat B on score 10 to 9', 'draw on score 9 to 9 (black, white)'."""
-        if outcome.termination is not SCORE or outcome.score is None:
-            if winner is not None and outcome.termination is LOOP:
-                return f"{winner} beat {loser} by closing a loop"
-            return super().result_text(winner, loser, outcome)
-        black, white = outcome.score
-        if winner is None:
-            return f"draw on score {score_text((black, white))} (black, white; sprouts - 2 x groups)"
-        high, low = (black, white) if outcome.winner is Color.BLACK else (white, black)
-        return f"{winner} beat {loser} on score {score_text((high, low))} (sprouts - 2 x groups)"
 
 
 GAME = YvyGame()

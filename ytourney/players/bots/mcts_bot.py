@@ -52,6 +52,11 @@ class MctsBot(BaseBot):
         self._searched: tuple[Move, ...] | None = None
         self.last_search: SearchResult | None = None
 
+    @property
+    def settings(self) -> SearchSettings | None:
+        """The search's settings once a game has started (the spec's options over the game's defaults)."""
+        return None if self._search is None else self._search.settings
+
     def reset(self, seed: int | None) -> None:
         """Start afresh exactly as a new bot with this seed would."""
         self.seed = seed

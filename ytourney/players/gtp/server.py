@@ -303,7 +303,7 @@ class GtpServer:
 
     def _cmd_showboard(self, args: list[str]) -> str:
         state = self.state
-        lines = self.dialect.showboard_lines(self.board, self.game.board_text(state).split("\n"), self.rows)
+        lines = self.dialect.showboard_lines(self.board, self.game.views.board_text(state).split("\n"), self.rows)
         outcome = state.outcome
         if outcome is None:
             status = f"{self._word(state.to_move)} to move"

@@ -157,19 +157,8 @@ class RuleOption:
 
 
 class State(Protocol):
-    """One position of a game with its history; every layer above games/ plays through these methods.
-
-    Optional search hooks, read by the generic `mcts` (players/bots/uct.py) when a state has them:
-    - `rollout(rng: random.Random, plies: int) -> float`: Black's value of this position (1 Black wins, 0 White
-      wins) from a cheap playout of at most `plies` moves and/or an evaluation; replaces the random playout.
-    - `can_win_now() -> bool`: the side to move wins with its next move; the search treats the position as
-      decided (a leaf won by the side to move) and, at the root, plays the winning move.
-    - `search_moves() -> list[Move]`: the moves worth searching, a subset of the legal moves (no pie answer):
-      e.g. one jump chain per stone and landing, or only the moves the game's knowledge finds worth a look;
-      default: the playable moves (`players/bots/random_bot.playable_moves`).
-    - `urgent_moves() -> list[Move]`: the moves the side to move must choose among now (a win in one, the one
-      block, a pass that wins on the count); empty when nothing is urgent. Read at the root only.
-    """
+    """One position of a game with its history; every layer above games/ plays through these methods. A search
+    works on its kernel instead (`search_kernel`, games/kernel.py), with the game's knowledge (`Game.knowledge`)."""
 
     game: Game
     board: Board

@@ -335,11 +335,6 @@ class SlideState(KernelState):
         self._outcome = None
 
     @property
-    def knowledge(self) -> SlideKnowledge:
-        """The game's search knowledge on this board and rules."""
-        return self.game.knowledge(self.board, self.rules)  # type: ignore[return-value]
-
-    @property
     def winning_stones(self) -> tuple[int, ...]:
         """The stones of the game's own win once it is over by it, else ()."""
         if self.kernel.termination is not self.kernel.win_termination:
@@ -373,12 +368,6 @@ class SlideState(KernelState):
         if target not in slide_tables(self.board).lines[source]:
             return f"{name}: not on a line from {names[source]}"
         return f"{name}: the line from {names[source]} to {names[target]} is blocked"
-
-    # --- search hooks for the generic mcts (players/bots/uct.py), over the game's knowledge ---------------
-
-    def rollout(self, rng: Any, plies: int) -> float:
-        """Black's value from up to `plies` random slides, then the game's evaluation (`SlideKnowledge.rollout`)."""
-        return self.knowledge.rollout(self.kernel, rng, plies)
 
 
 class SlideViews(GameViews):

@@ -321,20 +321,25 @@ def test_cli_match(tmp_path) -> None:
 # --- the Amazons' knowledge for the generic mcts ------------------------------------------------------------
 
 
+def searched_moves(state: object) -> list[Move]:
+    """The moves the game's knowledge gives the search to expand."""
+    return [state.move_of(a) for a in GAME.knowledge(BOARD, state.rules).search_actions(state.kernel)]
+
+
 def test_searched_amazon_moves_leave_no_capture_open() -> None:
     from ytourney.games.aliens_amazons import policy  # noqa: PLC0415
 
     state = position(["E5"], ["E6", "A1", "C1"], to_move=Color.BLACK)  # E6 is open to E5-E7 unless E7 is filled
     assert policy.capture_open(list(state.cells), state.tables)
-    searched = state.search_moves()
+    searched = searched_moves(state)
     assert searched and set(searched) <= set(state.legal_moves())
     for move in searched:
         after = state.copy()
         after.play(move)
         assert not policy.capture_open(list(after.cells), after.tables), GAME.format_move(BOARD, move)
-    assert state.copy().search_moves() == searched
+    assert searched_moves(state.copy()) == searched
     aliens = position(["E5"], ["E6"])
-    assert set(aliens.search_moves()) == set(aliens.legal_moves())  # the Aliens' moves are not narrowed
+    assert set(searched_moves(aliens)) == set(aliens.legal_moves())  # the Aliens' moves are not narrowed
 
 
 def test_loose_counts_amazons_with_both_ends_of_a_line_empty() -> None:

@@ -139,15 +139,18 @@ def test_the_generic_mcts_sees_a_five_in_one_and_blocks_it() -> None:
     from ytourney.games.bot import Limit
     from ytourney.players.bots.mcts_bot import MctsBot  # noqa: PLC0415 - the generic mcts with the game's knowledge
 
+    def can_win_now(state: object) -> bool:
+        return GAME.knowledge(BOARD, state.rules).winning_action(state.kernel) is not None
+
     threat = position("A9 I1", "A5 B5 C5 D5 E8", to_move=Color.WHITE)
-    assert threat.can_win_now()  # E8-E5 completes A5 ... E5
+    assert can_win_now(threat)  # E8-E5 completes A5 ... E5
     assert MctsBot(seed=1, playouts=60).move(threat, Limit()) == Move.step(n("E8"), n("E5"))
     defend = position("A9 I1 E3", "A5 B5 C5 D5 E8")
-    assert not defend.can_win_now()
+    assert not can_win_now(defend)
     move = MctsBot(seed=1, playouts=300).move(defend, Limit())
     after = defend.copy()
     after.play(move)
-    assert not after.can_win_now(), GAME.format_move(BOARD, move)
+    assert not can_win_now(after), GAME.format_move(BOARD, move)
 
 
 def test_the_generic_mcts_is_reproducible_and_keeps_to_a_time_budget() -> None:

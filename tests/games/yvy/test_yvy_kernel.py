@@ -177,4 +177,4 @@ def test_knowledge_urgent_winning_and_rollout() -> None:
     values = {knowledge.rollout(threat.kernel, random.Random(seed), 400, trace) for seed in range(30)}
     assert values <= {0.0, 0.5, 1.0} and threat.kernel.key() == key and trace
     assert knowledge.rollout(threat.kernel, random.Random(1), 0) == 0.5
-    assert threat.urgent_moves() == [Move.place(d3)]
+    assert [threat.move_of(a) for a in knowledge.urgent_actions(threat.kernel)] == [Move.place(d3)]

@@ -1,9 +1,8 @@
 """A position of Aliens and Amazons for the tool: the Move-level front over its kernel (kernel.py), the counters
-the views read, the refusals in words, and the old search hooks as thin wrappers over the knowledge."""
+the views read and the refusals in words."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from typing import Any
 
@@ -12,7 +11,6 @@ from ytourney.errors import GameSpecError
 from ytourney.games.aliens_amazons import tables as t
 from ytourney.games.aliens_amazons.core import PathMoves, new_kernel, path_moves
 from ytourney.games.aliens_amazons.kernel import CAPTURES, IMMOBILIZED, AliensAmazonsKernel
-from ytourney.games.aliens_amazons.knowledge import KNOWLEDGE
 from ytourney.games.api import SWAP, Color, Game, Move, MoveKind
 from ytourney.games.front import KernelState, MoveTable
 
@@ -97,7 +95,7 @@ class AliensAmazonsState(KernelState):
             return self.kernel.aliens_placed < t.ALIENS
         return self.kernel.amazons_placed < t.AMAZONS
 
-    # --- the end and the old search hooks ------------------------------------------------------------------
+    # --- the end --------------------------------------------------------------------------------------------
 
     def end_reason(self) -> str:
         """The Aliens' captures and the immobilized Aliens in words; the tool's endings as the front words them."""
@@ -108,16 +106,6 @@ class AliensAmazonsState(KernelState):
         if termination is IMMOBILIZED:
             return "the Aliens are immobilized"
         return super().end_reason()
-
-    def search_moves(self) -> list[Move]:
-        """For the generic mcts: the Amazons' moves that leave no Amazon open to a jump (all when none does)."""
-        if self.is_over:
-            return []
-        return [self.move_of(action) for action in KNOWLEDGE.search_actions(self.kernel)]
-
-    def rollout(self, rng: random.Random, plies: int) -> float:
-        """Black's (the Amazons') value for the generic mcts: `plies` plies of the cheap policy, then evaluated."""
-        return KNOWLEDGE.rollout(self.kernel, rng, plies)
 
     # --- explaining a refusal --------------------------------------------------------------------------------
 

@@ -50,6 +50,3 @@ class QuintaState(SlideState):
         """The winning five once the game is won by them, else ()."""
         return self.winning_stones
 
-    def can_win_now(self) -> bool:
-        """Search hook for the generic mcts: the side to move can complete five with one slide."""
-        return self._outcome is None and self.knowledge.winning_action(self.kernel) is not None

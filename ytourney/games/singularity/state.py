@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 
 from ytourney.games.api import SWAP, Color, Move, MoveKind, Outcome
 from ytourney.games.front import KernelState
@@ -66,11 +65,6 @@ class SingularityState(KernelState):
     def stones(self) -> list[int]:
         """Stones left on the board, indexed by Color value (index 0 unused)."""
         return list(self.kernel.stones)  # type: ignore[attr-defined]
-
-    def rollout(self, rng: random.Random, plies: int) -> float:
-        """Black's value for the generic mcts: the evaluation after `plies` random moves (its default: none)."""
-        knowledge = self.game.knowledge(self.board, self.rules)
-        return knowledge.rollout(self.kernel, rng, plies)
 
     # --- explanations -------------------------------------------------------------------------------------
 

@@ -1,8 +1,7 @@
-"""Tetra's positions for the tool: the Move-level front over `TetraKernel`, its refusals, endings and search hooks."""
+"""Tetra's positions for the tool: the Move-level front over `TetraKernel`, its refusals and endings."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -127,13 +126,3 @@ class TetraState(KernelState):
                 return f"{name}: not on a line from {names[source]} within 2 nodes"
             return f"{name}: the way from {names[source]} to {names[target]} is blocked"
         return f"{name}: tetra moves are placements (E5) and moves of 1 or 2 nodes (E5-E7), no {move.kind.value}"
-
-    # --- the old search hooks of the generic mcts (players/bots/uct.py), over TetraKnowledge ----------------
-
-    def can_win_now(self) -> bool:
-        """True when the side to move can complete a figure with its next move."""
-        return KNOWLEDGE.winning_action(self.kernel) is not None
-
-    def rollout(self, rng: random.Random, plies: int) -> float:
-        """Black's share after up to `plies` random moves: 1 or 0 on a win, else the figure evaluation."""
-        return KNOWLEDGE.rollout(self.kernel, rng, plies)

@@ -12,7 +12,6 @@ from ytourney.games.front import KernelState
 from ytourney.games.yvy.ckernel import move_objects, new_kernel
 from ytourney.games.yvy.geometry import Geometry, loop_cells
 from ytourney.games.yvy.kernel import LOOP, SCORE, YvyKernel
-from ytourney.games.yvy.knowledge import YvyKnowledge
 from ytourney.games.yvy.scoring import Count, count
 
 __all__ = ["DEFAULT_MAX_PLIES", "LOOP", "SCORE", "YvyRules", "YvyState"]
@@ -53,7 +52,6 @@ class YvyState(KernelState):
     """A YvY position for the tool: the kernel's stones, the pie rule offered only after a stone, the end in words."""
 
     kernel: YvyKernel
-    knowledge = YvyKnowledge()
 
     def new_kernel(self) -> YvyKernel:
         """The empty board, White to move (on the C core when it is loaded: ckernel.py)."""
@@ -113,15 +111,3 @@ class YvyState(KernelState):
     def current_count(self) -> Count:
         """What the count would be if both players passed now."""
         return count(self.kernel.geo, self.kernel.cells)
-
-    # --- the old search hooks of the generic mcts (players/bots/uct.py), thin wrappers over YvyKnowledge -------
-
-    def urgent_moves(self) -> list[Move]:
-        """`YvyKnowledge.urgent_actions` as Moves."""
-        if self._outcome is not None:
-            return []
-        return [self.move_of(action) for action in self.knowledge.urgent_actions(self.kernel)]
-
-    def rollout(self, rng: Any, plies: int) -> float:
-        """`YvyKnowledge.rollout` on the kernel (left as found)."""
-        return self.knowledge.rollout(self.kernel, rng, plies)

@@ -188,12 +188,9 @@ def slide_tables(board: Board) -> SlideTables:
                        board.rays)
 
 
-@functools.lru_cache(maxsize=8)
-def core_tables(board: Board) -> object | None:
-    """The C core's tables of `board`: every source's walks in the order the Python kernel looks them up (its
-    ray groups, then its tails), so both list the same slides in the same order; None without the core."""
-    if core is None:
-        return None
+def core_walks(board: Board) -> tuple[list[list[tuple[int, tuple[int, ...]]]], list[list[int]]]:
+    """Every source's walks in the order the Python kernel looks them up (its ray groups, then its tails), as
+    (prefix mask, nodes), and every source's action per target: what the C core lists slides from."""
     tables = slide_tables(board)
     size = board.num_cells
     walks = []
@@ -202,4 +199,13 @@ def core_tables(board: Board) -> object | None:
         row += [(near, walk) for opens, _, tail in tables.tails[source]
                 for (_, near), (_, walk) in zip(opens, tail.walks, strict=True)]
         walks.append(row)
-    return core.tables(size, walks, [[slide_action(s, t) for t in range(size)] for s in range(size)])
+    return walks, [[slide_action(s, t) for t in range(size)] for s in range(size)]
+
+
+@functools.lru_cache(maxsize=8)
+def core_tables(board: Board) -> object | None:
+    """The C core's listing tables of `board` (`core_walks`), so both list the same slides in the same order; None
+    without the core."""
+    if core is None:
+        return None
+    return core.tables(board.num_cells, *core_walks(board))

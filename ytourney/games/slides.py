@@ -3,7 +3,8 @@ every move slides one own stone any distance along a line through empty nodes; a
 
 `SlideKernel` is the position on bit masks (moves, apply/undo, the end); `SlideKnowledge` the search knowledge both
 games share (a cheap random-slide rollout, a win in one, the one block); `SlideState` the Move-level front with the
-refusals; `SlideGame` the kadon-only board, the rules reader, the FROM-TO notation and the views.
+refusals; `SlideGame` the kadon-only board, the rules reader, the FROM-TO notation and the views. The optional C
+core (slide_core.py) plays the same kernel and knowledge: the state and the knowledge use it when it is loaded.
 """
 
 from __future__ import annotations
@@ -17,11 +18,22 @@ from typing import Any, ClassVar
 
 from ytourney.boards.board import Board
 from ytourney.errors import GameSpecError
-from ytourney.games.api import EMPTY, Color, Game, Move, MoveKind, State, Termination
+from ytourney.games.api import (
+    EMPTY,
+    SWAP,
+    Color,
+    Game,
+    Move,
+    MoveKind,
+    Outcome,
+    State,
+    Termination,
+)
 from ytourney.games.bitboard import bits, mask_of
 from ytourney.games.front import KernelState
 from ytourney.games.kernel import DRAW, ONGOING
 from ytourney.games.knowledge import Knowledge, SearchDefaults, result_value
+from ytourney.games.slide_core import CoreKernel, core_tables_with_moves, kernel_tables
 from ytourney.games.slide_tables import core, core_tables, slide_tables, slide_target
 from ytourney.games.stones import format_path_move, kadon_board, parse_path_move
 from ytourney.games.views import GameViews
@@ -29,6 +41,11 @@ from ytourney.games.views import GameViews
 SWAP_MARK = -1
 """The undo stack's entry for the pie answer's ply."""
 _core_actions = None if core is None else core.actions
+BLACK = 1
+LCG_MUL = 6364136223846793005
+LCG_INC = 1442695040888963407
+MASK64 = (1 << 64) - 1
+"""The playouts' generator (Tetra's): state = state * LCG_MUL + LCG_INC mod 2^64, a draw its top 32 bits `% n`."""
 
 
 class SlideKernel(abc.ABC):
@@ -71,6 +88,12 @@ class SlideKernel(abc.ABC):
     @abc.abstractmethod
     def winning_stones(self) -> tuple[int, ...]:
         """The stones of the win that ended the game (its last slide's), in the order the reason names them."""
+
+    @classmethod
+    @abc.abstractmethod
+    def core_spec(cls, board: Board, rules: Any) -> tuple[int, tuple[tuple[int, ...], ...], bool]:
+        """What the C core needs of this game under `rules`: its code (0 Quinta, 1 Sexta), Quinta's runs of five
+        and Sexta's ring rule."""
 
     # --- the Kernel protocol ---------------------------------------------------------------------------
 
@@ -215,6 +238,8 @@ class SlideKnowledge(Knowledge):
     scored by the game's `evaluate`, a win in one, and the moves that stop the opponent's win in one."""
 
     defaults = SearchDefaults(exploration=0.7, playout_plies=16)
+    core_params: ClassVar[tuple[float, ...]]
+    """The game's evaluation constants, handed to the C core so it evaluates as `position_value` does."""
 
     def __init__(self, board: Board, rules: Any) -> None:
         self.board = board
@@ -229,13 +254,27 @@ class SlideKnowledge(Knowledge):
         """A slide of `colour` that wins at once, or None (this base: never known)."""
         return None
 
+    def position_value(self, kernel: SlideKernel) -> float:
+        """Black's prospects in [0, 1] on a pure-Python kernel (this base: a coin)."""
+        return 0.5
+
+    def evaluate(self, kernel: SlideKernel) -> float:  # type: ignore[override]
+        """Black's prospects in [0, 1] (`position_value`, in the core on a C kernel)."""
+        if not isinstance(kernel, SlideKernel):  # the C core's
+            return kernel.evaluate()  # type: ignore[no-any-return]
+        return self.position_value(kernel)
+
     def winning_action(self, kernel: SlideKernel) -> int | None:  # type: ignore[override]
         """A slide that wins at once for the side to move."""
+        if not isinstance(kernel, SlideKernel):  # the C core's
+            return kernel.winning_action()  # type: ignore[no-any-return]
         return None if kernel.result != ONGOING else self.win_for(kernel, kernel.to_move)
 
     def urgent_actions(self, kernel: SlideKernel) -> list[int]:  # type: ignore[override]
         """The win in one; else, when the opponent threatens one, the slides after which it has none (empty when
         none does, or all do)."""
+        if not isinstance(kernel, SlideKernel):  # the C core's
+            return kernel.urgent_actions()  # type: ignore[no-any-return]
         if kernel.result != ONGOING:
             return []
         win = self.win_for(kernel, kernel.to_move)
@@ -254,56 +293,67 @@ class SlideKnowledge(Knowledge):
         return blocks if len(blocks) < len(actions) else []
 
     def playout_action(self, kernel: SlideKernel, rng: random.Random) -> int | None:  # type: ignore[override]
-        """A random stone of the side to move (another one when it is stuck), then a random slide of it."""
+        """A random stone of the side to move (a stuck one dropped from the draw), then a random slide of it (one
+        seed drawn)."""
         if kernel.result != ONGOING:
             return None
-        stones = bits(kernel.masks[kernel.to_move])
-        if not stones:
-            return None
-        actions = kernel.source_actions(stones[rng.randrange(len(stones))])
-        if not actions:
-            movable = [n for n in stones if kernel.source_actions(n)]
-            if not movable:
-                return None
-            actions = kernel.source_actions(rng.choice(movable))
-        return rng.choice(actions)
+        seed = rng.getrandbits(64)
+        if not isinstance(kernel, SlideKernel):  # the C core's
+            return kernel.playout_action(seed)  # type: ignore[no-any-return]
+        return random_slide(kernel, bits(kernel.masks[kernel.to_move]), seed)[0]
 
     def rollout(self, kernel: SlideKernel, rng: random.Random, plies: int,  # type: ignore[override]
                 trace: list[int] | None = None) -> float:
-        """Up to `plies` playout slides, then `evaluate`: 1 or 0 on a win (a side with no slide loses); the kernel
-        is left as found. When `trace` is given, each slide played is appended to it."""
+        """Up to `plies` playout slides from one seed (`random_slide`, the core's draws), then `evaluate`: 1 or 0
+        on a win (a side with no slide loses), 0.5 at the move limit; the kernel is left as found. When `trace` is
+        given, each slide played is appended to it."""
+        if kernel.result != ONGOING:
+            return result_value(kernel.result)
+        seed = rng.getrandbits(64)
+        if not isinstance(kernel, SlideKernel):  # the C core's
+            return kernel.rollout(seed, plies, trace)  # type: ignore[no-any-return]
         played = 0
         value = None
         masks = kernel.masks
         own = {Color.BLACK.value: bits(masks[1]), Color.WHITE.value: bits(masks[2])}
-        groups = kernel._groups
-        randrange, choice, apply = rng.randrange, rng.choice, kernel.apply
+        apply = kernel.apply
         while kernel.result == ONGOING and played < plies:
             mover = kernel.to_move
             stones = own[mover]
-            i = randrange(len(stones))
-            occupied = masks[1] | masks[2]
-            actions: tuple[int, ...] = ()
-            for mask, memo in groups[stones[i]]:
-                actions += memo[occupied & mask]
-            if not actions:
-                movable = [j for j, node in enumerate(stones) if kernel.source_actions(node)]
-                if not movable:  # only in a set-up position: the game ends this way after a move
-                    value = 0.0 if mover == Color.BLACK else 1.0
-                    break
-                i = choice(movable)
-                actions = kernel.source_actions(stones[i])
-            action = choice(actions)
-            stones[i] = (action >> 19) - 1
+            action, seed = random_slide(kernel, stones, seed)
+            if action is None:  # only in a set-up position: the game ends this way after a move
+                value = 0.0 if mover == BLACK else 1.0
+                break
+            stones[stones.index(((action >> 10) & 511) - 1)] = (action >> 19) - 1
             apply(action)
             if trace is not None:
                 trace.append(action)
             played += 1
         if value is None:
-            value = result_value(kernel.result) if kernel.result != ONGOING else self.evaluate(kernel)
+            value = result_value(kernel.result) if kernel.result != ONGOING else self.position_value(kernel)
         for _ in range(played):
             kernel.undo()
         return value
+
+
+def random_slide(kernel: SlideKernel, stones: list[int], seed: int) -> tuple[int | None, int]:
+    """The playout's slide among `stones` (untouched) from the generator's state `seed`, as the C core draws it: a
+    uniform stone, a stuck one swapped out of the draw for the last until one can move, then a uniform slide of it
+    in `source_actions` order; with the generator's state after the draws (None when no stone can move)."""
+    candidates = stones
+    left = len(stones)
+    while left:
+        seed = (seed * LCG_MUL + LCG_INC) & MASK64
+        i = (seed >> 32) % left
+        actions = kernel.source_actions(candidates[i])
+        if actions:
+            seed = (seed * LCG_MUL + LCG_INC) & MASK64
+            return actions[(seed >> 32) % len(actions)], seed
+        if candidates is stones:
+            candidates = stones.copy()
+        left -= 1
+        candidates[i] = candidates[left]
+    return None, seed
 
 
 class SlideState(KernelState):
@@ -323,16 +373,44 @@ class SlideState(KernelState):
         """The game's win in words, naming the winning stones."""
 
     def new_kernel(self) -> SlideKernel:
-        """The start stones."""
+        """The start stones (on the C kernel when the core is loaded)."""
         black, white = ({self.board.index_of(name) for name in names} for names in self.start_sets())
-        return self.kernel_class(self.board, self.rules, mask_of(black), mask_of(white), self.game.first_color)
+        return self.make_kernel(mask_of(black), mask_of(white), self.game.first_color)
+
+    def make_kernel(self, black: int, white: int, to_move: int) -> SlideKernel:
+        """A kernel of these stone masks, not judged: the C one when the core is loaded (its tables learn this
+        state's Moves, for `legal_moves`), else the game's pure-Python kernel."""
+        if CoreKernel is None:
+            return self.kernel_class(self.board, self.rules, black, white, to_move)
+        knowledge = self.game.knowledge_class  # type: ignore[attr-defined]
+        tables = kernel_tables(self.board, self.kernel_class, self.kernel_class.core_spec(self.board, self.rules),
+                             knowledge.core_params)
+        core_tables_with_moves(tables, self.move_table())
+        return CoreKernel(tables, self.rules.max_plies, black, white, int(to_move))  # type: ignore[no-any-return]
 
     def set_position(self, black: Iterable[int], white: Iterable[int], to_move: Color = Color.BLACK) -> None:
         """Replace the position by only these stones and this side to move, the game going on with no history
         (for tests and analysis)."""
-        self.kernel = self.kernel_class(self.board, self.rules, mask_of(black), mask_of(white), to_move)
+        self.kernel = self.make_kernel(mask_of(black), mask_of(white), to_move)
         self._history = []
         self._outcome = None
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal slide, the pie answer last when offered; empty once over (the C kernel lists the Moves)."""
+        kernel = self.kernel
+        if type(kernel) is not CoreKernel or self._outcome is not None:
+            return super().legal_moves()
+        moves: list[Move] = kernel.legal_moves()  # type: ignore[attr-defined]
+        if len(self._history) == 1 and self.can_swap():
+            moves.append(SWAP)
+        return moves
+
+    def play(self, move: Move) -> Outcome | None:
+        """Apply one slide (on the C kernel a Move of its own lists in one call), else as the front does."""
+        kernel = self.kernel
+        if type(kernel) is not CoreKernel or self._outcome is not None or not kernel.play_move(move):  # type: ignore[attr-defined]
+            return super().play(move)
+        return self.played(move)
 
     @property
     def winning_stones(self) -> tuple[int, ...]:

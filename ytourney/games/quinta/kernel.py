@@ -4,6 +4,7 @@ through the moved stone (bit masks, about ten a node)."""
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from ytourney.boards.board import Board
 from ytourney.games.bitboard import mask_of
@@ -47,6 +48,11 @@ class QuintaKernel(SlideKernel):
     def setup(self) -> None:
         """The windows of five through each node."""
         self._windows = window_masks(self.board)
+
+    @classmethod
+    def core_spec(cls, board: Board, rules: Any) -> tuple[int, tuple[tuple[int, ...], ...], bool]:
+        """Quinta (0) and its runs of five, in `segments` order."""
+        return 0, segments(board), False
 
     def won(self, own: int, target: int) -> bool:
         """Five of `own` on a run through `target`."""

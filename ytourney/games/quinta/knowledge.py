@@ -21,6 +21,8 @@ class QuintaKnowledge(SlideKnowledge):
     """Quinta's knowledge on the kadon board, counting the stones on all 198 runs at once: bit i of a per-node mask
     is run i, and a side's stones are summed into three bit-sliced counters (a run holds at most five)."""
 
+    core_params = (*WEIGHTS, TO_MOVE_BONUS, TEMPERATURE)
+
     def setup(self) -> None:
         """The runs of five as masks, and per node the runs through it as a mask over run indices."""
         runs = segments(self.board)
@@ -79,7 +81,7 @@ class QuintaKnowledge(SlideKnowledge):
                         break
         return None
 
-    def evaluate(self, kernel: SlideKernel) -> float:  # type: ignore[override]
+    def position_value(self, kernel: SlideKernel) -> float:
         """Black's prospects in [0, 1]: the runs each side holds alone, weighted 5^stones, the side to move's
         counting half again."""
         black, white = kernel.masks[1], kernel.masks[2]

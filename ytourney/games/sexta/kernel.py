@@ -3,6 +3,9 @@ moved stone must touch one or two of its six before the whole chain is flooded).
 
 from __future__ import annotations
 
+from typing import Any
+
+from ytourney.boards.board import Board
 from ytourney.games.bitboard import bits
 from ytourney.games.slides import SlideKernel
 from ytourney.games.termination import Termination
@@ -46,6 +49,11 @@ class SextaKernel(SlideKernel):
     def setup(self) -> None:
         """Whether a ring counts."""
         self._rings = bool(self.rules.rings)
+
+    @classmethod
+    def core_spec(cls, board: Board, rules: Any) -> tuple[int, tuple[tuple[int, ...], ...], bool]:
+        """Sexta (1), no runs, and whether a ring counts."""
+        return 1, (), bool(rules.rings)
 
     def won(self, own: int, target: int) -> bool:
         """The mover's six in one chain (the moved stone touches one or two of them first: a cheap early no)."""

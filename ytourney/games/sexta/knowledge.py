@@ -43,6 +43,8 @@ def shape(neighbours: tuple[int, ...], own: int) -> float:
 class SextaKnowledge(SlideKnowledge):
     """Sexta's knowledge on the kadon board."""
 
+    core_params = (SHAPE_SCALE,)
+
     def win_for(self, kernel: SlideKernel, colour: int) -> int | None:
         """A slide of one of `colour`'s six after which all six form a chain (the other five must already have
         no stone touching three of them, and the target must touch them)."""
@@ -70,7 +72,7 @@ class SextaKnowledge(SlideKnowledge):
                         return action
         return None
 
-    def evaluate(self, kernel: SlideKernel) -> float:  # type: ignore[override]
+    def position_value(self, kernel: SlideKernel) -> float:
         """Black's prospects in [0, 1]: the difference of the two sides' shapes."""
         neighbours = self.tables.neighbours
         return 0.5 + (shape(neighbours, kernel.masks[1]) - shape(neighbours, kernel.masks[2])) / SHAPE_SCALE

@@ -1,18 +1,28 @@
 """Leap Over's search knowledge: one chain per stone and landing, and leaves scored by the race evaluation at once.
 
 Random play never finishes a game of Leap Over, so a playout says nothing: the defaults score each new leaf by
-`evaluation.black_value` without playing on (exploration 0.5, no playout plies).
+`evaluation.black_value` without playing on (exploration 0.5, no playout plies). A playout asked for anyway plays
+uniform chains drawn from a 64-bit LCG seeded once from the search's `random.Random` (`getrandbits(64)`), each
+choice `(state >> 32) % n` over the legal list, as the C core does: for one seed both play the same chains.
+
+On the C kernel (ckernel.py) each of these runs in the core.
 """
 
 from __future__ import annotations
 
 import functools
+import random
 
 from ytourney.boards.board import Board
-from ytourney.games.kernel import PASS_ACTION
-from ytourney.games.knowledge import Knowledge, SearchDefaults
+from ytourney.games.kernel import ONGOING, PASS_ACTION, Kernel
+from ytourney.games.knowledge import Knowledge, SearchDefaults, result_value
 from ytourney.games.leap_over.evaluation import black_value
 from ytourney.games.leap_over.kernel import FIRST_FIELD, LeapOverKernel
+
+LCG_MUL = 6364136223846793005
+LCG_INC = 1442695040888963407
+MASK64 = (1 << 64) - 1
+"""The playouts' generator: state = state * LCG_MUL + LCG_INC mod 2^64, a draw is its top 32 bits (as in the core)."""
 
 
 class LeapOverKnowledge(Knowledge):
@@ -23,9 +33,11 @@ class LeapOverKnowledge(Knowledge):
     def __init__(self, board: Board) -> None:
         self.board = board
 
-    def search_actions(self, kernel: LeapOverKernel) -> list[int]:  # type: ignore[override]
+    def search_actions(self, kernel: Kernel) -> list[int]:
         """One chain per stone and landing (chains ending on the same node give the same position), the shortest,
         found breadth first instead of listing every chain; the pass when there is none."""
+        if type(kernel) is not LeapOverKernel:
+            return kernel.search_actions()  # type: ignore[attr-defined, no-any-return]
         t = kernel.tables
         order, shift, over_start, landings = t.order, t.shift, t.over_start, t.landings
         occupied = kernel.masks[1] | kernel.masks[2]
@@ -52,10 +64,47 @@ class LeapOverKnowledge(Knowledge):
                         todo.append((q, longer, depth + 1))
         return found or [PASS_ACTION]
 
-    def evaluate(self, kernel: LeapOverKernel) -> float:  # type: ignore[override]
+    def evaluate(self, kernel: Kernel) -> float:
         """Black's chance by the race evaluation (distances still to go, the last stone, stranded stones, stones
         at home)."""
+        if type(kernel) is not LeapOverKernel:
+            return kernel.evaluate()  # type: ignore[attr-defined, no-any-return]
         return black_value(self.board, kernel.cells, kernel.masks[1] | kernel.masks[2])
+
+    def playout_action(self, kernel: Kernel, rng: random.Random) -> int | None:
+        """A uniform legal action (one seed drawn), None once the game is over."""
+        if kernel.result != ONGOING:
+            return None
+        seed = rng.getrandbits(64)
+        if type(kernel) is not LeapOverKernel:
+            return kernel.playout_action(seed)  # type: ignore[attr-defined, no-any-return]
+        actions = kernel.legal_actions()
+        seed = (seed * LCG_MUL + LCG_INC) & MASK64
+        return actions[(seed >> 32) % len(actions)]
+
+    def rollout(self, kernel: Kernel, rng: random.Random, plies: int, trace: list[int] | None = None) -> float:
+        """Black's value after up to `plies` uniform playout chains (one seed drawn when any), then the evaluation;
+        the kernel is left as found and each action played is appended to `trace` when one is given."""
+        if kernel.result != ONGOING:
+            return result_value(kernel.result)
+        if plies <= 0:
+            return self.evaluate(kernel)
+        seed = rng.getrandbits(64)
+        if type(kernel) is not LeapOverKernel:
+            return kernel.rollout(seed, plies, trace)  # type: ignore[attr-defined, no-any-return]
+        played = 0
+        while kernel.result == ONGOING and played < plies:
+            actions = kernel.legal_actions()
+            seed = (seed * LCG_MUL + LCG_INC) & MASK64
+            action = actions[(seed >> 32) % len(actions)]
+            kernel.apply(action)
+            if trace is not None:
+                trace.append(action)
+            played += 1
+        value = result_value(kernel.result) if kernel.result != ONGOING else self.evaluate(kernel)
+        for _ in range(played):
+            kernel.undo()
+        return value
 
 
 @functools.lru_cache(maxsize=4)

@@ -7,10 +7,26 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ytourney.boards.board import Board
-from ytourney.games.api import EMPTY, Color, Move, MoveKind, Termination
+from ytourney.games.api import EMPTY, SWAP, Color, Move, MoveKind, Outcome, Termination
 from ytourney.games.front import KernelState, MoveTable, action_move
-from ytourney.games.kernel import DRAW, NODE_BITS, NODE_LIMIT, PASS_ACTION
-from ytourney.games.leap_over.kernel import BLOCKED, FILLED, FIRST_FIELD, LeapOverKernel, _leapcore, pure_python, tables
+from ytourney.games.kernel import (
+    DRAW,
+    NODE_BITS,
+    NODE_LIMIT,
+    ONGOING,
+    PASS_ACTION,
+    Kernel,
+)
+from ytourney.games.leap_over.ckernel import move_cache, new_kernel
+from ytourney.games.leap_over.kernel import (
+    BLOCKED,
+    FILLED,
+    FIRST_FIELD,
+    LeapOverKernel,
+    _leapcore,
+    pure_python,
+    tables,
+)
 
 __all__ = ["BLOCKED", "FILLED", "Geometry", "LeapOverState", "geometry"]
 
@@ -45,13 +61,20 @@ _SET = object.__setattr__
 
 
 class ChainTable(MoveTable):
-    """Actions to Moves for Leap Over: a chain decoded straight into its Move."""
+    """Actions to Moves for Leap Over on one board: a chain decoded straight into its Move."""
 
-    def __init__(self) -> None:
+    def __init__(self, board: Board) -> None:
         super().__init__(True)
+        self.cache = move_cache(board)
+        """The C core's Moves of the chains (the very objects its `legal_moves` lists), or None without it."""
 
     def make(self, action: int) -> Move:
-        """A chain decoded straight into its Move (from its prefix's Move when that one is known)."""
+        """A chain decoded straight into its Move: the C core's own Move when it keeps one (so the front's Moves
+        are the very ones its lists hold), else from its prefix's Move when that one is known."""
+        if self.cache is not None:
+            move = self.cache.move_of(action)  # type: ignore[attr-defined]
+            if move is not None:
+                return move  # type: ignore[no-any-return]
         path = None
         if action >= NODE_LIMIT and action & 1 and not action >> 1 & (NODE_LIMIT - 1) and action != PASS_ACTION:
             # a chain's actions are listed after its prefix's: its path is the prefix's Move's and one landing
@@ -93,22 +116,48 @@ def _c_path_of(action: int) -> tuple[int, ...] | None:
 _path_of = _python_path_of if _leapcore is None or pure_python() else _c_path_of
 
 
-_CHAINS = ChainTable()
+@functools.lru_cache(maxsize=4)
+def chain_table(board: Board) -> ChainTable:
+    """The chain table every Leap Over position on `board` shares."""
+    return ChainTable(board)
 
 
 class LeapOverState(KernelState):
     """A Leap Over position: 10 stones a side on their start triangles; leap, or pass when no leap exists."""
 
     jumps: ClassVar[bool] = True
-    kernel: LeapOverKernel
+    kernel: Kernel
+    """The C core's kernel when built and allowed, else the pure-Python `LeapOverKernel` (ckernel.py)."""
 
     def move_table(self) -> MoveTable:
-        """The chain table every Leap Over position shares."""
-        return _CHAINS
+        """The chain table every Leap Over position on this board shares."""
+        return chain_table(self.board)
 
-    def new_kernel(self) -> LeapOverKernel:
+    def new_kernel(self) -> Kernel:
         """Black on the A5 side triangle, White on the M5 one, Black to move."""
-        return LeapOverKernel(self.board, self.rules.goal, self.rules.max_plies)
+        return new_kernel(self.board, self.rules.goal, self.rules.max_plies)
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal action, the pie answer last when offered; empty once over (the C kernel lists the Moves)."""
+        kernel = self.kernel
+        if type(kernel) is LeapOverKernel or self._outcome is not None:
+            return super().legal_moves()
+        moves: list[Move] = kernel.legal_moves(self._moves.cache)  # type: ignore[attr-defined]
+        if len(self._history) == 1 and self.can_swap():
+            moves.append(SWAP)
+        return moves
+
+    def play(self, move: Move) -> Outcome | None:
+        """Apply one action (on the C kernel a Move of its last list in one call), else as the front does."""
+        kernel = self.kernel
+        if type(kernel) is LeapOverKernel or self._outcome is not None or not kernel.play_move(move):  # type: ignore[attr-defined]
+            return super().play(move)
+        self._history.append(move)
+        if kernel.result != ONGOING:
+            winner = None if kernel.result == DRAW else Color(kernel.result)
+            self._outcome = Outcome(winner, kernel.termination, kernel.score,  # type: ignore[arg-type]
+                                    self.end_reason())
+        return self._outcome
 
     @property
     def geo(self) -> Geometry:
@@ -117,7 +166,7 @@ class LeapOverState(KernelState):
 
     def set_position(self, black: list[int], white: list[int], to_move: Color = Color.BLACK) -> None:
         """Replace the stones (a hand-made position for tests and analysis); the history stays as it was."""
-        self.kernel.setup(black, white, int(to_move))
+        self.kernel.setup(black, white, int(to_move))  # type: ignore[attr-defined]
         self._outcome = None
 
     # --- search hooks for the generic mcts (players/bots/uct.py), thin wrappers over the knowledge ------------

@@ -1219,7 +1219,8 @@ Kernel_is_legal(KernelObject *self, PyObject *action)
     return PyBool_FromLong(index_legal(self, action_index(self->t, action)));
 }
 
-/* The legal slides of the side to move as a list of actions (as_moves 0) or of the tables' Moves (1). */
+/* The legal slides of the side to move as a list of actions (as_moves 0) or of the tables' Moves (1): their slide
+ * indices gathered first (at most size * (size - 1) < 2^14 of them), then one list of the right length. */
 static PyObject *
 legal_list(KernelObject *self, int as_moves)
 {
@@ -1228,23 +1229,27 @@ legal_list(KernelObject *self, int as_moves)
         PyErr_SetString(PyExc_RuntimeError, "the tables have no moves set");
         return NULL;
     }
-    PyObject *list = PyList_New(0);
-    if (list == NULL || self->result != ONGOING) {
-        return list;
+    if (self->result != ONGOING) {
+        return PyList_New(0);
     }
     PyObject **row = as_moves ? t->moves : t->w.actions;
     u128 occupied = self->masks[1] | self->masks[2];
+    uint16_t found[MAX_NODES * MAX_NODES];
     int16_t targets[MAX_NODES];
+    Py_ssize_t n = 0;
     for (u128 mine = self->masks[self->to_move]; mine; mine &= mine - 1) {
         int source = low128(mine);
-        int n = source_slides(&t->w, occupied, source, targets);
-        PyObject **from = row + (size_t)source * t->size;
-        for (int k = 0; k < n; k++) {
-            if (PyList_Append(list, from[targets[k]]) < 0) {
-                Py_DECREF(list);
-                return NULL;
-            }
+        int count = source_slides(&t->w, occupied, source, targets);
+        for (int k = 0; k < count; k++) {
+            found[n++] = (uint16_t)(source * t->size + targets[k]);
         }
+    }
+    PyObject *list = PyList_New(n);
+    if (list == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyList_SET_ITEM(list, i, Py_NewRef(row[found[i]]));
     }
     return list;
 }

@@ -390,6 +390,9 @@ typedef struct {
     TrieNode *nodes;
     Py_ssize_t n, capacity, limit; /* trie nodes in use (roots included), allocated, at most kept */
     PyObject *move_type, *jump_kind, *pass_move, *kind_descr, *path_descr, *capture_descr;
+    Py_ssize_t path_offset;        /* where a Move keeps its path (a slot), -1 when unknown: then none is reused */
+    PyObject **pool[MAXC + 1];     /* by path length: Moves no one else held when the trie started afresh */
+    int pool_n[MAXC + 1], pool_cap[MAXC + 1];
 } CacheObject;
 
 static PyTypeObject CacheType;
@@ -407,7 +410,37 @@ static int Cache_traverse(CacheObject *self, visitproc visit, void *arg) {
     return 0;
 }
 
-/* Forget every chain: the roots stay, childless. */
+/* Keep a Move only the cache holds, and its path tuple only it holds, for reuse by a chain of the same length
+ * (allocating, filling and freeing a Move cost more than its chain's listing): 1 kept, 0 not. */
+static int pool_keep(CacheObject *self, PyObject *move) {
+    if (self->path_offset < 0 || Py_REFCNT(move) != 1) return 0;
+    PyObject *path = *(PyObject **)((char *)move + self->path_offset);
+    if (path == NULL || !PyTuple_CheckExact(path) || Py_REFCNT(path) != 1) return 0;
+    Py_ssize_t len = PyTuple_GET_SIZE(path);
+    if (len < 2 || len > MAXC) return 0;
+    if (self->pool_n[len] >= self->pool_cap[len]) {
+        int cap = self->pool_cap[len] ? self->pool_cap[len] * 2 : 256;
+        PyObject **grown = PyMem_Realloc(self->pool[len], (size_t)cap * sizeof(PyObject *));
+        if (grown == NULL) return 0; /* no room: freed instead, no error */
+        self->pool[len] = grown;
+        self->pool_cap[len] = cap;
+    }
+    self->pool[len][self->pool_n[len]++] = move;
+    return 1;
+}
+
+static void pool_free(CacheObject *self) {
+    for (int len = 0; len <= MAXC; len++) {
+        int n = self->pool_n[len];
+        self->pool_n[len] = 0;
+        for (int i = 0; i < n; i++) Py_DECREF(self->pool[len][i]);
+        PyMem_Free(self->pool[len]);
+        self->pool[len] = NULL;
+        self->pool_cap[len] = 0;
+    }
+}
+
+/* Forget every chain: the roots stay, childless; the Moves no one else holds are kept for reuse. */
 static void cache_empty(CacheObject *self) {
     if (self->nodes == NULL) return;
     Py_ssize_t n = self->n;
@@ -416,13 +449,14 @@ static void cache_empty(CacheObject *self) {
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *move = self->nodes[i].move;
         self->nodes[i].move = NULL;
-        Py_XDECREF(move);
+        if (move != NULL && !pool_keep(self, move)) Py_DECREF(move);
     }
     memset(self->nodes, 0, (size_t)(roots + 1) * sizeof(TrieNode));
 }
 
 static int Cache_clear(CacheObject *self) {
     cache_empty(self);
+    pool_free(self);
     Py_CLEAR(self->t);
     Py_CLEAR(self->move_type);
     Py_CLEAR(self->jump_kind);
@@ -476,6 +510,11 @@ static PyObject *Cache_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         Py_DECREF(self);
         return NULL;
     }
+    self->path_offset = -1;
+    if (Py_IS_TYPE(self->path_descr, &PyMemberDescr_Type)) {
+        PyMemberDef *member = ((PyMemberDescrObject *)self->path_descr)->d_member;
+        if (member->type == T_OBJECT_EX && !(member->flags & READONLY)) self->path_offset = member->offset;
+    }
     self->capacity = 4096;
     self->nodes = PyMem_Calloc((size_t)self->capacity, sizeof(TrieNode));
     if (self->nodes == NULL) {
@@ -489,6 +528,17 @@ static PyObject *Cache_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
 /* A new jump Move along `path`, made as the frozen dataclass's own __init__ would set its slots, and untracked by
  * the gc (it can be in no cycle). */
 static PyObject *make_move(CacheObject *c, const uint8_t *path, int len) {
+    if (len <= MAXC && c->pool_n[len] > 0) {
+        /* a kept Move no one else holds: its path tuple (held by it alone) refilled in place */
+        PyObject *move = c->pool[len][--c->pool_n[len]];
+        PyObject *nodes = *(PyObject **)((char *)move + c->path_offset);
+        for (int i = 0; i < len; i++) {
+            PyObject *old = PyTuple_GET_ITEM(nodes, i);
+            PyTuple_SET_ITEM(nodes, i, PyLong_FromLong(path[i])); /* small ints */
+            Py_DECREF(old);
+        }
+        return move;
+    }
     PyObject *nodes = PyTuple_New(len);
     if (nodes == NULL) return NULL;
     for (int i = 0; i < len; i++) PyTuple_SET_ITEM(nodes, i, PyLong_FromLong(path[i])); /* small ints */

@@ -12,7 +12,6 @@ from types import ModuleType
 from ytourney.boards.board import Board
 from ytourney.games.api import PASS, Move, MoveKind, Termination
 from ytourney.games.cores import load_core
-from ytourney.games.front import TABLE_LIMIT
 from ytourney.games.kernel import Kernel
 from ytourney.games.leap_over import evaluation
 from ytourney.games.leap_over.kernel import BLOCKED, FILLED, LeapOverKernel, tables
@@ -51,12 +50,18 @@ def core_tables(board: Board) -> object | None:
     return None if core is None else build_tables(core, board)
 
 
+CHAINS_KEPT = 4096
+"""Chains the core's MoveCache keeps before it starts afresh (reusing the Moves no one else holds). Far below the
+front's TABLE_LIMIT on purpose: random play meets ~13 new chains a ply, and a small trie with its reused Moves stays
+in the CPU caches (measured: 2^12 chains 240k random plies/s through the API, 2^15 190k, 2^18 137k)."""
+
+
 @functools.lru_cache(maxsize=4)
 def move_cache(board: Board) -> object | None:
-    """The core's Move of every chain met on `board` (a trie walked as the chains are listed; at most TABLE_LIMIT
+    """The core's Move of the chains met on `board` (a trie walked as the chains are listed; at most CHAINS_KEPT
     chains kept, then it starts afresh), or None without the core."""
     t = core_tables(board)
-    return None if t is None else core.MoveCache(t, Move, MoveKind.JUMP, PASS, TABLE_LIMIT)  # type: ignore[union-attr]
+    return None if t is None else core.MoveCache(t, Move, MoveKind.JUMP, PASS, CHAINS_KEPT)  # type: ignore[union-attr]
 
 
 def new_kernel(board: Board, goal: str, max_plies: int) -> Kernel:

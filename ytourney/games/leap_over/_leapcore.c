@@ -559,7 +559,7 @@ static PyObject *make_move(CacheObject *c, const uint8_t *path, int len) {
 
 /* The child of trie node `parent` by jump `j`, made when missing and the cache has room: its index, 0 for none
  * (no parent, or the cache full), -1 with an exception. */
-static int32_t trie_child(CacheObject *c, int32_t parent, int j) {
+static inline int32_t trie_child(CacheObject *c, int32_t parent, int j) {
     if (parent <= 0) return 0;
     int32_t child = c->nodes[parent].child[j];
     if (child || c->n >= c->limit) return child;
@@ -582,7 +582,7 @@ static int32_t trie_child(CacheObject *c, int32_t parent, int j) {
 
 /* The Move of the chain `path` at trie node `node` (0: not kept, made afresh): a new reference, NULL with an
  * exception. */
-static PyObject *trie_move(CacheObject *c, int32_t node, const uint8_t *path, int len) {
+static inline PyObject *trie_move(CacheObject *c, int32_t node, const uint8_t *path, int len) {
     if (node <= 0) return make_move(c, path, len);
     PyObject *move = c->nodes[node].move;
     if (move == NULL) {
@@ -808,6 +808,7 @@ typedef struct {
     PyObject_HEAD
     TablesObject *t;
     u128 m[3];
+    uint8_t board[MAXC]; /* 1 where a stone stands (either colour), kept with the masks for the listing's search */
     int to_move;
     int result;
     int termination; /* 0 none, 1 filled, 2 blocked, 3 move limit */
@@ -909,6 +910,7 @@ static int set_stones(KernelObject *self, PyObject *black, PyObject *white, int 
         PyErr_SetString(PyExc_ValueError, "a node holds stones of both colours");
         return -1;
     }
+    for (int v = 0; v < MAXC; v++) self->board[v] = (uint8_t)(((masks[1] | masks[2]) >> v) & 1);
     self->m[1] = masks[1];
     self->m[2] = masks[2];
     self->to_move = to_move;
@@ -1003,6 +1005,8 @@ static int apply_move(KernelObject *self, int source, int target) {
         return 0;
     }
     self->m[me] ^= BIT(source) | BIT(target);
+    self->board[source] = 0;
+    self->board[target] = 1;
     if (filled(self, me)) {
         self->result = me;
         self->termination = 1;
@@ -1031,7 +1035,11 @@ static void undo_move(KernelObject *self) {
     if (e.source == ENTRY_SWAP) return;
     int mover = 3 - self->to_move;
     self->to_move = mover;
-    if (e.source >= 0) self->m[mover] ^= BIT(e.source) | BIT(e.target);
+    if (e.source >= 0) {
+        self->m[mover] ^= BIT(e.source) | BIT(e.target);
+        self->board[e.source] = 1;
+        self->board[e.target] = 0;
+    }
 }
 
 /* The jump from p landing on q: its node jumped over, or -1. */
@@ -1165,7 +1173,7 @@ nomem:
 }
 
 /* Keep `move` (a new reference, stolen) as the listing's next entry, from `source` to `target`: 0, or -1. */
-static int listing_add(KernelObject *self, PyObject *move, int source, int target) {
+static inline int listing_add(KernelObject *self, PyObject *move, int source, int target) {
     if (self->nlisted >= self->listed_cap && listing_room(self, self->nlisted + 1) < 0) {
         Py_DECREF(move);
         return -1;
@@ -1197,13 +1205,17 @@ static PyObject *Kernel_legal_moves(KernelObject *self, PyObject *cache_obj) {
     if (self->result != ONGOING) return PyList_New(0);
     if (cache->n >= cache->limit) cache_empty(cache);
     const Jumps *t = &self->t->j;
-    u128 occ = self->m[1] | self->m[2], mine = self->m[self->to_move];
+    /* the search reads one byte a node: 1 a stone it may jump, 0 an empty node it may land on, 2 a landing of the
+     * chain so far, 3 the lifted stone (neither) */
+    uint8_t b[MAXC];
+    memcpy(b, self->board, sizeof b);
+    u128 mine = self->m[self->to_move];
     uint8_t path[MAXC + 1];
     int next[MAXC + 1];
     int32_t node[MAXC + 1];
     for (int s = 0; s < t->size; s++) {
         if (!((mine >> s) & 1)) continue;
-        u128 visited = BIT(s);
+        b[s] = 3;
         int depth = 0;
         path[0] = (uint8_t)s;
         next[0] = 0;
@@ -1211,15 +1223,15 @@ static PyObject *Kernel_legal_moves(KernelObject *self, PyObject *cache_obj) {
         while (depth >= 0) {
             int p = path[depth];
             int j = next[depth], found = -1, nj = t->njumps[p];
+            const uint8_t *overs = t->over[p], *tos = t->to[p];
             for (; j < nj; j++) {
-                int over = t->over[p][j], to = t->to[p][j];
-                if (over != s && ((occ >> over) & 1) && !(((occ | visited) >> to) & 1)) {
-                    found = to;
+                if (b[overs[j]] == 1 && b[tos[j]] == 0) {
+                    found = tos[j];
                     break;
                 }
             }
             if (found < 0) {
-                if (depth > 0) visited &= ~BIT(p);
+                if (depth > 0) b[p] = 0;
                 depth--;
                 continue;
             }
@@ -1230,10 +1242,11 @@ static PyObject *Kernel_legal_moves(KernelObject *self, PyObject *cache_obj) {
             path[depth] = (uint8_t)found;
             next[depth] = 0;
             node[depth] = child;
-            visited |= BIT(found);
+            b[found] = 2;
             PyObject *move = trie_move(cache, child, path, depth + 1);
             if (move == NULL || listing_add(self, move, s, found) < 0) return NULL;
         }
+        b[s] = 1;
     }
     if (self->nlisted == 0 && listing_add(self, Py_NewRef(cache->pass_move), ENTRY_PASS, 0) < 0) return NULL;
     PyObject *list = listing_list(self);
@@ -1273,6 +1286,7 @@ static PyObject *Kernel_clone(KernelObject *self, PyObject *Py_UNUSED(ignored)) 
     KernelObject *new = kernel_alloc(self->t, self->depth + 64);
     if (new == NULL) return NULL;
     memcpy(new->m, self->m, sizeof self->m);
+    memcpy(new->board, self->board, sizeof self->board);
     new->to_move = self->to_move;
     new->result = self->result;
     new->termination = self->termination;

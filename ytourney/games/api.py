@@ -19,6 +19,7 @@ from ytourney.errors import IllegalMoveError, NotationError
 from ytourney.games.dialect import GENERIC_DIALECT, EngineDialect
 from ytourney.games.kernel import Kernel
 from ytourney.games.knowledge import Knowledge
+from ytourney.games.rules import RuleOption, read_rules, rule_value_text  # noqa: F401 - RuleOption re-exported
 from ytourney.games.termination import TOOL_TERMINATIONS, Termination  # noqa: F401 - re-exported: the api names every ending
 
 EMPTY = 0
@@ -112,13 +113,6 @@ SWAP_TOKEN = "swap"
 PASS_TOKEN = "pass"
 
 
-def rule_value_text(value: Any) -> str:
-    """A rule option's value in words: on/off for a switch, 'default' for an option left unset (None)."""
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return "default" if value is None else str(value)
-
-
 def score_text(score: tuple[float, float]) -> str:
     """A game's score, Black's first, as '12 to 7': unambiguous when a score is negative ('-5 to -2')."""
     return f"{score[0]:g} to {score[1]:g}"
@@ -133,27 +127,6 @@ class Outcome:
     termination: Termination
     score: tuple[float, float] | None = None
     reason: str = ""
-
-
-@dataclass(frozen=True)
-class RuleOption:
-    """One `rules:` key of a game: its type, default and a line of help; ints and floats may carry a range."""
-
-    type: type
-    default: Any
-    help: str = ""
-    low: float | None = None
-    high: float | None = None
-    choices: tuple[str, ...] = ()
-
-    def broken_range(self, value: Any) -> str | None:
-        """The range a number outside it must keep to, as '>= 1 and <= 50'; None for a value inside (or no number)."""
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            return None
-        if (self.low is None or value >= self.low) and (self.high is None or value <= self.high):
-            return None
-        return " and ".join(f"{sign} {int(bound) if float(bound).is_integer() else bound}"
-                            for sign, bound in ((">=", self.low), ("<=", self.high)) if bound is not None)
 
 
 class State(Protocol):
@@ -285,9 +258,12 @@ class Game(abc.ABC):
     def parse_board(self, spec: str) -> Board:
         """The board of `spec` when this game is played on it, else a BoardSpecError naming the accepted ones."""
 
-    @abc.abstractmethod
+    rules_class: ClassVar[type]
+    """The game's frozen rules value: one field per rule option, with `to_dict`."""
+
     def parse_rules(self, data: Mapping[str, Any] | None) -> Any:
-        """The game's rules value from its `rules:` mapping (checked against `rule_options`)."""
+        """The game's rules value from its `rules:` mapping, every key checked against `rule_options`."""
+        return read_rules(self.name, self.rule_options, self.rules_class, data)
 
     def rules_dict(self, rules: Any) -> dict[str, Any]:
         """The JSON form of a rules value, as records and stores keep it."""

@@ -13,11 +13,10 @@ import abc
 import functools
 import random
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from ytourney.boards.board import Board
-from ytourney.errors import GameSpecError
 from ytourney.games.api import (
     EMPTY,
     SWAP,
@@ -478,18 +477,6 @@ class SlideGame(Game):
     def parse_board(self, spec: str) -> Board:
         """Only the 93-node kadon board."""
         return kadon_board(spec, self.name)
-
-    def parse_rules(self, data: Mapping[str, Any] | None) -> Any:
-        """Rules from the rule options; missing keys take the defaults, a choice must be one of its values."""
-        data = dict(data or {})
-        unknown = sorted(set(data) - set(self.rule_options))
-        if unknown:
-            raise GameSpecError(f"unknown {self.name} rule {unknown[0]!r}; "
-                                f"expected one of {', '.join(self.rule_options)}")
-        for key, option in self.rule_options.items():
-            if option.choices and key in data and data[key] not in option.choices:
-                raise GameSpecError(f"{self.name} rule {key}={data[key]!r}; expected {' or '.join(option.choices)}")
-        return self.rules_class(**data)
 
     def new_state(self, board: Board, rules: Any, handicap: int = 0) -> SlideState:
         """The start position."""

@@ -76,7 +76,6 @@ class Search:
         root = self._root
         if actions is not None:
             root.untried = list(actions)
-            self.rng.shuffle(root.untried)
         simulations = 0
         limit, deadline = budget.simulations, budget.deadline
         while simulations < limit:
@@ -115,7 +114,11 @@ class Search:
             if node.untried:
                 if self._nodes >= settings.max_nodes:
                     break
-                action = node.untried.pop()
+                untried = node.untried
+                if node.priors is None and len(untried) > 1:
+                    pick = self.rng.randrange(len(untried))
+                    untried[pick], untried[-1] = untried[-1], untried[pick]
+                action = untried.pop()
                 mover = kernel.to_move
                 kernel.apply(action)
                 applied += 1
@@ -156,7 +159,7 @@ class Search:
             self._propagate_proof(path)
 
     def _prepare(self, node: Node, kernel: Kernel) -> None:
-        """The actions a node will expand, best prior last (it is taken first), else in random order."""
+        """The actions a node will expand: best prior last (it is taken first), else as listed (taken at random)."""
         actions = self.knowledge.search_actions(kernel)
         priors = self.knowledge.priors(kernel, actions) if self.settings.prior_visits > 0 else None
         if priors is not None:
@@ -164,8 +167,7 @@ class Search:
             node.untried = [actions[i] for i in order]
             node.priors = {actions[i]: float(priors[i]) for i in order}
         else:
-            node.untried = list(actions)
-            self.rng.shuffle(node.untried)
+            node.untried = list(actions)  # expanded in random order, one random pick at a time
 
     def _new_child(self, action: int, mover: int, kernel: Kernel, priors: dict[int, float] | None) -> Node:
         """The node `action` leads to, its prior counted as virtual visits and a decided position proved."""

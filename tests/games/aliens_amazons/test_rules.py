@@ -87,7 +87,7 @@ def test_threshold_rule_option_and_its_checks() -> None:
     assert GAME.rules_dict(GAME.parse_rules(None)) == {"pie": False, "max_plies": 1000, "threshold": None}
     with pytest.raises(GameSpecError, match="threshold"):
         GAME.parse_rules({"threshold": 31})
-    with pytest.raises(GameSpecError, match="unknown rule 'misere'"):
+    with pytest.raises(GameSpecError, match="unknown aliens-amazons rule 'misere'"):
         GAME.parse_rules({"misere": True})
     with pytest.raises(GameSpecError, match="expected kadon"):
         GAME.parse_board("tri:11")

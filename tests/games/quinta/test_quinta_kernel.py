@@ -40,7 +40,7 @@ def slide(a: str, b: str) -> int:
 
 
 def kernel(black: str, white: str, to_move: Color = Color.BLACK, max_plies: int = 1000) -> QuintaKernel:
-    return QuintaKernel(BOARD, GAME.parse_rules({"max_plies": max_plies}), mask(black), mask(white), to_move)
+    return QuintaKernel(BOARD, GAME.rules_class(max_plies=max_plies), mask(black), mask(white), to_move)
 
 
 def snapshot(k: QuintaKernel) -> tuple[object, ...]:

@@ -223,7 +223,7 @@ def test_winning_action_is_a_win_exactly_when_one_exists(seed: int, plies: int) 
 
 
 def _old_shape(cells: list[int], colour: int) -> float:
-    """The shape heuristic as the StoneState version computed it, on sets."""
+    """The shape heuristic as the implementation before the kernels computed it, on sets."""
     stones = [x for x, c in enumerate(cells) if c == colour]
     members = set(stones)
     pairs = 0.0

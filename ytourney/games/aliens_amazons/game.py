@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
-from ytourney.errors import GameSpecError, NotationError
+from ytourney.errors import NotationError
 from ytourney.games.aliens_amazons import tables as t
 from ytourney.games.aliens_amazons.knowledge import KNOWLEDGE
 from ytourney.games.aliens_amazons.state import AliensAmazonsState, side_name
@@ -106,6 +106,7 @@ class AliensAmazons(Game):
         "threshold": RuleOption(int, None, "Aliens win when fewer Amazons than this are left (default: the fewest "
                                            "that can immobilize three Aliens, computed: 10 on kadon)", 1, t.AMAZONS),
     }
+    rules_class = Rules
     own_bots: ClassVar[Mapping[str, str]] = {
         "heuristic": "ytourney.games.aliens_amazons.bots:HeuristicBot",
     }
@@ -113,21 +114,6 @@ class AliensAmazons(Game):
     def parse_board(self, spec: str) -> Board:
         """Only the 93-node kadon board."""
         return kadon_board(spec, self.name)
-
-    def parse_rules(self, data: Mapping[str, Any] | None) -> Rules:
-        """Rules from {pie, max_plies, threshold}; missing keys take the defaults."""
-        data = dict(data or {})
-        unknown = sorted(set(data) - set(self.rule_options))
-        if unknown:
-            raise GameSpecError(f"unknown rule {unknown[0]!r} of {self.name}; expected {', '.join(self.rule_options)}")
-        rules = Rules(bool(data.get("pie", False)), data.get("max_plies", DEFAULT_MAX_PLIES), data.get("threshold"))
-        for key in ("max_plies", "threshold"):
-            value, option = getattr(rules, key), self.rule_options[key]
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                      or not option.low <= value <= option.high):  # type: ignore[operator]
-                raise GameSpecError(f"rule {key}={value!r} of {self.name}: expected an integer from "
-                                    f"{option.low:g} to {option.high:g}")
-        return rules
 
     def new_state(self, board: Board, rules: Any, handicap: int = 0) -> AliensAmazonsState:
         """The empty board, the Aliens to place first."""

@@ -78,14 +78,11 @@ class LeapOverGame(Game):
         "goal": RuleOption(str, "all", "all: every own stone in the other's start triangle; filled: that "
                            "triangle full with at least one own stone in it", choices=GOALS),
     }
+    rules_class = Rules
 
     def parse_board(self, spec: str) -> Board:
         """Only the 93-node kadon board."""
         return kadon_board(spec, self.name)
-
-    def parse_rules(self, data: Mapping[str, Any] | None) -> Rules:
-        """Rules from {pie, max_plies, goal}."""
-        return Rules.from_dict(data)
 
     def new_state(self, board: Board, rules: Any, handicap: int = 0) -> LeapOverState:
         """The start position: each side's 10 stones on its side triangle."""

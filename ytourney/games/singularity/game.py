@@ -78,14 +78,11 @@ class SingularityGame(Game):
         "fusion": RuleOption(str, "both", "where a fusion happens: both stones in the central triangle, only the "
                              "landing stone, or only the resting stone", choices=FUSION_ZONES),
     }
+    rules_class = Rules
 
     def parse_board(self, spec: str) -> Board:
         """Only the 93-node kadon board."""
         return kadon_board(spec, self.name)
-
-    def parse_rules(self, data: Mapping[str, Any] | None) -> Rules:
-        """Rules from {pie, max_plies, corners, fusion}."""
-        return Rules.from_dict(data)
 
     def new_state(self, board: Board, rules: Any, handicap: int = 0) -> SingularityState:
         """The start position: 12 stones a side round the perimeter."""

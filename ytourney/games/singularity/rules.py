@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ytourney.games.stones import read_rules
 
 CORNER_COLOURS = ("black", "white")
 FUSION_ZONES = ("both", "landing", "resting")
@@ -28,8 +26,3 @@ class Rules:
     def to_dict(self) -> dict[str, Any]:
         """JSON form used in records."""
         return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Rules:
-        """Rules from their JSON form; missing keys take the defaults, unknown keys and values are errors."""
-        return read_rules(cls, data, "singularity", {"corners": CORNER_COLOURS, "fusion": FUSION_ZONES})

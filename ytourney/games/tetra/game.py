@@ -7,7 +7,6 @@ from typing import Any, ClassVar
 
 from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
-from ytourney.errors import GameSpecError
 from ytourney.games.api import Game, Move, RuleOption, State, Termination
 from ytourney.games.knowledge import Knowledge
 from ytourney.games.stones import format_path_move, kadon_board, parse_path_move
@@ -54,18 +53,11 @@ class TetraGame(Game):
         "bridge_lines": RuleOption(bool, True, "four stones on a line of bridges also win (the figures' third kind)"),
         "max_plies": RuleOption(int, 1000, "plies after which the game is a move-limit draw", 20, 1_000_000),
     }
+    rules_class = TetraRules
 
     def parse_board(self, spec: str) -> Board:
         """Only the 93-node kadon board."""
         return kadon_board(spec, self.name)
-
-    def parse_rules(self, data: Mapping[str, Any] | None) -> TetraRules:
-        """Rules from {pie, bridge_lines, max_plies}; missing keys take the defaults."""
-        data = dict(data or {})
-        unknown = sorted(set(data) - set(self.rule_options))
-        if unknown:
-            raise GameSpecError(f"unknown tetra rule {unknown[0]!r}; expected one of {', '.join(self.rule_options)}")
-        return TetraRules(**data)
 
     def new_state(self, board: Board, rules: Any, handicap: int = 0) -> TetraState:
         """The empty board, ten stones in each hand."""

@@ -84,6 +84,7 @@ class YGame(Game):
         "pie": RuleOption(bool, True, "the second player may take the first stone (even games only)"),
         "misere": RuleOption(bool, False, "completing a Y loses"),
     }
+    rules_class = Rules
     own_bots: ClassVar[Mapping[str, str]] = {
         "heuristic": "ytourney.games.y.bots.heuristic:HeuristicBot",
         "mcts": "ytourney.games.y.bots.mcts:MctsBot",
@@ -98,8 +99,8 @@ class YGame(Game):
         return board
 
     def parse_rules(self, data: Mapping[str, Any] | None) -> Rules:
-        """Y's rules from {pie, misere}; records written before games existed hold exactly these."""
-        return Rules.from_dict(data)
+        """Y's rules from {pie, misere}, checked as every game's are, as one of the four interned values."""
+        return super().parse_rules(data).interned()
 
     def rules_text(self, rules: Any) -> str:
         """'pie on, misère off'."""

@@ -77,7 +77,7 @@ def _move_tables(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], dict[i
     return tables
 
 
-_DEFAULT_RULES = Rules()
+_DEFAULT_RULES = Rules().interned()
 
 _PLACEMENTS: dict[str, tuple[Move, ...]] = {}
 

@@ -114,6 +114,7 @@ class YvyGame(Game):
         "max_plies": RuleOption(int, DEFAULT_MAX_PLIES, "move limit (a draw); no game can reach the default", 2,
                                 100_000),
     }
+    rules_class = YvyRules
     own_bots: ClassVar[Mapping[str, str]] = {
         "random": "ytourney.games.yvy.bots:YvyRandomBot",
     }
@@ -127,15 +128,6 @@ class YvyGame(Game):
         if board is None or board.kind is not BoardKind.HEX:
             raise BoardSpecError(f"board {spec!r} is not a board of YvY; expected {YVY_BOARDS}")
         return board
-
-    def parse_rules(self, data: Mapping[str, Any] | None) -> YvyRules:
-        """{pie, max_plies}."""
-        try:
-            return YvyRules.from_dict(data)
-        except GameSpecError:
-            raise
-        except (TypeError, ValueError) as err:  # pragma: no cover - from_dict names every bad value itself
-            raise GameSpecError(f"bad yvy rules {data!r}: {err}") from err
 
     def new_state(self, board: Board, rules: Any, handicap: int = 0) -> YvyState:
         """The empty board, White to move."""

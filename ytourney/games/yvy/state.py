@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ytourney.errors import GameSpecError
 from ytourney.games.api import SWAP, Color, Move, MoveKind
 from ytourney.games.front import KernelState
 from ytourney.games.yvy.ckernel import move_objects, new_kernel
@@ -31,21 +29,6 @@ class YvyRules:
     def to_dict(self) -> dict[str, Any]:
         """JSON form used in records."""
         return {"pie": self.pie, "max_plies": self.max_plies}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> YvyRules:
-        """Rules from their JSON form; unknown keys and bad values are errors naming them."""
-        data = dict(data or {})
-        unknown = sorted(set(data) - {"pie", "max_plies"})
-        if unknown:
-            raise GameSpecError(f"unknown yvy rule {unknown[0]!r}; expected pie, max_plies")
-        pie = data.get("pie", True)
-        if not isinstance(pie, bool):
-            raise GameSpecError(f"yvy rule pie={pie!r} must be true or false")
-        limit = data.get("max_plies", DEFAULT_MAX_PLIES)
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 2:
-            raise GameSpecError(f"yvy rule max_plies={limit!r} must be an integer >= 2")
-        return cls(pie, limit)
 
 
 class YvyState(KernelState):

@@ -391,6 +391,7 @@ typedef struct {
     Py_ssize_t n, capacity, limit; /* trie nodes in use (roots included), allocated, at most kept */
     PyObject *move_type, *jump_kind, *pass_move, *kind_descr, *path_descr, *capture_descr;
     Py_ssize_t path_offset;        /* where a Move keeps its path (a slot), -1 when unknown: then none is reused */
+    PyObject *ints[MAXC];          /* every node's int */
     PyObject **pool[MAXC + 1];     /* by path length: Moves no one else held when the trie started afresh */
     int pool_n[MAXC + 1], pool_cap[MAXC + 1];
 } CacheObject;
@@ -457,6 +458,7 @@ static void cache_empty(CacheObject *self) {
 static int Cache_clear(CacheObject *self) {
     cache_empty(self);
     pool_free(self);
+    for (int v = 0; v < MAXC; v++) Py_CLEAR(self->ints[v]);
     Py_CLEAR(self->t);
     Py_CLEAR(self->move_type);
     Py_CLEAR(self->jump_kind);
@@ -510,6 +512,13 @@ static PyObject *Cache_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         Py_DECREF(self);
         return NULL;
     }
+    for (int v = 0; v < MAXC; v++) {
+        self->ints[v] = PyLong_FromLong(v);
+        if (self->ints[v] == NULL) {
+            Py_DECREF(self);
+            return NULL;
+        }
+    }
     self->path_offset = -1;
     if (Py_IS_TYPE(self->path_descr, &PyMemberDescr_Type)) {
         PyMemberDef *member = ((PyMemberDescrObject *)self->path_descr)->d_member;
@@ -533,15 +542,17 @@ static PyObject *make_move(CacheObject *c, const uint8_t *path, int len) {
         PyObject *move = c->pool[len][--c->pool_n[len]];
         PyObject *nodes = *(PyObject **)((char *)move + c->path_offset);
         for (int i = 0; i < len; i++) {
-            PyObject *old = PyTuple_GET_ITEM(nodes, i);
-            PyTuple_SET_ITEM(nodes, i, PyLong_FromLong(path[i])); /* small ints */
-            Py_DECREF(old);
+            PyObject *old = PyTuple_GET_ITEM(nodes, i), *new = c->ints[path[i]];
+            if (old != new) {
+                PyTuple_SET_ITEM(nodes, i, Py_NewRef(new));
+                Py_DECREF(old);
+            }
         }
         return move;
     }
     PyObject *nodes = PyTuple_New(len);
     if (nodes == NULL) return NULL;
-    for (int i = 0; i < len; i++) PyTuple_SET_ITEM(nodes, i, PyLong_FromLong(path[i])); /* small ints */
+    for (int i = 0; i < len; i++) PyTuple_SET_ITEM(nodes, i, Py_NewRef(c->ints[path[i]]));
     PyObject_GC_UnTrack(nodes);
     PyTypeObject *mt = (PyTypeObject *)c->move_type;
     PyObject *move = mt->tp_alloc(mt, 0);

@@ -726,17 +726,20 @@ static PyObject *chain_action(const Chains *c, Py_ssize_t i) {
     return path_action(c->pool + c->off[i], c->len[i]);
 }
 
-/* Every jump chain of the stones in `mine` among `occ`: stones in node order, each stone's chains depth first with
- * its jumps in table order (the pure-Python kernel's order).  0, or -1 with an exception. */
-static int list_chains(const Jumps *t, u128 occ, u128 mine, Chains *out) {
+/* Every jump chain of the stones in `mine` on `board` (1 a stone, 0 empty, one byte a node): stones in node order,
+ * each stone's chains depth first with its jumps in table order (the pure-Python kernel's order).  0, or -1 with
+ * an exception. */
+static int list_chains(const Jumps *t, const uint8_t *board, u128 mine, Chains *out) {
     out->n = 0;
     out->pool_n = 0;
+    uint8_t b[MAXC]; /* 1 a stone, 0 empty, 2 a landing of the chain so far, 3 the lifted stone */
+    memcpy(b, board, (size_t)t->size);
     uint8_t path[MAXC + 1];
     int next[MAXC + 1];
     u128 keys[KEY_NODES];
     for (int s = 0; s < t->size; s++) {
         if (!((mine >> s) & 1)) continue;
-        u128 visited = BIT(s);
+        b[s] = 3;
         int depth = 0;
         path[0] = (uint8_t)s;
         next[0] = 0;
@@ -744,42 +747,44 @@ static int list_chains(const Jumps *t, u128 occ, u128 mine, Chains *out) {
         while (depth >= 0) {
             int p = path[depth];
             int j = next[depth], found = -1, nj = t->njumps[p];
+            const uint8_t *overs = t->over[p], *tos = t->to[p];
             for (; j < nj; j++) {
-                int over = t->over[p][j], to = t->to[p][j];
-                if (over != s && ((occ >> over) & 1) && !(((occ | visited) >> to) & 1)) {
-                    found = to;
-                    j++;
+                if (b[overs[j]] == 1 && b[tos[j]] == 0) {
+                    found = tos[j];
                     break;
                 }
             }
-            next[depth] = j;
             if (found < 0) {
-                if (depth > 0) visited &= ~BIT(p);
+                if (depth > 0) b[p] = 0;
                 depth--;
                 continue;
             }
+            next[depth] = j + 1;
             depth++;
             path[depth] = (uint8_t)found;
             next[depth] = 0;
-            visited |= BIT(found);
+            b[found] = 2;
             u128 key = 0;
             if (depth < KEY_NODES)
                 key = keys[depth] = keys[depth - 1] | ((u128)(found + 1) << (FIRST_FIELD + NODE_BITS * depth));
             if (chains_add(out, key, path, depth + 1) < 0) return -1;
         }
+        b[s] = 1;
     }
     return 0;
 }
 
 /* One chain per stone and landing, the shortest, breadth first (the knowledge's search actions).  0 or -1. */
-static int list_search_chains(const Jumps *t, u128 occ, u128 mine, Chains *out) {
+static int list_search_chains(const Jumps *t, const uint8_t *board, u128 mine, Chains *out) {
     out->n = 0;
     out->pool_n = 0;
     uint8_t node[MAXC + 1], parent[MAXC + 1], depth_of[MAXC + 1];
     uint8_t path[MAXC + 1];
+    uint8_t b[MAXC]; /* 1 a stone, 0 empty, 2 a landing reached, 3 the lifted stone */
+    memcpy(b, board, (size_t)t->size);
     for (int s = 0; s < t->size; s++) {
         if (!((mine >> s) & 1)) continue;
-        u128 seen = BIT(s);
+        b[s] = 3;
         int head = 0, tail = 1;
         node[0] = (uint8_t)s;
         parent[0] = 0;
@@ -788,8 +793,8 @@ static int list_search_chains(const Jumps *t, u128 occ, u128 mine, Chains *out) 
             int p = node[head];
             for (int j = 0; j < t->njumps[p]; j++) {
                 int over = t->over[p][j], to = t->to[p][j];
-                if (over == s || !((occ >> over) & 1) || ((occ >> to) & 1) || ((seen >> to) & 1)) continue;
-                seen |= BIT(to);
+                if (b[over] != 1 || b[to] != 0) continue;
+                b[to] = 2;
                 node[tail] = (uint8_t)to;
                 parent[tail] = (uint8_t)head;
                 depth_of[tail] = (uint8_t)(depth_of[head] + 1);
@@ -805,6 +810,8 @@ static int list_search_chains(const Jumps *t, u128 occ, u128 mine, Chains *out) 
             }
             head++;
         }
+        for (int i = 1; i < tail; i++) b[node[i]] = 0;
+        b[s] = 1;
     }
     return 0;
 }
@@ -1153,12 +1160,12 @@ static PyObject *action_list(const Chains *c) {
 
 static PyObject *Kernel_legal_actions(KernelObject *self, PyObject *Py_UNUSED(ignored)) {
     if (self->result != ONGOING) return PyList_New(0);
-    if (list_chains(&self->t->j, self->m[1] | self->m[2], self->m[self->to_move], &self->scratch) < 0) return NULL;
+    if (list_chains(&self->t->j, self->board, self->m[self->to_move], &self->scratch) < 0) return NULL;
     return action_list(&self->scratch);
 }
 
 static PyObject *Kernel_search_actions(KernelObject *self, PyObject *Py_UNUSED(ignored)) {
-    if (list_search_chains(&self->t->j, self->m[1] | self->m[2], self->m[self->to_move], &self->scratch) < 0)
+    if (list_search_chains(&self->t->j, self->board, self->m[self->to_move], &self->scratch) < 0)
         return NULL;
     return action_list(&self->scratch);
 }
@@ -1366,7 +1373,7 @@ static inline uint32_t lcg_next(uint64_t *state) {
 /* The playout's move from `rng`: the index of a uniform chain of the legal list in `c`, or -1 for the pass. */
 static int playout_pick(KernelObject *self, uint64_t *rng, Py_ssize_t *index) {
     Chains *c = &self->scratch;
-    if (list_chains(&self->t->j, self->m[1] | self->m[2], self->m[self->to_move], c) < 0) return -1;
+    if (list_chains(&self->t->j, self->board, self->m[self->to_move], c) < 0) return -1;
     Py_ssize_t n = c->n ? c->n : 1;
     *index = (Py_ssize_t)(lcg_next(rng) % (uint64_t)n);
     if (c->n == 0) *index = -1;
@@ -1592,7 +1599,9 @@ static PyObject *chains(PyObject *self, PyObject *args) {
     u128 black = ((u128)black_hi << 64) | black_lo, white = ((u128)white_hi << 64) | white_lo;
     Chains c;
     memset(&c, 0, sizeof c);
-    if (list_chains(&t, black | white, me == 1 ? black : white, &c) < 0) {
+    uint8_t board[MAXC];
+    for (int v = 0; v < n; v++) board[v] = (uint8_t)(((black | white) >> v) & 1);
+    if (list_chains(&t, board, me == 1 ? black : white, &c) < 0) {
         chains_free(&c);
         return NULL;
     }

@@ -174,12 +174,24 @@ class KernelState(PieSeats, abc.ABC):
         """True when the next action may be the pie answer."""
         return swap_allowed(self.pie_active, len(self._history), self._outcome is not None)
 
+    def listed_moves(self) -> list[Move] | None:
+        """The legal Moves as a kernel that lists them itself hands them out (a C core holding this game's Move
+        objects), or None to list them through the actions."""
+        return None
+
+    def played_directly(self, move: object) -> bool:
+        """Apply `move` in one call where the kernel can (a C core's own Move of its last list) and say so; False
+        leaves the move to the front's checked path."""
+        return False
+
     def legal_moves(self) -> list[Move]:
         """Every legal action, the pie answer last when offered; empty once over."""
         if self._outcome is not None:
             return []
-        moves = list(map(self._moves.__getitem__, self.kernel.legal_actions()))
-        if self.can_swap():
+        moves = self.listed_moves()
+        if moves is None:
+            moves = list(map(self._moves.__getitem__, self.kernel.legal_actions()))
+        if len(self._history) == 1 and self.can_swap():
             moves.append(SWAP)
         return moves
 
@@ -222,6 +234,8 @@ class KernelState(PieSeats, abc.ABC):
         when this move ends the game."""
         if self._outcome is not None:
             raise GameOverError(f"move {self._name(move)} after the game ended ({self._outcome.termination.value})")
+        if self.played_directly(move):
+            return self.played(move)  # type: ignore[arg-type]
         if isinstance(move, Move) and move.is_swap:
             if not self.can_swap():
                 raise SwapNotAllowedError(self.swap_refusal(len(self._history)))

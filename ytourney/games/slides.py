@@ -19,12 +19,10 @@ from typing import Any, ClassVar
 from ytourney.boards.board import Board
 from ytourney.games.api import (
     EMPTY,
-    SWAP,
     Color,
     Game,
     Move,
     MoveKind,
-    Outcome,
     State,
     Termination,
 )
@@ -394,22 +392,15 @@ class SlideState(KernelState):
         self._history = []
         self._outcome = None
 
-    def legal_moves(self) -> list[Move]:
-        """Every legal slide, the pie answer last when offered; empty once over (the C kernel lists the Moves)."""
+    def listed_moves(self) -> list[Move] | None:
+        """On the C core, the legal Moves straight from it (the state's own Move objects)."""
         kernel = self.kernel
-        if type(kernel) is not CoreKernel or self._outcome is not None:
-            return super().legal_moves()
-        moves: list[Move] = kernel.legal_moves()  # type: ignore[attr-defined]
-        if len(self._history) == 1 and self.can_swap():
-            moves.append(SWAP)
-        return moves
+        return kernel.legal_moves() if type(kernel) is CoreKernel else None  # type: ignore[attr-defined]
 
-    def play(self, move: Move) -> Outcome | None:
-        """Apply one slide (on the C kernel a Move of its own lists in one call), else as the front does."""
+    def played_directly(self, move: object) -> bool:
+        """On the C core, a Move of its own lists applied in one call."""
         kernel = self.kernel
-        if type(kernel) is not CoreKernel or self._outcome is not None or not kernel.play_move(move):  # type: ignore[attr-defined]
-            return super().play(move)
-        return self.played(move)
+        return type(kernel) is CoreKernel and kernel.play_move(move)  # type: ignore[attr-defined]
 
     @property
     def winning_stones(self) -> tuple[int, ...]:

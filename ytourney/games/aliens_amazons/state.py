@@ -11,7 +11,7 @@ from ytourney.errors import GameSpecError
 from ytourney.games.aliens_amazons import tables as t
 from ytourney.games.aliens_amazons.core import PathMoves, new_kernel, path_moves
 from ytourney.games.aliens_amazons.kernel import CAPTURES, IMMOBILIZED, AliensAmazonsKernel
-from ytourney.games.api import SWAP, Color, Game, Move, MoveKind
+from ytourney.games.api import Color, Game, Move, MoveKind
 from ytourney.games.front import KernelState, MoveTable
 
 AMAZONS_COLOR = Color.BLACK
@@ -36,19 +36,10 @@ class AliensAmazonsState(KernelState):
         """This board's table: a two-node path is a step or a jump by adjacency."""
         return path_moves(self.board)
 
-    def legal_moves(self) -> list[Move]:
-        """Every legal action, the pie answer last when offered; empty once over (the C core's kernel hands back the
-        Move table's own objects, without a lookup an action)."""
-        if self._outcome is not None:
-            return []
+    def listed_moves(self) -> list[Move] | None:
+        """On the C core, the legal Moves straight from it (the Move table's own objects, no lookup an action)."""
         kernel = self.kernel
-        if type(kernel) is AliensAmazonsKernel:
-            moves = list(map(self._moves.__getitem__, kernel.legal_actions()))
-        else:
-            moves = kernel.legal_moves()  # type: ignore[attr-defined]
-        if len(self._history) == 1 and self.can_swap():
-            moves.append(SWAP)
-        return moves
+        return None if type(kernel) is AliensAmazonsKernel else kernel.legal_moves()  # type: ignore[attr-defined]
 
     def new_kernel(self) -> AliensAmazonsKernel:
         """The empty board, the Aliens to place first (on the C core's kernel where it is built)."""

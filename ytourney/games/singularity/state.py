@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 
-from ytourney.games.api import SWAP, Color, Move, MoveKind, Outcome
+from ytourney.games.api import Color, Move, MoveKind
 from ytourney.games.front import KernelState
-from ytourney.games.kernel import DRAW, ONGOING, Kernel
+from ytourney.games.kernel import Kernel
 from ytourney.games.singularity.core import core, core_tables_with_moves, new_kernel
 from ytourney.games.singularity.kernel import (
     BLACK_START,
@@ -34,27 +34,15 @@ class SingularityState(KernelState):
         black, white = start_nodes(self.board, self.rules.corners)
         return new_kernel(self.board, self.rules.fusion, self.rules.max_plies, black, white)
 
-    def legal_moves(self) -> list[Move]:
-        """Every legal action, the pie answer last when offered; empty once over (the C kernel lists the Moves)."""
+    def listed_moves(self) -> list[Move] | None:
+        """On the C core, the legal Moves straight from it (the state's own Move objects)."""
         kernel = self.kernel
-        if type(kernel) is SingularityKernel or self._outcome is not None:
-            return super().legal_moves()
-        moves: list[Move] = kernel.legal_moves()  # type: ignore[attr-defined]
-        if len(self._history) == 1 and self.can_swap():
-            moves.append(SWAP)
-        return moves
+        return None if type(kernel) is SingularityKernel else kernel.legal_moves()  # type: ignore[attr-defined]
 
-    def play(self, move: Move) -> Outcome | None:
-        """Apply one action (on the C kernel a Move of its own lists in one call), else as the front does."""
+    def played_directly(self, move: object) -> bool:
+        """On the C core, a Move of its own lists applied in one call."""
         kernel = self.kernel
-        if type(kernel) is SingularityKernel or self._outcome is not None or not kernel.play_move(move):  # type: ignore[attr-defined]
-            return super().play(move)
-        self._history.append(move)
-        if kernel.result != ONGOING:
-            winner = None if kernel.result == DRAW else Color(kernel.result)
-            self._outcome = Outcome(winner, kernel.termination, kernel.score,  # type: ignore[arg-type]
-                                    self.end_reason())
-        return self._outcome
+        return type(kernel) is not SingularityKernel and kernel.play_move(move)  # type: ignore[attr-defined]
 
     def set_position(self, black: list[int], white: list[int], to_move: Color = Color.BLACK) -> None:
         """Replace the stones (a hand-made position for tests and analysis); the history stays as it was."""

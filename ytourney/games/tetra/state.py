@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ytourney.boards.board import Board
-from ytourney.games.api import EMPTY, SWAP, Color, Game, Move, MoveKind, Outcome
+from ytourney.games.api import EMPTY, Color, Game, Move, MoveKind
 from ytourney.games.bitboard import bits
 from ytourney.games.front import KernelState
 from ytourney.games.kernel import Kernel
@@ -51,22 +51,13 @@ class TetraState(KernelState):
             core_tables_with_moves(self.board, self.rules.bridge_lines, self.move_table())
         return new_kernel(self.board, self.rules.bridge_lines, self.rules.max_plies)
 
-    def legal_moves(self) -> list[Move]:
-        """Every legal action, the pie answer last when offered; empty once over (the C kernel lists the Moves)."""
-        kernel = self.kernel
-        if type(kernel) is TetraKernel or self._outcome is not None:
-            return super().legal_moves()
-        moves: list[Move] = kernel.legal_moves()  # type: ignore[attr-defined]
-        if len(self._history) == 1 and self.can_swap():
-            moves.append(SWAP)
-        return moves
+    def listed_moves(self) -> list[Move] | None:
+        """On the C core, the legal Moves straight from it (the state's own Move objects)."""
+        return None if type(self.kernel) is TetraKernel else self.kernel.legal_moves()  # type: ignore[attr-defined]
 
-    def play(self, move: Move) -> Outcome | None:
-        """Apply one action (on the C kernel a Move of its own lists in one call), else as the front does."""
-        kernel = self.kernel
-        if type(kernel) is TetraKernel or self._outcome is not None or not kernel.play_move(move):  # type: ignore[attr-defined]
-            return super().play(move)
-        return self.played(move)
+    def played_directly(self, move: object) -> bool:
+        """On the C core, a Move of its own lists applied in one call."""
+        return type(self.kernel) is not TetraKernel and self.kernel.play_move(move)  # type: ignore[attr-defined]
 
     @classmethod
     def position(cls, game: Game, board: Board, rules: TetraRules, black: Iterable[int] = (),

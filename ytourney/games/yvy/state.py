@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ytourney.games.api import SWAP, Color, Move, MoveKind
+from ytourney.games.api import Color, Move, MoveKind
 from ytourney.games.front import KernelState
 from ytourney.games.yvy.ckernel import move_objects, new_kernel
 from ytourney.games.yvy.geometry import Geometry, loop_cells
@@ -40,18 +40,13 @@ class YvyState(KernelState):
         """The empty board, White to move (on the C core when it is loaded: ckernel.py)."""
         return new_kernel(self.board, self.rules.max_plies)  # type: ignore[no-any-return]
 
-    def legal_moves(self) -> list[Move]:
-        """Every legal action, the pie answer last when offered; empty once over (the kernel lists the Moves)."""
-        if self._outcome is not None:
-            return []
+    def listed_moves(self) -> list[Move] | None:
+        """The legal Moves as the kernel lists them (either kernel: it reads this game's Move objects)."""
         try:
             objects = self._objects
         except AttributeError:  # the first list of this game (a copy carries the tuple along)
             objects = self._objects = move_objects(self._moves, self.board.num_cells)
-        moves: list[Move] = self.kernel.legal_objects(objects)
-        if len(self._history) == 1 and self.can_swap():
-            moves.append(SWAP)
-        return moves
+        return self.kernel.legal_objects(objects)  # type: ignore[attr-defined,no-any-return]
 
     @property
     def geo(self) -> Geometry:

@@ -726,6 +726,16 @@ static PyObject *chain_action(const Chains *c, Py_ssize_t i) {
     return path_action(c->pool + c->off[i], c->len[i]);
 }
 
+/* The jumps open from p on the search's byte board (a stone jumped over, an empty node landed on) as a bit per
+ * jump in row order: computed without a branch a jump, and still right when the search comes back to p, since
+ * everything it marked below p is unmarked by then. */
+static inline unsigned open_jumps(const Jumps *t, const uint8_t *b, int p) {
+    unsigned open = 0;
+    const uint8_t *overs = t->over[p], *tos = t->to[p];
+    for (int j = 0; j < t->njumps[p]; j++) open |= (unsigned)((b[overs[j]] == 1) & (b[tos[j]] == 0)) << j;
+    return open;
+}
+
 /* Every jump chain of the stones in `mine` on `board` (1 a stone, 0 empty, one byte a node): stones in node order,
  * each stone's chains depth first with its jumps in table order (the pure-Python kernel's order).  0, or -1 with
  * an exception. */
@@ -742,28 +752,23 @@ static int list_chains(const Jumps *t, const uint8_t *board, u128 mine, Chains *
         b[s] = 3;
         int depth = 0;
         path[0] = (uint8_t)s;
-        next[0] = 0;
+        next[0] = (int)open_jumps(t, b, s);
         keys[0] = 1 | ((u128)(s + 1) << FIRST_FIELD);
         while (depth >= 0) {
             int p = path[depth];
-            int j = next[depth], found = -1, nj = t->njumps[p];
-            const uint8_t *overs = t->over[p], *tos = t->to[p];
-            for (; j < nj; j++) {
-                if (b[overs[j]] == 1 && b[tos[j]] == 0) {
-                    found = tos[j];
-                    break;
-                }
-            }
-            if (found < 0) {
+            unsigned open = (unsigned)next[depth];
+            if (!open) {
                 if (depth > 0) b[p] = 0;
                 depth--;
                 continue;
             }
-            next[depth] = j + 1;
+            int j = __builtin_ctz(open);
+            next[depth] = (int)(open & (open - 1));
+            int found = t->to[p][j];
             depth++;
             path[depth] = (uint8_t)found;
-            next[depth] = 0;
             b[found] = 2;
+            next[depth] = (int)open_jumps(t, b, found);
             u128 key = 0;
             if (depth < KEY_NODES)
                 key = keys[depth] = keys[depth - 1] | ((u128)(found + 1) << (FIRST_FIELD + NODE_BITS * depth));
@@ -1236,31 +1241,26 @@ static PyObject *Kernel_legal_moves(KernelObject *self, PyObject *cache_obj) {
         b[s] = 3;
         int depth = 0;
         path[0] = (uint8_t)s;
-        next[0] = 0;
+        next[0] = (int)open_jumps(t, b, s);
         node[0] = s + 1;
         while (depth >= 0) {
             int p = path[depth];
-            int j = next[depth], found = -1, nj = t->njumps[p];
-            const uint8_t *overs = t->over[p], *tos = t->to[p];
-            for (; j < nj; j++) {
-                if (b[overs[j]] == 1 && b[tos[j]] == 0) {
-                    found = tos[j];
-                    break;
-                }
-            }
-            if (found < 0) {
+            unsigned open = (unsigned)next[depth];
+            if (!open) {
                 if (depth > 0) b[p] = 0;
                 depth--;
                 continue;
             }
-            next[depth] = j + 1;
+            int j = __builtin_ctz(open);
+            next[depth] = (int)(open & (open - 1));
+            int found = t->to[p][j];
             int32_t child = trie_child(cache, node[depth], j);
             if (child < 0) return NULL;
             depth++;
             path[depth] = (uint8_t)found;
-            next[depth] = 0;
             node[depth] = child;
             b[found] = 2;
+            next[depth] = (int)open_jumps(t, b, found);
             PyObject *move = trie_move(cache, child, path, depth + 1);
             if (move == NULL || listing_add(self, move, s, found) < 0) return NULL;
         }

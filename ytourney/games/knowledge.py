@@ -14,6 +14,12 @@ from dataclasses import dataclass
 from ytourney.games.kernel import DRAW, ONGOING, PASS_ACTION, Kernel
 
 BLACK = 1
+LCG_MUL = 6364136223846793005
+LCG_INC = 1442695040888963407
+MASK64 = (1 << 64) - 1
+"""The playouts' generator, the same in every game's Python and C code so that both play the same moves for a seed:
+state = state * LCG_MUL + LCG_INC mod 2^64, seeded once a rollout from the search's random stream; a draw is the
+state's top 32 bits, modulo the number of choices."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,25 @@ class Knowledge:
                 action = rng.choice(actions)
             return action
         return rng.choice(actions)
+
+    def uniform_rollout(self, kernel: Kernel, seed: int, plies: int, trace: list[int] | None = None) -> float:
+        """Black's value after up to `plies` uniformly random legal actions drawn from the LCG seeded with `seed`,
+        then `evaluate`; the kernel is left as found (the pure-Python twin of a C core's uniform playout)."""
+        played = 0
+        while kernel.result == ONGOING and played < plies:
+            actions = kernel.legal_actions()
+            if not actions:
+                break
+            seed = (seed * LCG_MUL + LCG_INC) & MASK64
+            action = actions[(seed >> 32) % len(actions)]
+            kernel.apply(action)
+            if trace is not None:
+                trace.append(action)
+            played += 1
+        value = result_value(kernel.result) if kernel.result != ONGOING else self.evaluate(kernel)
+        for _ in range(played):
+            kernel.undo()
+        return value
 
     def rollout(self, kernel: Kernel, rng: random.Random, plies: int, trace: list[int] | None = None) -> float:
         """Black's value of `kernel` from up to `plies` playout moves, then `evaluate`; the kernel is left as found.

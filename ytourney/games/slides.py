@@ -29,7 +29,7 @@ from ytourney.games.api import (
 from ytourney.games.bitboard import bits, mask_of
 from ytourney.games.front import KernelState
 from ytourney.games.kernel import DRAW, ONGOING
-from ytourney.games.knowledge import Knowledge, SearchDefaults, result_value
+from ytourney.games.knowledge import LCG_INC, LCG_MUL, MASK64, Knowledge, SearchDefaults, result_value
 from ytourney.games.slide_core import CoreKernel, core_tables_with_moves, kernel_tables
 from ytourney.games.slide_tables import core, core_tables, slide_tables, slide_target
 from ytourney.games.stones import format_path_move, kadon_board, parse_path_move
@@ -39,10 +39,6 @@ SWAP_MARK = -1
 """The undo stack's entry for the pie answer's ply."""
 _core_actions = None if core is None else core.actions
 BLACK = 1
-LCG_MUL = 6364136223846793005
-LCG_INC = 1442695040888963407
-MASK64 = (1 << 64) - 1
-"""The playouts' generator (Tetra's): state = state * LCG_MUL + LCG_INC mod 2^64, a draw its top 32 bits `% n`."""
 
 
 class SlideKernel(abc.ABC):

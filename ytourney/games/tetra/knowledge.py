@@ -12,17 +12,13 @@ import random
 
 from ytourney.games.bitboard import bits
 from ytourney.games.kernel import ONGOING, Kernel
-from ytourney.games.knowledge import Knowledge, SearchDefaults, result_value
+from ytourney.games.knowledge import LCG_INC, LCG_MUL, MASK64, Knowledge, SearchDefaults, result_value
 from ytourney.games.tetra.kernel import TetraKernel, TetraTables
 
 BLACK = 1
 MOVER_BONUS = 1.5
 """The side to move's figures count half again: its next stone comes first."""
 TEMPERATURE = 24.0
-LCG_MUL = 6364136223846793005
-LCG_INC = 1442695040888963407
-MASK64 = (1 << 64) - 1
-"""The playouts' generator: state = state * LCG_MUL + LCG_INC mod 2^64, a draw is its top 32 bits (as in the core)."""
 
 
 def value_of(ones: int, twos: int, others: int) -> int:

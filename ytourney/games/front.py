@@ -275,7 +275,7 @@ class KernelState(PieSeats, abc.ABC):
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # pickled as its game, board, rules and moves: small, and independent of the kernel's internals
-        return (_replay, (self.game.name, self.board.spec, self.game.rules_dict(self.rules), self.handicap,
+        return (_replay, (self.game, self.board.spec, self.game.rules_dict(self.rules), self.handicap,
                           tuple(self._history)))
 
     def __repr__(self) -> str:
@@ -289,11 +289,8 @@ class KernelState(PieSeats, abc.ABC):
             return repr(move)
 
 
-def _replay(game_name: str, spec: str, rules: dict[str, Any], handicap: int, moves: tuple[Move, ...]) -> KernelState:
-    """Rebuild a pickled state by replaying its moves."""
-    from ytourney.games.registry import get_game  # noqa: PLC0415 - the registry loads games, games use this base
-
-    game = get_game(game_name)
+def _replay(game: Game, spec: str, rules: dict[str, Any], handicap: int, moves: tuple[Move, ...]) -> KernelState:
+    """Rebuild a pickled state by replaying its moves (the game itself pickles by its name)."""
     state = game.new_state(game.parse_board(spec), game.parse_rules(rules), handicap)
     for move in moves:
         state.play(move)

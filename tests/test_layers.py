@@ -161,7 +161,6 @@ ABOVE_GAMES = ("ytourney.search", "ytourney.players", "ytourney.stats", "ytourne
 
 NAMING_ALLOWED = {
     ("ytourney.cli.options", "DEFAULT_GAME"),  # the CLI's default game, where a name enters
-    ("ytourney.cli.options", "RULE_FLAGS"),  # the CLI alias table (`--misere` is `--rule misere=true`)
 }
 """(module, top-level name) whose assigned value may name a game or a game's rule."""
 

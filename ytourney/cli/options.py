@@ -10,6 +10,8 @@ from typing import Any
 
 import click
 
+from ytourney.games.registry import RULE_FLAGS, RuleFlag
+
 BACKENDS = ("local", "ray")
 """The --backend choices, the default first (ytourney.tournament.executor.Backend, listed here to keep --help fast)."""
 
@@ -169,22 +171,6 @@ game_option = click.option(
     "--game", "game_name", default=DEFAULT_GAME, show_default=True, metavar="NAME",
     help=f"The game to play: {DEFAULT_GAME}, or any name `ytourney games` lists.")
 
-
-@dataclass(frozen=True)
-class RuleFlag:
-    """A flag standing for one rule of a game (`--misere` is `--rule misere=true`): its rule key, the value it sets,
-    the rule in words for a refusal, and its help."""
-
-    key: str
-    value: str
-    words: str
-    help: str
-
-
-RULE_FLAGS: dict[str, RuleFlag] = {
-    "--misere": RuleFlag("misere", "true", "misère", "Y: the player who completes a Y loses (--rule misere=on)."),
-}
-"""Documented aliases of `--rule KEY=VALUE` on play and match; the one place above games/ naming a game's rule."""
 
 _FLAGS_GIVEN = "ytourney.rule_flags"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copyreg
 import functools
+from dataclasses import dataclass
 import importlib
 from collections.abc import Mapping
 from types import ModuleType
@@ -75,3 +76,21 @@ def register(name: str, target: str) -> None:
 def all_games() -> Mapping[str, Game]:
     """Every registered game, loaded."""
     return {name: get_game(name) for name in GAMES}
+
+
+@dataclass(frozen=True)
+class RuleFlag:
+    """A flag standing for one rule of a game (`--misere` is `--rule misere=true`): its rule key, the value it sets,
+    the rule in words for a refusal, and its help."""
+
+    key: str
+    value: str
+    words: str
+    help: str
+
+
+RULE_FLAGS: dict[str, RuleFlag] = {
+    "--misere": RuleFlag("misere", "true", "misère", "Y: the player who completes a Y loses (--rule misere=on)."),
+}
+"""Documented aliases of `--rule KEY=VALUE` that the CLI offers on play and match, declared with the games so that
+nothing above games/ names one game's rule."""

@@ -184,7 +184,7 @@ def test_search_moves_are_legal_one_chain_per_stone_and_landing() -> None:
         if state.is_over:
             continue
         legal = state.legal_moves()
-        searched = state.search_moves()
+        searched = [state.move_of(a) for a in GAME.knowledge(BOARD, state.rules).search_actions(state.kernel)]
         assert all(state.is_legal(m) for m in searched) and set(searched) <= set(legal)
         ends = [(m.path[0], m.path[-1]) for m in searched if m.path]
         assert len(ends) == len(set(ends))  # one chain per stone and landing

@@ -170,7 +170,8 @@ def test_the_knowledge_searches_one_chain_per_stone_and_landing() -> None:
         k.apply(rng.choice(legal))
     assert know.defaults.exploration == 0.5 and know.defaults.playout_plies == 0
     state = GAME.new_state(BOARD, GAME.parse_rules(None))
-    assert all(isinstance(m, Move) for m in state.search_moves()) and state.rollout(rng, 0) == 0.5
+    assert all(isinstance(state.move_of(a), Move) for a in know.search_actions(state.kernel))
+    assert know.rollout(state.kernel, rng, 0) == 0.5
 
 
 def test_the_c_core_lists_the_same_chains_in_the_same_order_as_pure_python() -> None:

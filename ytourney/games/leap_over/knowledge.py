@@ -15,14 +15,10 @@ import random
 
 from ytourney.boards.board import Board
 from ytourney.games.kernel import ONGOING, PASS_ACTION, Kernel
-from ytourney.games.knowledge import Knowledge, SearchDefaults, result_value
+from ytourney.games.knowledge import LCG_INC, LCG_MUL, MASK64, Knowledge, SearchDefaults, result_value
 from ytourney.games.leap_over.evaluation import black_value
 from ytourney.games.leap_over.kernel import FIRST_FIELD, LeapOverKernel
 
-LCG_MUL = 6364136223846793005
-LCG_INC = 1442695040888963407
-MASK64 = (1 << 64) - 1
-"""The playouts' generator: state = state * LCG_MUL + LCG_INC mod 2^64, a draw is its top 32 bits (as in the core)."""
 
 
 class LeapOverKnowledge(Knowledge):
@@ -92,19 +88,7 @@ class LeapOverKnowledge(Knowledge):
         seed = rng.getrandbits(64)
         if type(kernel) is not LeapOverKernel:
             return kernel.rollout(seed, plies, trace)  # type: ignore[attr-defined, no-any-return]
-        played = 0
-        while kernel.result == ONGOING and played < plies:
-            actions = kernel.legal_actions()
-            seed = (seed * LCG_MUL + LCG_INC) & MASK64
-            action = actions[(seed >> 32) % len(actions)]
-            kernel.apply(action)
-            if trace is not None:
-                trace.append(action)
-            played += 1
-        value = result_value(kernel.result) if kernel.result != ONGOING else self.evaluate(kernel)
-        for _ in range(played):
-            kernel.undo()
-        return value
+        return self.uniform_rollout(kernel, seed, plies, trace)
 
 
 @functools.lru_cache(maxsize=4)

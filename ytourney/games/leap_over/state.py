@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from ytourney.boards.board import Board
-from ytourney.games.api import EMPTY, SWAP, Color, Move, MoveKind, Outcome, Termination
+from ytourney.games.api import EMPTY, Color, Move, MoveKind, Termination
 from ytourney.games.front import KernelState, MoveTable, action_move
 from ytourney.games.kernel import (
     DRAW,
     NODE_BITS,
     NODE_LIMIT,
-    ONGOING,
     PASS_ACTION,
     Kernel,
 )
@@ -137,27 +136,15 @@ class LeapOverState(KernelState):
         """Black on the A5 side triangle, White on the M5 one, Black to move."""
         return new_kernel(self.board, self.rules.goal, self.rules.max_plies)
 
-    def legal_moves(self) -> list[Move]:
-        """Every legal action, the pie answer last when offered; empty once over (the C kernel lists the Moves)."""
+    def listed_moves(self) -> list[Move] | None:
+        """On the C core, the legal Moves straight from it (found in the chain table's cache, one walk a chain)."""
         kernel = self.kernel
-        if type(kernel) is LeapOverKernel or self._outcome is not None:
-            return super().legal_moves()
-        moves: list[Move] = kernel.legal_moves(self._moves.cache)  # type: ignore[attr-defined]
-        if len(self._history) == 1 and self.can_swap():
-            moves.append(SWAP)
-        return moves
+        return None if type(kernel) is LeapOverKernel else kernel.legal_moves(self._moves.cache)  # type: ignore[attr-defined]
 
-    def play(self, move: Move) -> Outcome | None:
-        """Apply one action (on the C kernel a Move of its last list in one call), else as the front does."""
+    def played_directly(self, move: object) -> bool:
+        """On the C core, a Move of its last list applied in one call."""
         kernel = self.kernel
-        if type(kernel) is LeapOverKernel or self._outcome is not None or not kernel.play_move(move):  # type: ignore[attr-defined]
-            return super().play(move)
-        self._history.append(move)
-        if kernel.result != ONGOING:
-            winner = None if kernel.result == DRAW else Color(kernel.result)
-            self._outcome = Outcome(winner, kernel.termination, kernel.score,  # type: ignore[arg-type]
-                                    self.end_reason())
-        return self._outcome
+        return type(kernel) is not LeapOverKernel and kernel.play_move(move)  # type: ignore[attr-defined]
 
     @property
     def geo(self) -> Geometry:
@@ -168,17 +155,6 @@ class LeapOverState(KernelState):
         """Replace the stones (a hand-made position for tests and analysis); the history stays as it was."""
         self.kernel.setup(black, white, int(to_move))  # type: ignore[attr-defined]
         self._outcome = None
-
-    # --- search hooks for the generic mcts (players/bots/uct.py), thin wrappers over the knowledge ------------
-
-    def search_moves(self) -> list[Move]:
-        """The leaps worth a search: one chain per stone and landing, the shortest; the pass when there is none."""
-        return [self.move_of(action) for action in self.game.knowledge(self.board, self.rules)
-                .search_actions(self.kernel)]
-
-    def rollout(self, rng: Any, plies: int) -> float:
-        """Black's value for the generic mcts: the evaluation after `plies` random moves (its default: none)."""
-        return self.game.knowledge(self.board, self.rules).rollout(self.kernel, rng, plies)
 
     # --- endings --------------------------------------------------------------------------------------------
 

@@ -65,6 +65,11 @@ def _prepare_engine() -> None:
     limit_engine()
 
 
+STDERR_SETTLE_SECONDS = 0.25
+"""How long the stderr tail of an engine that has exited waits for its last lines (a daemon it left holding the
+pipe open costs no more than this)."""
+
+
 class ProcessTransport:
     """An engine subprocess in its own session; reader threads feed queues so no read blocks without a deadline."""
 
@@ -183,7 +188,10 @@ class ProcessTransport:
         return -info.si_status if info.si_code in (os.CLD_KILLED, os.CLD_DUMPED) else info.si_status
 
     def stderr_tail(self) -> list[str]:
-        """The last lines of the engine's stderr."""
+        """The last lines of the engine's stderr; once the engine has exited, what it wrote last is waited for a
+        moment (its reader thread may not have read it yet when the exit is noticed)."""
+        if self.exit_code() is not None:
+            self._threads[1].join(STDERR_SETTLE_SECONDS)
         return list(self._stderr)
 
     def close(self, wait: float) -> None:

@@ -276,7 +276,7 @@ def games(svg_dir: str | None) -> None:
         click.echo(f"{name:<16} {game.title}")
         click.echo(f"    boards:   {game.boards_help} (default {game.default_board})")
         click.echo(f"    moves:    {game.notation_example}; first to move: {game.first_color}")
-        rules = ", ".join(f"{k}={v.default!r}" for k, v in game.rule_options.items()) or "none"
+        rules = game.rules_text(game.parse_rules(None)) or "none"
         click.echo(f"    rules:    {rules}{'; handicap ladder' if game.has_handicap else ''}")
         click.echo(f"    bots:     {', '.join(sorted(bots_of(game)))}")
         click.echo(f"    rules page: {game.docs}")

@@ -115,6 +115,15 @@ class AliensAmazons(Game):
         """Only the 93-node kadon board."""
         return kadon_board(spec, self.name)
 
+    def rules_text(self, rules: Any) -> str:
+        """The rules in words, the threshold with its computed value when left to the board ('threshold 10,
+        computed')."""
+        text = super().rules_text(rules)
+        if rules.threshold is None:
+            computed = t.tables_for(self.default_board).threshold
+            text = text.replace("threshold default", f"threshold {computed}, computed")
+        return text
+
     def new_state(self, board: Board, rules: Any, handicap: int = 0) -> AliensAmazonsState:
         """The empty board, the Aliens to place first."""
         return AliensAmazonsState(self, board, rules, handicap)

@@ -27,7 +27,9 @@ from ytourney.games.api import (
 )
 from ytourney.games.dialect import EngineDialect
 from ytourney.games.legacy import legacy_cell
+from ytourney.games.knowledge import Knowledge
 from ytourney.games.views import GameViews
+from ytourney.games.y.knowledge import KNOWLEDGE
 from ytourney.games.y import notation
 from ytourney.games.y.dialect import DIALECT
 from ytourney.games.y.rules import Rules
@@ -109,6 +111,10 @@ class YGame(Game):
     def rules_label(self, rules: Any) -> str:
         """'misère' for misère leagues, '' otherwise."""
         return "misère" if rules.misere else ""
+
+    def knowledge(self, board: Board, rules: Any) -> Knowledge:
+        """Random playouts on one copy of the state, for the generic search (Y's own bots search on their own)."""
+        return KNOWLEDGE
 
     def new_state(self, board: Board, rules: Any, handicap: int = 0) -> GameState:
         """The empty board; handicap level k >= 2 gives Black k stones on its first turn."""

@@ -80,6 +80,10 @@ class YKernel:
         state = self._state
         return hash((tuple(state.cells), int(state.to_move), state.stones_left_this_turn))
 
+    def state_copy(self) -> Any:
+        """A copy of the game state under the kernel, for a playout that needs no undo."""
+        return self._state.copy()
+
     def clone(self) -> YKernel:
         """An independent copy (its undo history stays behind)."""
         return YKernel(self._state.copy())

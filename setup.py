@@ -8,6 +8,9 @@ import sys
 
 from setuptools import Extension, setup
 
+# What the six games' cores share (the playout LCG, reading actions, the undo stack, the type boilerplate).
+CORE_COMMON = "ytourney/games/core_common.h"
+
 setup(
     ext_modules=[
         Extension("ytourney.games.y._gamecore", sources=["ytourney/games/y/_gamecore.c"], optional=True),
@@ -21,14 +24,17 @@ setup(
                   optional=True),
         # Leap Over's jump chains; ytourney.games.leap_over.kernel lists them in pure Python without it.
         Extension("ytourney.games.leap_over._leapcore", sources=["ytourney/games/leap_over/_leapcore.c"],
-                  optional=True),
+                  depends=[CORE_COMMON], optional=True),
         # The kernels (and playouts) of the other games; each game runs its pure-Python kernel without its core.
-        Extension("ytourney.games.tetra._tetracore", sources=["ytourney/games/tetra/_tetracore.c"], optional=True),
-        Extension("ytourney.games.yvy._yvycore", sources=["ytourney/games/yvy/_yvycore.c"], optional=True),
+        Extension("ytourney.games.tetra._tetracore", sources=["ytourney/games/tetra/_tetracore.c"],
+                  depends=[CORE_COMMON], optional=True),
+        Extension("ytourney.games.yvy._yvycore", sources=["ytourney/games/yvy/_yvycore.c"], depends=[CORE_COMMON],
+                  optional=True),
         Extension("ytourney.games.aliens_amazons._aacore", sources=["ytourney/games/aliens_amazons/_aacore.c"],
-                  optional=True),
+                  depends=[CORE_COMMON], optional=True),
         Extension("ytourney.games.singularity._singcore", sources=["ytourney/games/singularity/_singcore.c"],
+                  depends=[CORE_COMMON], optional=True),
+        Extension("ytourney.games._slidecore", sources=["ytourney/games/_slidecore.c"], depends=[CORE_COMMON],
                   optional=True),
-        Extension("ytourney.games._slidecore", sources=["ytourney/games/_slidecore.c"], optional=True),
     ],
 )

@@ -17,14 +17,13 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../core_common.h"
+
 #define MAX_NODES 511       /* a node takes 9 bits in an action */
 #define STONES 10
 #define ONGOING (-1)
 #define DRAW 0
 #define SWAP_ENTRY (-1)
-#define NO_LIMIT ((long long)1 << 62)
-#define LCG_MUL 6364136223846793005ULL
-#define LCG_INC 1442695040888963407ULL
 #define MOVER_BONUS 1.5
 #define TEMPERATURE 24.0
 
@@ -109,25 +108,6 @@ Tables_dealloc(TablesObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* An int in [lo, hi] from a Python object, else -1 with an exception set (lo >= 0 by every caller). */
-static long
-bounded_int(PyObject *obj, long lo, long hi, const char *what)
-{
-    if (!PyLong_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int", what);
-        return -1;
-    }
-    long value = PyLong_AsLong(obj);
-    if (value == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    if (value < lo || value > hi) {
-        PyErr_Format(PyExc_ValueError, "%s %ld is not in %ld..%ld", what, value, lo, hi);
-        return -1;
-    }
-    return value;
-}
-
 /* Fill `out` (n ints) from a sequence of ints in [lo, hi]; 0, or -1 with an exception. */
 static int
 read_ints(PyObject *seq_obj, Py_ssize_t n, long lo, long hi, long *out, const char *what)
@@ -142,7 +122,7 @@ read_ints(PyObject *seq_obj, Py_ssize_t n, long lo, long hi, long *out, const ch
         return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        out[i] = bounded_int(PySequence_Fast_GET_ITEM(seq, i), lo, hi, what);
+        out[i] = core_bounded_int(PySequence_Fast_GET_ITEM(seq, i), lo, hi, what);
         if (out[i] == -1 && PyErr_Occurred()) {
             Py_DECREF(seq);
             return -1;
@@ -357,7 +337,7 @@ Tables_set_moves(TablesObject *self, PyObject *moves)
 }
 
 static PyObject *
-Tables_get_actions(TablesObject *self, void *closure)
+Tables_get_actions(TablesObject *self, void *Py_UNUSED(closure))
 {
     PyObject *tuple = PyTuple_New(self->size + self->nmoves);
     if (tuple == NULL) {
@@ -377,17 +357,7 @@ Tables_get_actions(TablesObject *self, void *closure)
     return tuple;
 }
 
-static PyObject *
-Tables_get_has_moves(TablesObject *self, void *closure)
-{
-    return PyBool_FromLong(self->moves != NULL);
-}
-
-static PyObject *
-Tables_get_size(TablesObject *self, void *closure)
-{
-    return PyLong_FromLong(self->size);
-}
+CORE_TABLES_GETTERS(Tables)
 
 static PyMethodDef Tables_methods[] = {
     {"set_moves", (PyCFunction)Tables_set_moves, METH_O,
@@ -439,19 +409,7 @@ typedef struct {
 
 static PyTypeObject KernelType;
 
-static int
-Kernel_traverse(KernelObject *self, visitproc visit, void *arg)
-{
-    Py_VISIT(self->t);
-    return 0;
-}
-
-static int
-Kernel_clear(KernelObject *self)
-{
-    Py_CLEAR(self->t);
-    return 0;
-}
+CORE_KERNEL_GC(Kernel)
 
 static void
 Kernel_dealloc(KernelObject *self)
@@ -478,7 +436,7 @@ kernel_alloc(TablesObject *t, Py_ssize_t capacity)
     self->capacity = capacity < 16 ? 16 : capacity;
     self->stack = PyMem_Malloc((size_t)self->capacity * sizeof(int32_t));
     self->depth = 0;
-    self->max_plies = NO_LIMIT;
+    self->max_plies = CORE_NO_LIMIT;
     self->plies = 0;
     self->to_move = 1;
     self->result = ONGOING;
@@ -496,7 +454,7 @@ kernel_alloc(TablesObject *t, Py_ssize_t capacity)
 }
 
 static PyObject *
-Kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+Kernel_new(PyTypeObject *Py_UNUSED(type), PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"tables", "max_plies", "cells", "in_hand", "to_move", NULL};
     PyObject *tables, *max_obj = Py_None, *cells_obj = Py_None, *hand_obj = Py_None;
@@ -506,27 +464,8 @@ Kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         return NULL;
     }
     TablesObject *t = (TablesObject *)tables;
-    long long max_plies = NO_LIMIT;
-    if (max_obj != Py_None) {
-        if (!PyLong_Check(max_obj)) {
-            PyErr_SetString(PyExc_TypeError, "max_plies must be an int or None");
-            return NULL;
-        }
-        int overflow;
-        max_plies = PyLong_AsLongLongAndOverflow(max_obj, &overflow);
-        if (max_plies == -1 && PyErr_Occurred()) {
-            return NULL;
-        }
-        if (overflow > 0 || max_plies > NO_LIMIT) {
-            max_plies = NO_LIMIT;
-        }
-        else if (overflow < 0 || max_plies < 0) {
-            PyErr_SetString(PyExc_ValueError, "max_plies must not be negative");
-            return NULL;
-        }
-    }
-    if (to_move != 1 && to_move != 2) {
-        PyErr_Format(PyExc_ValueError, "side to move %d; expected 1 or 2", to_move);
+    long long max_plies;
+    if (core_max_plies(max_obj, &max_plies) < 0 || core_check_to_move(to_move) < 0) {
         return NULL;
     }
     KernelObject *self = kernel_alloc(t, 64);
@@ -608,16 +547,9 @@ move_open(const TablesObject *t, const uint8_t *cells, int m)
 static int
 action_index(const TablesObject *t, PyObject *obj)
 {
-    if (!PyLong_CheckExact(obj)) {
-        return -1;
-    }
     int overflow;
-    long long a = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (a == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return -1;
-    }
-    if (overflow || a < 0) {
+    long long a;
+    if (!core_action_ll(obj, &a, &overflow) || overflow || a < 0) {
         return -1;
     }
     if (a < t->size) {
@@ -626,7 +558,7 @@ action_index(const TablesObject *t, PyObject *obj)
     if (!(a & 1) || ((a >> 1) & 511) != 0 || (a >> 28) != 0) {
         return -1;
     }
-    long long s = ((a >> 10) & 511) - 1, g = ((a >> 19) & 511) - 1;
+    long long s = CORE_FIELD(a, 10), g = CORE_FIELD(a, 19);
     if (s < 0 || g < 0 || s >= t->size || g >= t->size) {
         return -1;
     }
@@ -667,29 +599,12 @@ can_move(const KernelObject *self, int c)
     return 0;
 }
 
-static int
-push(KernelObject *self, int32_t entry)
-{
-    if (self->depth >= self->capacity) {
-        Py_ssize_t capacity = self->capacity * 2;
-        int32_t *grown = PyMem_Realloc(self->stack, (size_t)capacity * sizeof(int32_t));
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        self->stack = grown;
-        self->capacity = capacity;
-    }
-    self->stack[self->depth++] = entry;
-    return 0;
-}
-
 /* Play the legal action `index` (a node, or size + a move) and judge the end; -1 with an exception. */
 static int
 apply_index(KernelObject *self, int index)
 {
     TablesObject *t = self->t;
-    if (push(self, index) < 0) {
+    if (CORE_PUSH32(self, index) < 0) {
         return -1;
     }
     int c = self->to_move;
@@ -780,7 +695,7 @@ Kernel_undo(KernelObject *self, PyObject *Py_UNUSED(ignored))
 static PyObject *
 Kernel_count_swap(KernelObject *self, PyObject *Py_UNUSED(ignored))
 {
-    if (push(self, SWAP_ENTRY) < 0) {
+    if (CORE_PUSH32(self, SWAP_ENTRY) < 0) {
         return NULL;
     }
     self->plies++;
@@ -917,19 +832,14 @@ static PyObject *
 Kernel_key(KernelObject *self, PyObject *Py_UNUSED(ignored))
 {
     /* FNV-1a over the cells, then the stones in hand and the side to move, finished by a splitmix64 mix */
-    uint64_t h = 1469598103934665603ULL;
+    uint64_t h = CORE_FNV_OFFSET;
     for (int v = 0; v < self->t->size; v++) {
-        h = (h ^ self->cells[v]) * 1099511628211ULL;
+        h = core_fnv(h, self->cells[v]);
     }
-    h = (h ^ (uint64_t)self->hand[1]) * 1099511628211ULL;
-    h = (h ^ (uint64_t)self->hand[2]) * 1099511628211ULL;
-    h = (h ^ (uint64_t)self->to_move) * 1099511628211ULL;
-    h ^= h >> 30;
-    h *= 0xBF58476D1CE4E5B9ULL;
-    h ^= h >> 27;
-    h *= 0x94D049BB133111EBULL;
-    h ^= h >> 31;
-    return PyLong_FromUnsignedLongLong(h >> 1);
+    h = core_fnv(h, (uint64_t)self->hand[1]);
+    h = core_fnv(h, (uint64_t)self->hand[2]);
+    h = core_fnv(h, (uint64_t)self->to_move);
+    return core_key_object(core_mix64(h));
 }
 
 static PyObject *
@@ -1038,13 +948,6 @@ Kernel_winning_action(KernelObject *self, PyObject *Py_UNUSED(ignored))
     return index_object(self->t, index);
 }
 
-static inline uint32_t
-lcg_next(uint64_t *state)
-{
-    *state = *state * LCG_MUL + LCG_INC;
-    return (uint32_t)(*state >> 32);
-}
-
 /* The open moves of `source` on `cells` into `out`; their count. */
 static inline int
 open_moves(const TablesObject *t, const uint8_t *cells, int source, int32_t *out)
@@ -1076,22 +979,22 @@ playout_pick(const TablesObject *t, const uint8_t *cells, const int hand_c, cons
         if (!empty) {
             return -1;
         }
-        int target = (int)(lcg_next(rng) % (uint32_t)t->size);
+        int target = (int)(core_lcg_next(rng) % (uint32_t)t->size);
         while (cells[target]) {
-            target = (int)(lcg_next(rng) % (uint32_t)t->size);
+            target = (int)(core_lcg_next(rng) % (uint32_t)t->size);
         }
         return target;
     }
     if (nstones == 0) {
         return -1;
     }
-    int i = (int)(lcg_next(rng) % (uint32_t)nstones);
+    int i = (int)(core_lcg_next(rng) % (uint32_t)nstones);
     int n = open_moves(t, cells, stones[i], moves);
     if (!n) {
         int left = nstones;
         memcpy(sources, stones, (size_t)nstones * sizeof(int16_t));
         for (;;) {
-            int j = (int)(lcg_next(rng) % (uint32_t)left);
+            int j = (int)(core_lcg_next(rng) % (uint32_t)left);
             n = open_moves(t, cells, sources[j], moves);
             if (n) {
                 for (i = 0; sources[j] != stones[i]; i++) {
@@ -1104,7 +1007,7 @@ playout_pick(const TablesObject *t, const uint8_t *cells, const int hand_c, cons
             }
         }
     }
-    *move = moves[lcg_next(rng) % (uint32_t)n];
+    *move = moves[core_lcg_next(rng) % (uint32_t)n];
     *slot = i;
     return t->move_target[*move];
 }
@@ -1148,25 +1051,14 @@ Kernel_playout_action(KernelObject *self, PyObject *seed)
 static PyObject *
 Kernel_rollout(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs < 2 || nargs > 3) {
-        PyErr_SetString(PyExc_TypeError, "rollout(seed, plies, trace=None)");
-        return NULL;
-    }
-    uint64_t rng = PyLong_AsUnsignedLongLongMask(args[0]);
-    if (rng == (uint64_t)-1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    Py_ssize_t plies = PyNumber_AsSsize_t(args[1], PyExc_OverflowError);
-    if (plies == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    PyObject *trace = nargs == 3 && args[2] != Py_None ? args[2] : NULL;
-    if (trace != NULL && !PyList_Check(trace)) {
-        PyErr_SetString(PyExc_TypeError, "trace must be a list or None");
+    uint64_t rng;
+    Py_ssize_t plies;
+    PyObject *trace;
+    if (core_rollout_args(args, nargs, &rng, &plies, &trace) < 0) {
         return NULL;
     }
     if (self->result != ONGOING) {
-        return PyFloat_FromDouble(self->result == DRAW ? 0.5 : (self->result == 1 ? 1.0 : 0.0));
+        return PyFloat_FromDouble(core_result_value(self->result));
     }
     const TablesObject *t = self->t;
     const int size = t->size;
@@ -1247,7 +1139,7 @@ Kernel_rollout(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 Kernel_figure_counts(KernelObject *self, PyObject *colour)
 {
-    long c = bounded_int(colour, 1, 2, "colour");
+    long c = core_bounded_int(colour, 1, 2, "colour");
     if (c < 0) {
         return NULL;
     }
@@ -1257,72 +1149,27 @@ Kernel_figure_counts(KernelObject *self, PyObject *colour)
 /* --- attributes ---------------------------------------------------------------------------------------- */
 
 static PyObject *
-Kernel_get_cells(KernelObject *self, void *closure)
+Kernel_get_cells(KernelObject *self, void *Py_UNUSED(closure))
 {
-    PyObject *list = PyList_New(self->t->size);
-    if (list == NULL) {
-        return NULL;
-    }
-    for (int v = 0; v < self->t->size; v++) {
-        PyObject *item = PyLong_FromLong(self->cells[v]);
-        if (item == NULL) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, v, item);
-    }
-    return list;
+    return core_cells_list(self->cells, self->t->size);
 }
 
 static PyObject *
-mask_of_colour(const KernelObject *self, int c)
+Kernel_get_masks(KernelObject *self, void *Py_UNUSED(closure))
 {
-    uint8_t bytes[(MAX_NODES + 8) / 8];
-    memset(bytes, 0, sizeof(bytes));
-    for (int v = 0; v < self->t->size; v++) {
-        if (self->cells[v] == c) {
-            bytes[v >> 3] |= (uint8_t)(1u << (v & 7));
-        }
-    }
-    return _PyLong_FromByteArray(bytes, sizeof(bytes), 1, 0);
+    int size = self->t->size;
+    PyObject *black = core_colour_mask(self->cells, size, 1);
+    return core_masks_list(black, black == NULL ? NULL : core_colour_mask(self->cells, size, 2));
 }
 
 static PyObject *
-Kernel_get_masks(KernelObject *self, void *closure)
-{
-    PyObject *black = mask_of_colour(self, 1);
-    PyObject *white = black == NULL ? NULL : mask_of_colour(self, 2);
-    if (white == NULL) {
-        Py_XDECREF(black);
-        return NULL;
-    }
-    PyObject *zero = PyLong_FromLong(0);
-    if (zero == NULL) {
-        Py_DECREF(black);
-        Py_DECREF(white);
-        return NULL;
-    }
-    PyObject *list = PyList_New(3);
-    if (list == NULL) {
-        Py_DECREF(zero);
-        Py_DECREF(black);
-        Py_DECREF(white);
-        return NULL;
-    }
-    PyList_SET_ITEM(list, 0, zero);
-    PyList_SET_ITEM(list, 1, black);
-    PyList_SET_ITEM(list, 2, white);
-    return list;
-}
-
-static PyObject *
-Kernel_get_hand(KernelObject *self, void *closure)
+Kernel_get_hand(KernelObject *self, void *Py_UNUSED(closure))
 {
     return Py_BuildValue("[iii]", 0, self->hand[1], self->hand[2]);
 }
 
 static PyObject *
-Kernel_get_win(KernelObject *self, void *closure)
+Kernel_get_win(KernelObject *self, void *Py_UNUSED(closure))
 {
     if (self->win < 0) {
         return PyLong_FromLong(0);
@@ -1337,7 +1184,7 @@ Kernel_get_win(KernelObject *self, void *closure)
 }
 
 static PyObject *
-Kernel_get_termination(KernelObject *self, void *closure)
+Kernel_get_termination(KernelObject *self, void *Py_UNUSED(closure))
 {
     switch (self->termination) {
     case 1:
@@ -1352,19 +1199,13 @@ Kernel_get_termination(KernelObject *self, void *closure)
 }
 
 static PyObject *
-Kernel_get_score(KernelObject *self, void *closure)
-{
-    Py_RETURN_NONE;
-}
-
-static PyObject *
-Kernel_get_max_plies(KernelObject *self, void *closure)
+Kernel_get_max_plies(KernelObject *self, void *Py_UNUSED(closure))
 {
     return PyLong_FromLongLong(self->max_plies);
 }
 
 static PyObject *
-Kernel_get_tables(KernelObject *self, void *closure)
+Kernel_get_tables(KernelObject *self, void *Py_UNUSED(closure))
 {
     return Py_NewRef(self->t);
 }
@@ -1416,7 +1257,7 @@ static PyGetSetDef Kernel_getset[] = {
     {"hand", (getter)Kernel_get_hand, NULL, PyDoc_STR("[0, Black's, White's] stones in hand (a new list)."), NULL},
     {"win", (getter)Kernel_get_win, NULL, PyDoc_STR("The winning figure's node mask, 0 when none."), NULL},
     {"termination", (getter)Kernel_get_termination, NULL, PyDoc_STR("How the game ended, None while on."), NULL},
-    {"score", (getter)Kernel_get_score, NULL, PyDoc_STR("None: Tetra keeps no score."), NULL},
+    {"score", (getter)core_get_none, NULL, PyDoc_STR("None: Tetra keeps no score."), NULL},
     {"max_plies", (getter)Kernel_get_max_plies, NULL, PyDoc_STR("The move limit (2**62 for none)."), NULL},
     {"tables", (getter)Kernel_get_tables, NULL, PyDoc_STR("The board's tables."), NULL},
     {NULL},
@@ -1448,17 +1289,5 @@ static struct PyModuleDef tetracore_module = {
 PyMODINIT_FUNC
 PyInit__tetracore(void)
 {
-    if (PyType_Ready(&TablesType) < 0 || PyType_Ready(&KernelType) < 0) {
-        return NULL;
-    }
-    PyObject *module = PyModule_Create(&tetracore_module);
-    if (module == NULL) {
-        return NULL;
-    }
-    if (PyModule_AddObjectRef(module, "Tables", (PyObject *)&TablesType) < 0 ||
-        PyModule_AddObjectRef(module, "Kernel", (PyObject *)&KernelType) < 0) {
-        Py_DECREF(module);
-        return NULL;
-    }
-    return module;
+    return core_module_create(&tetracore_module, "Tables", &TablesType, "Kernel", &KernelType, NULL);
 }

@@ -17,15 +17,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../core_common.h"
+
 #define MAX_NODES 511       /* a node takes 9 bits in an action */
 #define MAX_PATH 8          /* nodes a slide passes, its target included */
 #define MAX_GUARD 8         /* nodes a line shares with an earlier fork */
 #define ONGOING (-1)
 #define DRAW 0
 #define SWAP_ENTRY (-1)
-#define NO_LIMIT ((long long)1 << 62)
-#define LCG_MUL 6364136223846793005ULL
-#define LCG_INC 1442695040888963407ULL
 #define STACK_INDICES 4096  /* legal-action buffers up to this size live on the C stack */
 
 /* --- Tables: one board's read-only tables ---------------------------------------------------------------- */
@@ -132,25 +131,6 @@ Tables_dealloc(TablesObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* An int in [lo, hi] from a Python object, else -1 with an exception set (lo >= 0 by every caller). */
-static long
-bounded_int(PyObject *obj, long lo, long hi, const char *what)
-{
-    if (!PyLong_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int", what);
-        return -1;
-    }
-    long value = PyLong_AsLong(obj);
-    if (value == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    if (value < lo || value > hi) {
-        PyErr_Format(PyExc_ValueError, "%s %ld is not in %ld..%ld", what, value, lo, hi);
-        return -1;
-    }
-    return value;
-}
-
 /* A new reference to a fast sequence of `obj` with its length in *n (at most `most`), else NULL. */
 static PyObject *
 fast_seq(PyObject *obj, Py_ssize_t most, Py_ssize_t *n, const char *what)
@@ -178,7 +158,7 @@ read_nodes(PyObject *obj, int size, Py_ssize_t most, int16_t *out, const char *w
         return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        long v = bounded_int(PySequence_Fast_GET_ITEM(seq, i), 0, size - 1, what);
+        long v = core_bounded_int(PySequence_Fast_GET_ITEM(seq, i), 0, size - 1, what);
         if (v < 0) {
             Py_DECREF(seq);
             return -1;
@@ -221,8 +201,8 @@ read_slides(TablesObject *self, PyObject *slide_seq)
             PyErr_SetString(PyExc_ValueError, "a slide is (source, target, path)");
             return -1;
         }
-        long s = bounded_int(PySequence_Fast_GET_ITEM(row, 0), 0, size - 1, "a slide's source");
-        long t = s < 0 ? -1 : bounded_int(PySequence_Fast_GET_ITEM(row, 1), 0, size - 1, "a slide's target");
+        long s = core_bounded_int(PySequence_Fast_GET_ITEM(row, 0), 0, size - 1, "a slide's source");
+        long t = s < 0 ? -1 : core_bounded_int(PySequence_Fast_GET_ITEM(row, 1), 0, size - 1, "a slide's target");
         Py_ssize_t len = t < 0 ? -1 : read_nodes(PySequence_Fast_GET_ITEM(row, 2), size, MAX_PATH,
                                                   self->slide_path + (size_t)i * MAX_PATH, "a slide's path");
         Py_DECREF(row);
@@ -260,8 +240,8 @@ read_named(TablesObject *self, PyObject *named_seq)
             PyErr_SetString(PyExc_ValueError, "a named capture is (slide, node)");
             return -1;
         }
-        long i = bounded_int(PySequence_Fast_GET_ITEM(row, 0), 0, self->nslides - 1, "a named capture's slide");
-        long c = i < 0 ? -1 : bounded_int(PySequence_Fast_GET_ITEM(row, 1), 0, self->size - 1, "a captured node");
+        long i = core_bounded_int(PySequence_Fast_GET_ITEM(row, 0), 0, self->nslides - 1, "a named capture's slide");
+        long c = i < 0 ? -1 : core_bounded_int(PySequence_Fast_GET_ITEM(row, 1), 0, self->size - 1, "a captured node");
         Py_DECREF(row);
         if (c < 0) {
             return -1;
@@ -328,7 +308,7 @@ read_groups(TablesObject *self, PyObject *group_seq)
                 self->line_nguard[l] = (uint8_t)nguard;
                 self->target_start[l] = k;
                 for (Py_ssize_t ti = 0; ti < nt; ti++, k++) {
-                    long i = k >= self->nslides ? -1 : bounded_int(PySequence_Fast_GET_ITEM(targets, ti), 0,
+                    long i = k >= self->nslides ? -1 : core_bounded_int(PySequence_Fast_GET_ITEM(targets, ti), 0,
                                                                    self->nslides - 1, "a line's slide");
                     if (i >= 0 && self->slide_source[i] != s) {
                         PyErr_SetString(PyExc_ValueError, "a line lists a slide of another source");
@@ -572,30 +552,11 @@ fail:
     return NULL;
 }
 
-static inline size_t
-move_hash(const PyObject *move, Py_ssize_t mask)
-{
-    uint64_t h = (uint64_t)(uintptr_t)move;
-    h ^= h >> 17;
-    h *= 0x9E3779B97F4A7C15ULL;
-    return (size_t)((h >> 29) & (uint64_t)mask);
-}
-
 /* The action index of a Move of the tables' own tuple (by identity), -1 for any other object. */
 static int
 move_index(const TablesObject *t, PyObject *move)
 {
-    if (t->move_keys == NULL || t->moves == NULL) {
-        return -1;
-    }
-    for (size_t h = move_hash(move, t->move_mask);; h = (h + 1) & (size_t)t->move_mask) {
-        if (t->move_keys[h] == move) {
-            return t->move_slots[h];
-        }
-        if (t->move_keys[h] == NULL) {
-            return -1;
-        }
-    }
+    return core_pointer_find(t->move_keys, t->move_slots, (size_t)t->move_mask, move);
 }
 
 static PyObject *
@@ -610,10 +571,7 @@ Tables_set_moves(TablesObject *self, PyObject *moves)
         PyErr_SetString(PyExc_RuntimeError, "the tables' moves are set once");
         return NULL;
     }
-    Py_ssize_t slots = 16;
-    while (slots < 2 * n) {
-        slots *= 2;
-    }
+    Py_ssize_t slots = (Py_ssize_t)core_pointer_slots((size_t)n);
     PyObject **keys = PyMem_Calloc((size_t)slots, sizeof(PyObject *));
     int32_t *values = PyMem_Calloc((size_t)slots, sizeof(int32_t));
     if (keys == NULL || values == NULL) {
@@ -623,10 +581,7 @@ Tables_set_moves(TablesObject *self, PyObject *moves)
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *move = PyTuple_GET_ITEM(moves, i);
-        size_t h = move_hash(move, slots - 1);
-        while (keys[h] != NULL && keys[h] != move) {
-            h = (h + 1) & (size_t)(slots - 1);
-        }
+        size_t h = core_pointer_slot(keys, (size_t)(slots - 1), move);
         if (keys[h] == NULL) {  /* the same object twice keeps its first index */
             keys[h] = move;
             values[h] = (int32_t)i;
@@ -640,7 +595,7 @@ Tables_set_moves(TablesObject *self, PyObject *moves)
 }
 
 static PyObject *
-Tables_get_actions(TablesObject *self, void *closure)
+Tables_get_actions(TablesObject *self, void *Py_UNUSED(closure))
 {
     Py_ssize_t n = (Py_ssize_t)self->nslides + self->nnamed;
     PyObject *tuple = PyTuple_New(n);
@@ -653,17 +608,7 @@ Tables_get_actions(TablesObject *self, void *closure)
     return tuple;
 }
 
-static PyObject *
-Tables_get_has_moves(TablesObject *self, void *closure)
-{
-    return PyBool_FromLong(self->moves != NULL);
-}
-
-static PyObject *
-Tables_get_size(TablesObject *self, void *closure)
-{
-    return PyLong_FromLong(self->size);
-}
+CORE_TABLES_GETTERS(Tables)
 
 static PyMethodDef Tables_methods[] = {
     {"set_moves", (PyCFunction)Tables_set_moves, METH_O,
@@ -713,19 +658,7 @@ typedef struct {
 
 static PyTypeObject KernelType;
 
-static int
-Kernel_traverse(KernelObject *self, visitproc visit, void *arg)
-{
-    Py_VISIT(self->t);
-    return 0;
-}
-
-static int
-Kernel_clear(KernelObject *self)
-{
-    Py_CLEAR(self->t);
-    return 0;
-}
+CORE_KERNEL_GC(Kernel)
 
 static void
 Kernel_dealloc(KernelObject *self)
@@ -750,7 +683,7 @@ kernel_alloc(TablesObject *t, Py_ssize_t capacity)
     self->capacity = capacity < 16 ? 16 : capacity;
     self->stack = PyMem_Malloc((size_t)self->capacity * sizeof(int32_t));
     self->depth = 0;
-    self->max_plies = NO_LIMIT;
+    self->max_plies = CORE_NO_LIMIT;
     self->plies = 0;
     self->to_move = 1;
     self->result = ONGOING;
@@ -770,8 +703,7 @@ static int
 setup_stones(KernelObject *self, PyObject *black, PyObject *white, int to_move)
 {
     const TablesObject *t = self->t;
-    if (to_move != 1 && to_move != 2) {
-        PyErr_Format(PyExc_ValueError, "side to move %d; expected 1 or 2", to_move);
+    if (core_check_to_move(to_move) < 0) {
         return -1;
     }
     uint8_t *cells = PyMem_Calloc((size_t)t->size, 1);
@@ -815,7 +747,7 @@ setup_stones(KernelObject *self, PyObject *black, PyObject *white, int to_move)
 }
 
 static PyObject *
-Kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+Kernel_new(PyTypeObject *Py_UNUSED(type), PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"tables", "max_plies", "black", "white", "to_move", NULL};
     PyObject *tables, *black, *white;
@@ -976,19 +908,12 @@ has_move(const TablesObject *t, const uint8_t *cells, int c, int32_t *scratch)
 static int
 action_index(const TablesObject *t, PyObject *obj)
 {
-    if (!PyLong_CheckExact(obj)) {
-        return -1;
-    }
     int overflow;
-    long long a = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (a == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
+    long long a;
+    if (!core_action_ll(obj, &a, &overflow) || overflow || a < 0 || !(a & 1) || (a >> 28) != 0) {
         return -1;
     }
-    if (overflow || a < 0 || !(a & 1) || (a >> 28) != 0) {
-        return -1;
-    }
-    long long capture = ((a >> 1) & 511) - 1, s = ((a >> 10) & 511) - 1, g = ((a >> 19) & 511) - 1;
+    long long capture = CORE_FIELD(a, 1), s = CORE_FIELD(a, 10), g = CORE_FIELD(a, 19);
     if (s < 0 || g < 0 || s >= t->size || g >= t->size) {
         return -1;
     }
@@ -1046,23 +971,6 @@ index_legal(const KernelObject *self, int index, int *fused)
     return fusing == 1 && after - t->central[low] <= 1;
 }
 
-static int
-push(KernelObject *self, int32_t entry)
-{
-    if (self->depth >= self->capacity) {
-        Py_ssize_t capacity = self->capacity * 2;
-        int32_t *grown = PyMem_Realloc(self->stack, (size_t)capacity * sizeof(int32_t));
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        self->stack = grown;
-        self->capacity = capacity;
-    }
-    self->stack[self->depth++] = entry;
-    return 0;
-}
-
 /* Play the legal action `index` fusing `fused` (-1: none) and judge the end; -1 with an exception. */
 static int
 apply_index(KernelObject *self, int index, int fused, int32_t *scratch)
@@ -1070,7 +978,7 @@ apply_index(KernelObject *self, int index, int fused, int32_t *scratch)
     TablesObject *t = self->t;
     int named;
     int i = slide_of_index(t, index, &named);
-    if (push(self, i * 1024 + fused + 1) < 0) {
+    if (CORE_PUSH32(self, i * 1024 + fused + 1) < 0) {
         return -1;
     }
     int c = self->to_move, s = t->slide_source[i], target = t->slide_target[i];
@@ -1181,7 +1089,7 @@ Kernel_undo(KernelObject *self, PyObject *Py_UNUSED(ignored))
 static PyObject *
 Kernel_count_swap(KernelObject *self, PyObject *Py_UNUSED(ignored))
 {
-    if (push(self, SWAP_ENTRY) < 0) {
+    if (CORE_PUSH32(self, SWAP_ENTRY) < 0) {
         return NULL;
     }
     self->plies++;
@@ -1198,7 +1106,7 @@ Kernel_is_legal(KernelObject *self, PyObject *action)
 static PyObject *
 Kernel_has_move(KernelObject *self, PyObject *colour)
 {
-    long c = bounded_int(colour, 1, 2, "colour");
+    long c = core_bounded_int(colour, 1, 2, "colour");
     if (c < 0) {
         return NULL;
     }
@@ -1229,13 +1137,7 @@ legal_list(KernelObject *self, int as_moves)
         return NULL;
     }
     int n = slides_of(t, self->cells, self->to_move, 0, found);
-    PyObject *list = PyList_New(n);
-    if (list != NULL) {
-        for (int i = 0; i < n; i++) {
-            PyObject *item = as_moves ? PyTuple_GET_ITEM(t->moves, found[i]) : t->action_objs[found[i]];
-            PyList_SET_ITEM(list, i, Py_NewRef(item));
-        }
-    }
+    PyObject *list = core_indexed_list(as_moves ? &PyTuple_GET_ITEM(t->moves, 0) : t->action_objs, found, n);
     free_buffer(found, local);
     return list;
 }
@@ -1309,17 +1211,12 @@ static PyObject *
 Kernel_key(KernelObject *self, PyObject *Py_UNUSED(ignored))
 {
     /* FNV-1a over the cells, then the side to move, finished by a splitmix64 mix */
-    uint64_t h = 1469598103934665603ULL;
+    uint64_t h = CORE_FNV_OFFSET;
     for (int v = 0; v < self->t->size; v++) {
-        h = (h ^ self->cells[v]) * 1099511628211ULL;
+        h = core_fnv(h, self->cells[v]);
     }
-    h = (h ^ (uint64_t)self->to_move) * 1099511628211ULL;
-    h ^= h >> 30;
-    h *= 0xBF58476D1CE4E5B9ULL;
-    h ^= h >> 27;
-    h *= 0x94D049BB133111EBULL;
-    h ^= h >> 31;
-    return PyLong_FromUnsignedLongLong(h >> 1);
+    h = core_fnv(h, (uint64_t)self->to_move);
+    return core_key_object(core_mix64(h));
 }
 
 static PyObject *
@@ -1408,21 +1305,10 @@ Kernel_winning_action(KernelObject *self, PyObject *Py_UNUSED(ignored))
 static PyObject *
 Kernel_rollout(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs < 2 || nargs > 3) {
-        PyErr_SetString(PyExc_TypeError, "rollout(seed, plies, trace=None)");
-        return NULL;
-    }
-    uint64_t rng = PyLong_AsUnsignedLongLongMask(args[0]);
-    if (rng == (uint64_t)-1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    Py_ssize_t plies = PyNumber_AsSsize_t(args[1], PyExc_OverflowError);
-    if (plies == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    PyObject *trace = nargs == 3 && args[2] != Py_None ? args[2] : NULL;
-    if (trace != NULL && !PyList_Check(trace)) {
-        PyErr_SetString(PyExc_TypeError, "trace must be a list or None");
+    uint64_t rng;
+    Py_ssize_t plies;
+    PyObject *trace;
+    if (core_rollout_args(args, nargs, &rng, &plies, &trace) < 0) {
         return NULL;
     }
     const TablesObject *t = self->t;
@@ -1438,8 +1324,7 @@ Kernel_rollout(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
         if (n == 0) {
             break;
         }
-        rng = rng * LCG_MUL + LCG_INC;
-        int index = found[(uint32_t)(rng >> 32) % (uint32_t)n];
+        int index = found[core_lcg_next(&rng) % (uint32_t)n];
         int fused = -1;
         index_legal(self, index, &fused);
         if (apply_index(self, index, fused, found) < 0) {
@@ -1457,7 +1342,7 @@ Kernel_rollout(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
         value = evaluate_cells(t, self->cells);
     }
     else {
-        value = self->result == DRAW ? 0.5 : (self->result == 1 ? 1.0 : 0.0);
+        value = core_result_value(self->result);
     }
     for (Py_ssize_t k = 0; k < played; k++) {
         undo_entry(self);
@@ -1472,67 +1357,27 @@ Kernel_rollout(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
 /* --- attributes ---------------------------------------------------------------------------------------- */
 
 static PyObject *
-Kernel_get_cells(KernelObject *self, void *closure)
+Kernel_get_cells(KernelObject *self, void *Py_UNUSED(closure))
 {
-    PyObject *list = PyList_New(self->t->size);
-    if (list == NULL) {
-        return NULL;
-    }
-    for (int v = 0; v < self->t->size; v++) {
-        PyObject *item = PyLong_FromLong(self->cells[v]);
-        if (item == NULL) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, v, item);
-    }
-    return list;
+    return core_cells_list(self->cells, self->t->size);
 }
 
 static PyObject *
-mask_of_colour(const KernelObject *self, int c)
+Kernel_get_masks(KernelObject *self, void *Py_UNUSED(closure))
 {
-    uint8_t bytes[(MAX_NODES + 8) / 8];
-    memset(bytes, 0, sizeof(bytes));
-    for (int v = 0; v < self->t->size; v++) {
-        if (self->cells[v] == c) {
-            bytes[v >> 3] |= (uint8_t)(1u << (v & 7));
-        }
-    }
-    return _PyLong_FromByteArray(bytes, sizeof(bytes), 1, 0);
+    int size = self->t->size;
+    PyObject *black = core_colour_mask(self->cells, size, 1);
+    return core_masks_list(black, black == NULL ? NULL : core_colour_mask(self->cells, size, 2));
 }
 
 static PyObject *
-Kernel_get_masks(KernelObject *self, void *closure)
-{
-    PyObject *black = mask_of_colour(self, 1);
-    PyObject *white = black == NULL ? NULL : mask_of_colour(self, 2);
-    if (white == NULL) {
-        Py_XDECREF(black);
-        return NULL;
-    }
-    PyObject *zero = PyLong_FromLong(0);
-    PyObject *list = zero == NULL ? NULL : PyList_New(3);
-    if (list == NULL) {
-        Py_XDECREF(zero);
-        Py_DECREF(black);
-        Py_DECREF(white);
-        return NULL;
-    }
-    PyList_SET_ITEM(list, 0, zero);
-    PyList_SET_ITEM(list, 1, black);
-    PyList_SET_ITEM(list, 2, white);
-    return list;
-}
-
-static PyObject *
-Kernel_get_stones(KernelObject *self, void *closure)
+Kernel_get_stones(KernelObject *self, void *Py_UNUSED(closure))
 {
     return Py_BuildValue("[iii]", 0, self->stones[1], self->stones[2]);
 }
 
 static PyObject *
-Kernel_get_termination(KernelObject *self, void *closure)
+Kernel_get_termination(KernelObject *self, void *Py_UNUSED(closure))
 {
     if (self->termination < 1 || self->termination > 3 || self->t->terminations == NULL) {
         Py_RETURN_NONE;
@@ -1541,13 +1386,7 @@ Kernel_get_termination(KernelObject *self, void *closure)
 }
 
 static PyObject *
-Kernel_get_score(KernelObject *self, void *closure)
-{
-    Py_RETURN_NONE;
-}
-
-static PyObject *
-Kernel_get_tables(KernelObject *self, void *closure)
+Kernel_get_tables(KernelObject *self, void *Py_UNUSED(closure))
 {
     return Py_NewRef(self->t);
 }
@@ -1603,7 +1442,7 @@ static PyGetSetDef Kernel_getset[] = {
     {"masks", (getter)Kernel_get_masks, NULL, PyDoc_STR("[0, Black's stones, White's] as node masks (new)."), NULL},
     {"stones", (getter)Kernel_get_stones, NULL, PyDoc_STR("[0, Black's, White's] stones on the board (new)."), NULL},
     {"termination", (getter)Kernel_get_termination, NULL, PyDoc_STR("How the game ended, None while on."), NULL},
-    {"score", (getter)Kernel_get_score, NULL, PyDoc_STR("None: Singularity keeps no score."), NULL},
+    {"score", (getter)core_get_none, NULL, PyDoc_STR("None: Singularity keeps no score."), NULL},
     {"tables", (getter)Kernel_get_tables, NULL, PyDoc_STR("The board's tables."), NULL},
     {NULL},
 };
@@ -1634,17 +1473,5 @@ static struct PyModuleDef singcore_module = {
 PyMODINIT_FUNC
 PyInit__singcore(void)
 {
-    if (PyType_Ready(&TablesType) < 0 || PyType_Ready(&KernelType) < 0) {
-        return NULL;
-    }
-    PyObject *module = PyModule_Create(&singcore_module);
-    if (module == NULL) {
-        return NULL;
-    }
-    if (PyModule_AddObjectRef(module, "Tables", (PyObject *)&TablesType) < 0 ||
-        PyModule_AddObjectRef(module, "Kernel", (PyObject *)&KernelType) < 0) {
-        Py_DECREF(module);
-        return NULL;
-    }
-    return module;
+    return core_module_create(&singcore_module, "Tables", &TablesType, "Kernel", &KernelType, NULL);
 }

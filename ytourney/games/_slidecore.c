@@ -19,13 +19,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core_common.h"
+
 #define MAX_NODES 128
 #define ONGOING (-1)
 #define DRAW 0
 #define SWAP_ENTRY (-1)
-#define NO_LIMIT ((long long)1 << 62)
-#define LCG_MUL 6364136223846793005ULL
-#define LCG_INC 1442695040888963407ULL
 #define QUINTA 0
 #define SEXTA 1
 #define CHAIN_STONES 6
@@ -93,25 +92,6 @@ mask_object(u128 m)
         bytes[i] = (unsigned char)(m >> (8 * i));
     }
     return _PyLong_FromByteArray(bytes, 16, 1, 0);
-}
-
-/* An int in [lo, hi] from a Python object, else -1 with an exception set (lo >= 0 by every caller). */
-static long
-bounded_int(PyObject *obj, long lo, long hi, const char *what)
-{
-    if (!PyLong_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int", what);
-        return -1;
-    }
-    long value = PyLong_AsLong(obj);
-    if (value == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    if (value < lo || value > hi) {
-        PyErr_Format(PyExc_ValueError, "%s %ld is not in %ld..%ld", what, value, lo, hi);
-        return -1;
-    }
-    return value;
 }
 
 /* --- walks: every source's slides in the Python kernel's order -------------------------------------------- */
@@ -200,7 +180,7 @@ walks_fill(Walks *w, int size, PyObject *walks_arg, PyObject *actions_arg)
             w->walks[k].start = n;
             w->walks[k].len = (int)PyTuple_GET_SIZE(nodes);
             for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(nodes); j++) {
-                long node = bounded_int(PyTuple_GET_ITEM(nodes, j), 0, size - 1, "a walk's node");
+                long node = core_bounded_int(PyTuple_GET_ITEM(nodes, j), 0, size - 1, "a walk's node");
                 if (node < 0) {
                     return -1;
                 }
@@ -274,7 +254,7 @@ capsule_free(PyObject *capsule)
 }
 
 static PyObject *
-make_tables(PyObject *self, PyObject *args)
+make_tables(PyObject *Py_UNUSED(self), PyObject *args)
 {
     /* tables(size, walks, actions): walks[s] is a list of (prefix mask, tuple of nodes); actions[s][t] an int */
     int size;
@@ -299,7 +279,7 @@ make_tables(PyObject *self, PyObject *args)
 }
 
 static PyObject *
-actions(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+actions(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs)
 {
     /* actions(tables, mine, occupied): every slide of the stones of `mine` through the empty nodes */
     if (nargs != 3) {
@@ -474,7 +454,7 @@ read_rows(PyObject *rows_obj, int size, int fixed, int32_t **start_out, int16_t 
             return -1;
         }
         for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(row); k++) {
-            long node = bounded_int(PySequence_Fast_GET_ITEM(row, k), 0, size - 1, "a node");
+            long node = core_bounded_int(PySequence_Fast_GET_ITEM(row, k), 0, size - 1, "a node");
             if (node < 0) {
                 Py_DECREF(row);
                 PyMem_Free(start);
@@ -518,8 +498,8 @@ read_pairs(TablesObject *self, PyObject *pairs_obj)
             PyErr_SetString(PyExc_ValueError, "a pair must be (source, target, tuple of masks)");
             goto fail;
         }
-        long s = bounded_int(PyTuple_GET_ITEM(p, 0), 0, size - 1, "a pair's source");
-        long t = s < 0 ? -1 : bounded_int(PyTuple_GET_ITEM(p, 1), 0, size - 1, "a pair's target");
+        long s = core_bounded_int(PyTuple_GET_ITEM(p, 0), 0, size - 1, "a pair's source");
+        long t = s < 0 ? -1 : core_bounded_int(PyTuple_GET_ITEM(p, 1), 0, size - 1, "a pair's target");
         if (t < 0) {
             goto fail;
         }
@@ -739,31 +719,11 @@ fail:
     return NULL;
 }
 
-static inline size_t
-pointer_hash(const PyObject *obj, size_t mask)
-{
-    uint64_t h = (uint64_t)(uintptr_t)obj;
-    h ^= h >> 33;
-    h *= 0xFF51AFD7ED558CCDULL;
-    h ^= h >> 33;
-    return (size_t)h & mask;
-}
-
 /* The slide index (s * size + t) whose Move is `move` itself, -1 when none. */
 static int
 move_index(const TablesObject *t, PyObject *move)
 {
-    if (t->hash_keys == NULL) {
-        return -1;
-    }
-    size_t i = pointer_hash(move, t->hash_mask);
-    while (t->hash_keys[i] != NULL) {
-        if (t->hash_keys[i] == move) {
-            return t->hash_values[i];
-        }
-        i = (i + 1) & t->hash_mask;
-    }
-    return -1;
+    return core_pointer_find(t->hash_keys, t->hash_values, t->hash_mask, move);
 }
 
 static PyObject *
@@ -778,10 +738,7 @@ Tables_set_moves(TablesObject *self, PyObject *moves)
         PyErr_SetString(PyExc_RuntimeError, "the tables' moves are set once");
         return NULL;
     }
-    size_t cap = 16;
-    while (cap < (size_t)n * 2) {
-        cap <<= 1;
-    }
+    size_t cap = core_pointer_slots((size_t)n);
     PyObject **table = PyMem_Calloc((size_t)n, sizeof(PyObject *));
     PyObject **keys = PyMem_Calloc(cap, sizeof(PyObject *));
     int32_t *values = PyMem_Calloc(cap, sizeof(int32_t));
@@ -805,10 +762,7 @@ Tables_set_moves(TablesObject *self, PyObject *moves)
             continue;
         }
         table[i] = Py_NewRef(move);
-        size_t h = pointer_hash(move, cap - 1);
-        while (keys[h] != NULL && keys[h] != move) {
-            h = (h + 1) & (cap - 1);
-        }
+        size_t h = core_pointer_slot(keys, cap - 1, move);
         keys[h] = move;
         values[h] = i;
     }
@@ -820,7 +774,7 @@ Tables_set_moves(TablesObject *self, PyObject *moves)
 }
 
 static PyObject *
-Tables_get_actions(TablesObject *self, void *closure)
+Tables_get_actions(TablesObject *self, void *Py_UNUSED(closure))
 {
     /* the action int of every (source, target) index, None where no line joins them */
     int n = self->size * self->size;
@@ -835,17 +789,7 @@ Tables_get_actions(TablesObject *self, void *closure)
     return tuple;
 }
 
-static PyObject *
-Tables_get_has_moves(TablesObject *self, void *closure)
-{
-    return PyBool_FromLong(self->moves != NULL);
-}
-
-static PyObject *
-Tables_get_size(TablesObject *self, void *closure)
-{
-    return PyLong_FromLong(self->size);
-}
+CORE_TABLES_GETTERS(Tables)
 
 static PyMethodDef Tables_methods[] = {
     {"set_moves", (PyCFunction)Tables_set_moves, METH_O,
@@ -968,19 +912,7 @@ typedef struct {
 
 static PyTypeObject KernelType;
 
-static int
-Kernel_traverse(KernelObject *self, visitproc visit, void *arg)
-{
-    Py_VISIT(self->t);
-    return 0;
-}
-
-static int
-Kernel_clear(KernelObject *self)
-{
-    Py_CLEAR(self->t);
-    return 0;
-}
+CORE_KERNEL_GC(Kernel)
 
 static void
 Kernel_dealloc(KernelObject *self)
@@ -1000,7 +932,7 @@ kernel_alloc(TablesObject *t, Py_ssize_t capacity)
     }
     self->t = (TablesObject *)Py_NewRef(t);
     self->masks[0] = self->masks[1] = self->masks[2] = 0;
-    self->limit = NO_LIMIT;
+    self->limit = CORE_NO_LIMIT;
     self->plies = 0;
     self->to_move = 1;
     self->result = ONGOING;
@@ -1019,7 +951,7 @@ kernel_alloc(TablesObject *t, Py_ssize_t capacity)
 }
 
 static PyObject *
-Kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+Kernel_new(PyTypeObject *Py_UNUSED(type), PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"tables", "max_plies", "black", "white", "to_move", NULL};
     PyObject *tables, *max_obj, *black_obj, *white_obj;
@@ -1029,27 +961,8 @@ Kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         return NULL;
     }
     TablesObject *t = (TablesObject *)tables;
-    long long limit = NO_LIMIT;
-    if (max_obj != Py_None) {
-        if (!PyLong_Check(max_obj)) {
-            PyErr_SetString(PyExc_TypeError, "max_plies must be an int or None");
-            return NULL;
-        }
-        int overflow;
-        limit = PyLong_AsLongLongAndOverflow(max_obj, &overflow);
-        if (limit == -1 && PyErr_Occurred()) {
-            return NULL;
-        }
-        if (overflow > 0 || limit > NO_LIMIT) {
-            limit = NO_LIMIT;
-        }
-        else if (overflow < 0 || limit < 0) {
-            PyErr_SetString(PyExc_ValueError, "max_plies must not be negative");
-            return NULL;
-        }
-    }
-    if (to_move != 1 && to_move != 2) {
-        PyErr_Format(PyExc_ValueError, "side to move %d; expected 1 or 2", to_move);
+    long long limit;
+    if (core_max_plies(max_obj, &limit) < 0 || core_check_to_move(to_move) < 0) {
         return NULL;
     }
     u128 black, white;
@@ -1078,19 +991,13 @@ Kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 static int
 action_index(const TablesObject *t, PyObject *obj)
 {
-    if (!PyLong_CheckExact(obj)) {
-        return -1;
-    }
     int overflow;
-    long long a = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (a == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
+    long long a;
+    if (!core_action_ll(obj, &a, &overflow) || overflow || a < 0 || !(a & 1) || ((a >> 1) & 511) != 0 ||
+        (a >> 28) != 0) {
         return -1;
     }
-    if (overflow || a < 0 || !(a & 1) || ((a >> 1) & 511) != 0 || (a >> 28) != 0) {
-        return -1;
-    }
-    long long s = ((a >> 10) & 511) - 1, g = ((a >> 19) & 511) - 1;
+    long long s = CORE_FIELD(a, 10), g = CORE_FIELD(a, 19);
     if (s < 0 || g < 0 || s >= t->size || g >= t->size || s == g) {
         return -1;
     }
@@ -1110,29 +1017,12 @@ index_legal(const KernelObject *self, int index)
            slide_open(t, index, self->masks[1] | self->masks[2]);
 }
 
-static int
-push(KernelObject *self, int32_t entry)
-{
-    if (self->depth >= self->capacity) {
-        Py_ssize_t capacity = self->capacity * 2;
-        int32_t *grown = PyMem_Realloc(self->stack, (size_t)capacity * sizeof(int32_t));
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        self->stack = grown;
-        self->capacity = capacity;
-    }
-    self->stack[self->depth++] = entry;
-    return 0;
-}
-
 /* Slide the stone of the legal slide `index` and judge the end; -1 with an exception. */
 static int
 apply_index(KernelObject *self, int index)
 {
     const TablesObject *t = self->t;
-    if (push(self, index) < 0) {
+    if (CORE_PUSH32(self, index) < 0) {
         return -1;
     }
     int s = index / t->size, g = index % t->size;
@@ -1206,7 +1096,7 @@ Kernel_undo(KernelObject *self, PyObject *Py_UNUSED(ignored))
 static PyObject *
 Kernel_count_swap(KernelObject *self, PyObject *Py_UNUSED(ignored))
 {
-    if (push(self, SWAP_ENTRY) < 0) {
+    if (CORE_PUSH32(self, SWAP_ENTRY) < 0) {
         return NULL;
     }
     self->plies++;
@@ -1284,7 +1174,7 @@ Kernel_play_move(KernelObject *self, PyObject *move)
 static PyObject *
 Kernel_source_actions(KernelObject *self, PyObject *source_obj)
 {
-    long source = bounded_int(source_obj, 0, self->t->size - 1, "a source node");
+    long source = core_bounded_int(source_obj, 0, self->t->size - 1, "a source node");
     if (source < 0) {
         return NULL;
     }
@@ -1309,13 +1199,9 @@ Kernel_key(KernelObject *self, PyObject *Py_UNUSED(ignored))
     uint64_t h = 0x9E3779B97F4A7C15ULL;
     for (int i = 0; i < 5; i++) {
         h ^= words[i] + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-        h ^= h >> 30;
-        h *= 0xBF58476D1CE4E5B9ULL;
-        h ^= h >> 27;
-        h *= 0x94D049BB133111EBULL;
-        h ^= h >> 31;
+        h = core_mix64(h);
     }
-    return PyLong_FromUnsignedLongLong(h >> 1);
+    return core_key_object(h);
 }
 
 static PyObject *
@@ -1548,7 +1434,7 @@ Kernel_winning_action(KernelObject *self, PyObject *Py_UNUSED(ignored))
 static PyObject *
 Kernel_win_for(KernelObject *self, PyObject *colour_obj)
 {
-    long colour = bounded_int(colour_obj, 1, 2, "colour");
+    long colour = core_bounded_int(colour_obj, 1, 2, "colour");
     if (colour < 0) {
         return NULL;
     }
@@ -1608,13 +1494,6 @@ Kernel_urgent_actions(KernelObject *self, PyObject *Py_UNUSED(ignored))
     return blocks;
 }
 
-static inline uint32_t
-lcg_next(uint64_t *state)
-{
-    *state = *state * LCG_MUL + LCG_INC;
-    return (uint32_t)(*state >> 32);
-}
-
 /* The playout's slide of a side with `n` stones `stones` as the Python knowledge picks it: a uniform stone, a
  * stuck one dropped from the draw until one can move, then a uniform slide of it; the slide index, -1 when none. */
 static int
@@ -1625,11 +1504,11 @@ playout_pick(const TablesObject *t, u128 occupied, const int16_t *stones, int n,
     const int16_t *from = stones;
     int left = n;
     while (left > 0) {
-        int i = (int)(lcg_next(rng) % (uint32_t)left);
+        int i = (int)(core_lcg_next(rng) % (uint32_t)left);
         int source = from[i];
         int count = source_slides(&t->w, occupied, source, targets);
         if (count) {
-            return source * t->size + targets[lcg_next(rng) % (uint32_t)count];
+            return source * t->size + targets[core_lcg_next(rng) % (uint32_t)count];
         }
         if (from == stones) {
             memcpy(candidates, stones, (size_t)n * sizeof(int16_t));
@@ -1674,25 +1553,14 @@ Kernel_playout_action(KernelObject *self, PyObject *seed)
 static PyObject *
 Kernel_rollout(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs < 2 || nargs > 3) {
-        PyErr_SetString(PyExc_TypeError, "rollout(seed, plies, trace=None)");
-        return NULL;
-    }
-    uint64_t rng = PyLong_AsUnsignedLongLongMask(args[0]);
-    if (rng == (uint64_t)-1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    Py_ssize_t plies = PyNumber_AsSsize_t(args[1], PyExc_OverflowError);
-    if (plies == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    PyObject *trace = nargs == 3 && args[2] != Py_None ? args[2] : NULL;
-    if (trace != NULL && !PyList_Check(trace)) {
-        PyErr_SetString(PyExc_TypeError, "trace must be a list or None");
+    uint64_t rng;
+    Py_ssize_t plies;
+    PyObject *trace;
+    if (core_rollout_args(args, nargs, &rng, &plies, &trace) < 0) {
         return NULL;
     }
     if (self->result != ONGOING) {
-        return PyFloat_FromDouble(self->result == DRAW ? 0.5 : (self->result == 1 ? 1.0 : 0.0));
+        return PyFloat_FromDouble(core_result_value(self->result));
     }
     const TablesObject *t = self->t;
     u128 masks[3] = {0, self->masks[1], self->masks[2]};
@@ -1743,44 +1611,20 @@ Kernel_rollout(KernelObject *self, PyObject *const *args, Py_ssize_t nargs)
 /* --- attributes ---------------------------------------------------------------------------------------- */
 
 static PyObject *
-Kernel_get_cells(KernelObject *self, void *closure)
+Kernel_get_cells(KernelObject *self, void *Py_UNUSED(closure))
 {
-    PyObject *list = PyList_New(self->t->size);
-    if (list == NULL) {
-        return NULL;
-    }
-    for (int v = 0; v < self->t->size; v++) {
-        PyObject *item = PyLong_FromLong(self->cells[v]);
-        if (item == NULL) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, v, item);
-    }
-    return list;
+    return core_cells_list(self->cells, self->t->size);
 }
 
 static PyObject *
-Kernel_get_masks(KernelObject *self, void *closure)
+Kernel_get_masks(KernelObject *self, void *Py_UNUSED(closure))
 {
     PyObject *black = mask_object(self->masks[1]);
-    PyObject *white = black == NULL ? NULL : mask_object(self->masks[2]);
-    PyObject *list = white == NULL ? NULL : PyList_New(3);
-    PyObject *zero = list == NULL ? NULL : PyLong_FromLong(0);
-    if (zero == NULL) {
-        Py_XDECREF(black);
-        Py_XDECREF(white);
-        Py_XDECREF(list);
-        return NULL;
-    }
-    PyList_SET_ITEM(list, 0, zero);
-    PyList_SET_ITEM(list, 1, black);
-    PyList_SET_ITEM(list, 2, white);
-    return list;
+    return core_masks_list(black, black == NULL ? NULL : mask_object(self->masks[2]));
 }
 
 static PyObject *
-Kernel_get_termination(KernelObject *self, void *closure)
+Kernel_get_termination(KernelObject *self, void *Py_UNUSED(closure))
 {
     switch (self->termination) {
     case 1:
@@ -1795,25 +1639,19 @@ Kernel_get_termination(KernelObject *self, void *closure)
 }
 
 static PyObject *
-Kernel_get_win_termination(KernelObject *self, void *closure)
+Kernel_get_win_termination(KernelObject *self, void *Py_UNUSED(closure))
 {
     return Py_NewRef(self->t->win);
 }
 
 static PyObject *
-Kernel_get_score(KernelObject *self, void *closure)
+Kernel_get_limit(KernelObject *self, void *Py_UNUSED(closure))
 {
-    Py_RETURN_NONE;
+    return self->limit >= CORE_NO_LIMIT ? PyLong_FromSsize_t(PY_SSIZE_T_MAX) : PyLong_FromLongLong(self->limit);
 }
 
 static PyObject *
-Kernel_get_limit(KernelObject *self, void *closure)
-{
-    return self->limit >= NO_LIMIT ? PyLong_FromSsize_t(PY_SSIZE_T_MAX) : PyLong_FromLongLong(self->limit);
-}
-
-static PyObject *
-Kernel_get_tables(KernelObject *self, void *closure)
+Kernel_get_tables(KernelObject *self, void *Py_UNUSED(closure))
 {
     return Py_NewRef(self->t);
 }
@@ -1870,7 +1708,7 @@ static PyGetSetDef Kernel_getset[] = {
     {"masks", (getter)Kernel_get_masks, NULL, PyDoc_STR("[0, Black's stones, White's] as node masks (new)."), NULL},
     {"termination", (getter)Kernel_get_termination, NULL, PyDoc_STR("How the game ended, None while on."), NULL},
     {"win_termination", (getter)Kernel_get_win_termination, NULL, PyDoc_STR("The game's own win."), NULL},
-    {"score", (getter)Kernel_get_score, NULL, PyDoc_STR("None: the slide games keep no score."), NULL},
+    {"score", (getter)core_get_none, NULL, PyDoc_STR("None: the slide games keep no score."), NULL},
     {"limit", (getter)Kernel_get_limit, NULL, PyDoc_STR("The move limit (sys.maxsize for none)."), NULL},
     {"tables", (getter)Kernel_get_tables, NULL, PyDoc_STR("The board's tables."), NULL},
     {NULL},
@@ -1900,24 +1738,15 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_slidecore", "The slide games' optional C core (see ytourney.games.slide_core).", -1,
-    methods,
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_slidecore",
+    .m_doc = "The slide games' optional C core (see ytourney.games.slide_core).",
+    .m_size = -1,
+    .m_methods = methods,
 };
 
 PyMODINIT_FUNC
 PyInit__slidecore(void)
 {
-    if (PyType_Ready(&TablesType) < 0 || PyType_Ready(&KernelType) < 0) {
-        return NULL;
-    }
-    PyObject *mod = PyModule_Create(&module);
-    if (mod == NULL) {
-        return NULL;
-    }
-    if (PyModule_AddObjectRef(mod, "Tables", (PyObject *)&TablesType) < 0 ||
-        PyModule_AddObjectRef(mod, "Kernel", (PyObject *)&KernelType) < 0) {
-        Py_DECREF(mod);
-        return NULL;
-    }
-    return mod;
+    return core_module_create(&module, "Tables", &TablesType, "Kernel", &KernelType, NULL);
 }

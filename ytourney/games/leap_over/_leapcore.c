@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../core_common.h"
+
 typedef unsigned __int128 u128;
 #define MAXC 128
 #define MAXJ 8
@@ -28,8 +30,6 @@ typedef unsigned __int128 u128;
 #define ONGOING (-1)
 #define DRAW 0
 #define PASS_ACTION 512
-#define LCG_MUL 6364136223846793005ULL
-#define LCG_INC 1442695040888963407ULL
 #define ENTRY_PASS (-1)
 #define ENTRY_SWAP (-2)
 #define BIT(n) ((u128)1 << (n))
@@ -165,18 +165,8 @@ static void Tables_dealloc(TablesObject *self) {
 
 /* An int in [lo, hi] from a Python object: 0, or -1 with an exception. */
 static int read_int(PyObject *obj, long lo, long hi, long *out, const char *what) {
-    if (!PyLong_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int", what);
-        return -1;
-    }
-    long value = PyLong_AsLong(obj);
-    if (value == -1 && PyErr_Occurred()) return -1;
-    if (value < lo || value > hi) {
-        PyErr_Format(PyExc_ValueError, "%s %ld is not in %ld..%ld", what, value, lo, hi);
-        return -1;
-    }
-    *out = value;
-    return 0;
+    *out = core_bounded_int(obj, lo, hi, what);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
 }
 
 /* A sequence of exactly n items (new reference), or NULL with an exception. */
@@ -354,7 +344,7 @@ fail:
     return NULL;
 }
 
-static PyObject *Tables_get_size(TablesObject *self, void *closure) { return PyLong_FromLong(self->size); }
+static PyObject *Tables_get_size(TablesObject *self, void *Py_UNUSED(closure)) { return PyLong_FromLong(self->size); }
 
 static PyGetSetDef Tables_getset[] = {
     {"size", (getter)Tables_get_size, NULL, PyDoc_STR("Nodes of the board."), NULL},
@@ -910,10 +900,7 @@ static KernelObject *kernel_alloc(TablesObject *t, Py_ssize_t capacity) {
 
 /* Replace the stones from two node lists: 0, or -1 with an exception (nothing changed). */
 static int set_stones(KernelObject *self, PyObject *black, PyObject *white, int to_move) {
-    if (to_move != 1 && to_move != 2) {
-        PyErr_Format(PyExc_ValueError, "side to move %d; expected 1 or 2", to_move);
-        return -1;
-    }
+    if (core_check_to_move(to_move) < 0) return -1;
     u128 masks[3] = {0, 0, 0};
     PyObject *lists[3] = {NULL, black, white};
     for (int c = 1; c <= 2; c++) {
@@ -944,7 +931,7 @@ static int set_stones(KernelObject *self, PyObject *black, PyObject *white, int 
     return 0;
 }
 
-static PyObject *Kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+static PyObject *Kernel_new(PyTypeObject *Py_UNUSED(type), PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"tables", "goal_all", "max_plies", "black", "white", "to_move", NULL};
     PyObject *tables, *black, *white;
     int goal_all, to_move = 1;
@@ -993,16 +980,7 @@ static int filled(const KernelObject *self, int colour) {
 }
 
 static int push(KernelObject *self, int source, int target) {
-    if (self->depth >= self->capacity) {
-        Py_ssize_t capacity = self->capacity * 2;
-        Entry *grown = PyMem_Realloc(self->stack, (size_t)capacity * sizeof(Entry));
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        self->stack = grown;
-        self->capacity = capacity;
-    }
+    if (core_stack_room((void **)&self->stack, self->depth, &self->capacity, sizeof(Entry)) < 0) return -1;
     self->stack[self->depth].source = (int16_t)source;
     self->stack[self->depth].target = (int16_t)target;
     self->depth++;
@@ -1091,13 +1069,9 @@ static int path_legal(const KernelObject *self, const uint8_t *path, int len) {
 
 /* -1: not legal; ENTRY_PASS: the pass; else the chain's length with its nodes in `path`. */
 static int legal_path(const KernelObject *self, PyObject *action, uint8_t *path) {
-    if (self->result != ONGOING || !PyLong_CheckExact(action)) return 0;
     int overflow;
-    long long small = PyLong_AsLongLongAndOverflow(action, &overflow);
-    if (small == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return 0;
-    }
+    long long small;
+    if (self->result != ONGOING || !core_action_ll(action, &small, &overflow)) return 0;
     if (!overflow && small == PASS_ACTION) return can_leap(self, self->to_move) ? 0 : ENTRY_PASS;
     int len = decode_action(action, self->t->size, path);
     return len >= 2 && path_legal(self, path, len) ? len : 0;
@@ -1291,13 +1265,9 @@ static PyObject *Kernel_key(KernelObject *self, PyObject *Py_UNUSED(ignored)) {
     uint64_t h = 0x243F6A8885A308D3ULL ^ (uint64_t)self->to_move;
     for (int i = 0; i < 4; i++) {
         h = (h ^ words[i]) * 0x9E3779B97F4A7C15ULL;
-        h ^= h >> 30;
-        h *= 0xBF58476D1CE4E5B9ULL;
-        h ^= h >> 27;
-        h *= 0x94D049BB133111EBULL;
-        h ^= h >> 31;
+        h = core_mix64(h);
     }
-    return PyLong_FromUnsignedLongLong(h >> 1);
+    return core_key_object(h);
 }
 
 static PyObject *Kernel_clone(KernelObject *self, PyObject *Py_UNUSED(ignored)) {
@@ -1365,17 +1335,12 @@ static PyObject *Kernel_evaluate(KernelObject *self, PyObject *Py_UNUSED(ignored
     return PyFloat_FromDouble(value);
 }
 
-static inline uint32_t lcg_next(uint64_t *state) {
-    *state = *state * LCG_MUL + LCG_INC;
-    return (uint32_t)(*state >> 32);
-}
-
 /* The playout's move from `rng`: the index of a uniform chain of the legal list in `c`, or -1 for the pass. */
 static int playout_pick(KernelObject *self, uint64_t *rng, Py_ssize_t *index) {
     Chains *c = &self->scratch;
     if (list_chains(&self->t->j, self->board, self->m[self->to_move], c) < 0) return -1;
     Py_ssize_t n = c->n ? c->n : 1;
-    *index = (Py_ssize_t)(lcg_next(rng) % (uint64_t)n);
+    *index = (Py_ssize_t)(core_lcg_next(rng) % (uint64_t)n);
     if (c->n == 0) *index = -1;
     return 0;
 }
@@ -1390,19 +1355,10 @@ static PyObject *Kernel_playout_action(KernelObject *self, PyObject *seed) {
 }
 
 static PyObject *Kernel_rollout(KernelObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs < 2 || nargs > 3) {
-        PyErr_SetString(PyExc_TypeError, "rollout(seed, plies, trace=None)");
-        return NULL;
-    }
-    uint64_t rng = PyLong_AsUnsignedLongLongMask(args[0]);
-    if (rng == (uint64_t)-1 && PyErr_Occurred()) return NULL;
-    Py_ssize_t plies = PyNumber_AsSsize_t(args[1], PyExc_OverflowError);
-    if (plies == -1 && PyErr_Occurred()) return NULL;
-    PyObject *trace = nargs == 3 && args[2] != Py_None ? args[2] : NULL;
-    if (trace != NULL && !PyList_Check(trace)) {
-        PyErr_SetString(PyExc_TypeError, "trace must be a list or None");
-        return NULL;
-    }
+    uint64_t rng;
+    Py_ssize_t plies;
+    PyObject *trace;
+    if (core_rollout_args(args, nargs, &rng, &plies, &trace) < 0) return NULL;
     Py_ssize_t played = 0;
     PyObject *failed = NULL;
     double value = 0.5;
@@ -1423,7 +1379,7 @@ static PyObject *Kernel_rollout(KernelObject *self, PyObject *const *args, Py_ss
         if (ok < 0) goto fail;
         played++;
     }
-    if (self->result != ONGOING) value = self->result == DRAW ? 0.5 : (self->result == 1 ? 1.0 : 0.0);
+    if (self->result != ONGOING) value = core_result_value(self->result);
     else if (race_value(self->t, self->m, &value) < 0) goto fail;
     while (played-- > 0) undo_move(self);
     return PyFloat_FromDouble(value);
@@ -1434,7 +1390,7 @@ fail:
 
 /* --- attributes ------------------------------------------------------------------------------------------------ */
 
-static PyObject *Kernel_get_cells(KernelObject *self, void *closure) {
+static PyObject *Kernel_get_cells(KernelObject *self, void *Py_UNUSED(closure)) {
     PyObject *list = PyList_New(self->t->size);
     if (list == NULL) return NULL;
     for (int v = 0; v < self->t->size; v++) {
@@ -1444,24 +1400,12 @@ static PyObject *Kernel_get_cells(KernelObject *self, void *closure) {
     return list;
 }
 
-static PyObject *Kernel_get_masks(KernelObject *self, void *closure) {
+static PyObject *Kernel_get_masks(KernelObject *self, void *Py_UNUSED(closure)) {
     PyObject *black = u128_to_long(self->m[1]);
-    PyObject *white = black == NULL ? NULL : u128_to_long(self->m[2]);
-    PyObject *zero = white == NULL ? NULL : PyLong_FromLong(0);
-    PyObject *list = zero == NULL ? NULL : PyList_New(3);
-    if (list == NULL) {
-        Py_XDECREF(black);
-        Py_XDECREF(white);
-        Py_XDECREF(zero);
-        return NULL;
-    }
-    PyList_SET_ITEM(list, 0, zero);
-    PyList_SET_ITEM(list, 1, black);
-    PyList_SET_ITEM(list, 2, white);
-    return list;
+    return core_masks_list(black, black == NULL ? NULL : u128_to_long(self->m[2]));
 }
 
-static PyObject *Kernel_get_termination(KernelObject *self, void *closure) {
+static PyObject *Kernel_get_termination(KernelObject *self, void *Py_UNUSED(closure)) {
     switch (self->termination) {
     case 1: return Py_NewRef(self->t->filled);
     case 2: return Py_NewRef(self->t->blocked);
@@ -1470,11 +1414,9 @@ static PyObject *Kernel_get_termination(KernelObject *self, void *closure) {
     }
 }
 
-static PyObject *Kernel_get_score(KernelObject *self, void *closure) { Py_RETURN_NONE; }
+static PyObject *Kernel_get_goal_all(KernelObject *self, void *Py_UNUSED(closure)) { return PyBool_FromLong(self->goal_all); }
 
-static PyObject *Kernel_get_goal_all(KernelObject *self, void *closure) { return PyBool_FromLong(self->goal_all); }
-
-static PyObject *Kernel_get_tables(KernelObject *self, void *closure) { return Py_NewRef(self->t); }
+static PyObject *Kernel_get_tables(KernelObject *self, void *Py_UNUSED(closure)) { return Py_NewRef(self->t); }
 
 static PyObject *Kernel_path_of(KernelObject *self, PyObject *action) {
     uint8_t path[MAXC];
@@ -1545,7 +1487,7 @@ static PyGetSetDef Kernel_getset[] = {
     {"cells", (getter)Kernel_get_cells, NULL, PyDoc_STR("Colour on every node (a new list)."), NULL},
     {"masks", (getter)Kernel_get_masks, NULL, PyDoc_STR("[0, Black's stones, White's] as node masks (new)."), NULL},
     {"termination", (getter)Kernel_get_termination, NULL, PyDoc_STR("How the game ended, None while on."), NULL},
-    {"score", (getter)Kernel_get_score, NULL, PyDoc_STR("None: Leap Over keeps no score."), NULL},
+    {"score", (getter)core_get_none, NULL, PyDoc_STR("None: Leap Over keeps no score."), NULL},
     {"goal_all", (getter)Kernel_get_goal_all, NULL, PyDoc_STR("True for the book's goal (every own stone)."), NULL},
     {"tables", (getter)Kernel_get_tables, NULL, PyDoc_STR("The board's core tables."), NULL},
     {NULL},
@@ -1569,7 +1511,7 @@ static PyTypeObject KernelType = {
 
 /* --- module functions: the pure-Python kernel's optional chain lister, and path decoding ------------------------ */
 
-static PyObject *chains(PyObject *self, PyObject *args) {
+static PyObject *chains(PyObject *Py_UNUSED(self), PyObject *args) {
     const unsigned char *table;
     Py_ssize_t table_len;
     unsigned long long black_lo, black_hi, white_lo, white_hi;
@@ -1615,7 +1557,7 @@ static PyObject *chains(PyObject *self, PyObject *args) {
     return out;
 }
 
-static PyObject *path_of(PyObject *self, PyObject *args) {
+static PyObject *path_of(PyObject *Py_UNUSED(self), PyObject *args) {
     /* The nodes of a packed chain given as its little-endian bytes: a tuple, or None when a field is no node. */
     const unsigned char *bytes;
     Py_ssize_t len;
@@ -1667,14 +1609,5 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__leapcore(void) {
-    if (PyType_Ready(&TablesType) < 0 || PyType_Ready(&CacheType) < 0 || PyType_Ready(&KernelType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL) return NULL;
-    if (PyModule_AddObjectRef(m, "Tables", (PyObject *)&TablesType) < 0 ||
-        PyModule_AddObjectRef(m, "MoveCache", (PyObject *)&CacheType) < 0 ||
-        PyModule_AddObjectRef(m, "Kernel", (PyObject *)&KernelType) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    return core_module_create(&module, "Tables", &TablesType, "MoveCache", &CacheType, "Kernel", &KernelType, NULL);
 }

@@ -24,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ytourney.games.record import GameRecord, Termination  # noqa: E402
+from ytourney.games.record import GameRecord  # noqa: E402
 from ytourney.games.api import Color  # noqa: E402
 from ytourney.games.y.rules import Rules  # noqa: E402
 from ytourney.stats.elo import fit_elo  # noqa: E402

@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ytourney.boards.board import parse_board  # noqa: E402
-from ytourney.games.record import GameRecord, Termination  # noqa: E402
+from ytourney.games.record import GameRecord  # noqa: E402
 from ytourney.games.api import Color  # noqa: E402
 from ytourney.games.y.rules import Rules  # noqa: E402
 from ytourney.tournament.store import ResultStore, StoredPlayer  # noqa: E402

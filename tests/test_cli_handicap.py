@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from ytourney.cli import main
-from ytourney.games.record import GameRecord, Termination
+from ytourney.games.record import GameRecord
 from ytourney.games.y.state import CONNECTION
 
 CONFIG = """name: tiny-handicap

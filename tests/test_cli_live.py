@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from ytourney.games.variant import load_variant
 from ytourney.cli import main
-from ytourney.games.record import GameRecord, GameSetup, Termination
+from ytourney.games.record import GameRecord, GameSetup
 from ytourney.stats.ratings import RunningRatings, rate_records
 from ytourney.tournament.config import parse_config
 from ytourney.tournament.run import _leader

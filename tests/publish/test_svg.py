@@ -13,7 +13,6 @@ from ytourney.boards.board import SIDE_A, SIDE_B, SIDE_C, parse_board
 from ytourney.games.api import Color
 from ytourney.games.y.rules import Rules
 from ytourney.boards.layout import board_layout, crossings
-from ytourney.games.registry import get_game
 from ytourney.publish.svg import DIVERGING, WIN_RING, colour_at, heatmap_svg, position_svg, replay_moves
 
 Y = get_game("y")

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from ytourney.games.record import GameRecord, Termination
+from ytourney.games.record import GameRecord
 from ytourney.games.api import Color
 from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import CONNECTION

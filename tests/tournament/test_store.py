@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ytourney.errors import ConfigMismatchError, StoreError, StoreLockedError
-from ytourney.games.record import GameRecord, Termination
+from ytourney.games.record import GameRecord
 from ytourney.games.api import Color
 from ytourney.games.y.rules import Rules
 from ytourney.tournament.store import (

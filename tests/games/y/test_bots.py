@@ -14,7 +14,6 @@ from ytourney.errors import BotSpecError, PluginError
 from ytourney.boards.board import parse_board
 from ytourney.games.y.notation import parse_move, parse_moves
 from ytourney.games.y.playout import RandomFill
-from ytourney.games.record import Termination
 from ytourney.games.api import Color
 from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import GameState

@@ -8,7 +8,6 @@ import pytest
 
 from ytourney.boards.board import parse_board
 from ytourney.games.y.notation import parse_moves
-from ytourney.games.record import Termination
 from ytourney.games.api import Color
 from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import GameState

@@ -7,7 +7,7 @@ import random
 from collections import deque
 
 import pytest
-from yvy_helpers import build, cell
+from yvy_helpers import build
 
 from ytourney.games.api import Color
 from ytourney.games.yvy.game import GAME

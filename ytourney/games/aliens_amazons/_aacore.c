@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../core_common.h"
+
 /* The evaluation must round as Python does: no fused multiply-adds. */
 #if defined(__clang__)
 #pragma clang fp contract(off)
@@ -114,17 +116,8 @@ m_pop(Mask *m)
 
 /* --- splitmix64, as policy.SplitMix64 ------------------------------------------------------------------------ */
 
-static inline uint64_t
-rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static inline double rng_random(uint64_t *state) { return (double)(rng_next(state) >> 11) * (1.0 / 9007199254740992.0); }
-static inline Py_ssize_t rng_below(uint64_t *state, Py_ssize_t n) { return (Py_ssize_t)(rng_next(state) % (uint64_t)n); }
+static inline double rng_random(uint64_t *state) { return (double)(core_splitmix64(state) >> 11) * (1.0 / 9007199254740992.0); }
+static inline Py_ssize_t rng_below(uint64_t *state, Py_ssize_t n) { return (Py_ssize_t)(core_splitmix64(state) % (uint64_t)n); }
 
 /* --- Tables: one board's step and jump tables ------------------------------------------------------------------ */
 
@@ -1730,7 +1723,7 @@ Kernel_key(KernelObject *self, PyObject *Py_UNUSED(ignored))
                          (uint64_t)self->to_move, (uint64_t)self->amazons_placed, (uint64_t)self->captured};
     for (int i = 0; i < 7; i++) {
         uint64_t z = h ^ parts[i];
-        h = rng_next(&z) ^ (h << 1);
+        h = core_splitmix64(&z) ^ (h << 1);
     }
     return PyLong_FromLongLong((long long)(h >> 1));
 }
@@ -1868,8 +1861,7 @@ Kernel_rollout(KernelObject *self, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "On|O:rollout", kwlist, &seed_obj, &plies, &trace)) {
         return NULL;
     }
-    if (trace != Py_None && !PyList_Check(trace)) {
-        PyErr_SetString(PyExc_TypeError, "trace must be a list or None");
+    if (core_check_trace(trace == Py_None ? NULL : trace) < 0) {
         return NULL;
     }
     uint64_t rng = PyLong_AsUnsignedLongLongMask(seed_obj);
@@ -1919,19 +1911,7 @@ done:
 static PyObject *
 Kernel_get_cells(KernelObject *self, void *Py_UNUSED(closure))
 {
-    PyObject *list = PyList_New(self->n);
-    if (list == NULL) {
-        return NULL;
-    }
-    for (int c = 0; c < self->n; c++) {
-        PyObject *stone = PyLong_FromLong(self->cells[c]);
-        if (stone == NULL) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, c, stone);
-    }
-    return list;
+    return core_cells_list(self->cells, self->n);
 }
 
 static PyObject *
@@ -1939,12 +1919,6 @@ Kernel_get_termination(KernelObject *self, void *Py_UNUSED(closure))
 {
     NEED_TABLES(self, NULL);
     return Py_NewRef(self->tab->terms[self->term]);
-}
-
-static PyObject *
-Kernel_get_score(KernelObject *self, void *Py_UNUSED(closure))
-{
-    Py_RETURN_NONE;
 }
 
 static PyObject *
@@ -2020,7 +1994,7 @@ static PyMethodDef Kernel_methods[] = {
 static PyGetSetDef Kernel_getset[] = {
     {"cells", (getter)Kernel_get_cells, NULL, PyDoc_STR("Contents of every node: a new list."), NULL},
     {"termination", (getter)Kernel_get_termination, NULL, PyDoc_STR("How the game ended, or None."), NULL},
-    {"score", (getter)Kernel_get_score, NULL, PyDoc_STR("None: the game keeps no score."), NULL},
+    {"score", (getter)core_get_none, NULL, PyDoc_STR("None: the game keeps no score."), NULL},
     {"amazons", (getter)Kernel_get_amazons, NULL, PyDoc_STR("The mask of the Amazons on the board."), NULL},
     {"aliens", (getter)Kernel_get_aliens, NULL, PyDoc_STR("The mask of the Aliens on the board."), NULL},
     {"core_tables", (getter)Kernel_get_core_tables, NULL, PyDoc_STR("The board's Tables."), NULL},
@@ -2069,18 +2043,9 @@ static struct PyModuleDef aacore_module = {
 PyMODINIT_FUNC
 PyInit__aacore(void)
 {
-    if (PyType_Ready(&TablesType) < 0 || PyType_Ready(&KernelType) < 0) {
-        return NULL;
-    }
-    PyObject *module = PyModule_Create(&aacore_module);
-    if (module == NULL) {
-        return NULL;
-    }
-    if (PyModule_AddObjectRef(module, "Tables", (PyObject *)&TablesType) < 0 ||
-        PyModule_AddObjectRef(module, "Kernel", (PyObject *)&KernelType) < 0 ||
-        PyModule_AddIntConstant(module, "MAX_NODES", MAX_NODES) < 0) {
-        Py_DECREF(module);
-        return NULL;
+    PyObject *module = core_module_create(&aacore_module, "Tables", &TablesType, "Kernel", &KernelType, NULL);
+    if (module != NULL && PyModule_AddIntConstant(module, "MAX_NODES", MAX_NODES) < 0) {
+        Py_CLEAR(module);
     }
     return module;
 }

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../core_common.h"
+
 #define MAX_CELLS 511     /* every cell below PASS_ACTION */
 #define PASS_ACTION 512   /* games.kernel.PASS_ACTION */
 #define SWAP_MARK (-1)    /* the undo stack's entry of the pie answer's ply */
@@ -47,15 +49,6 @@ build_pattern_tables(void)
         arc_count[p] = (uint8_t)count;
         may_close[p] = (uint8_t)(count >= 2 || bits >= 3);
     }
-}
-
-static inline uint64_t
-splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
 }
 
 /* --- Tables: one board ------------------------------------------------------------------------------------------ */
@@ -191,12 +184,12 @@ Tables_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     uint64_t seed = 0x59765963u; /* fixed: equal positions give equal keys in every process */
     for (int colour = 0; colour < 2; colour++) {
         for (int cell = 0; cell < n; cell++) {
-            self->zobrist[colour][cell] = splitmix64(&seed);
+            self->zobrist[colour][cell] = core_splitmix64(&seed);
         }
     }
-    self->z_white = splitmix64(&seed);
+    self->z_white = core_splitmix64(&seed);
     for (int i = 0; i < 3; i++) {
-        self->z_passes[i] = i ? splitmix64(&seed) : 0;
+        self->z_passes[i] = i ? core_splitmix64(&seed) : 0;
     }
     self->ints = PyTuple_New(n + 1);
     if (self->ints == NULL) {
@@ -580,7 +573,7 @@ Kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 }
 
 static int
-Kernel_init(PyObject *self, PyObject *args, PyObject *kwds)
+Kernel_init(PyObject *Py_UNUSED(self), PyObject *Py_UNUSED(args), PyObject *Py_UNUSED(kwds))
 {
     return 0; /* everything happens in __new__ */
 }
@@ -737,16 +730,12 @@ closes(const KernelObject *self, int cell, int colour)
 static long
 action_of(PyObject *arg)
 {
-    if (!PyLong_CheckExact(arg)) {
-        return -1;
-    }
     int overflow;
-    long value = PyLong_AsLongAndOverflow(arg, &overflow);
-    if (value == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
+    long long value;
+    if (!core_action_ll(arg, &value, &overflow)) {
         return -1;
     }
-    return overflow || value < 0 || value > PASS_ACTION ? -1 : value;
+    return overflow || value < 0 || value > PASS_ACTION ? -1 : (long)value;
 }
 
 static PyObject *
@@ -1029,12 +1018,11 @@ Kernel_rollout(KernelObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "O!O!|O:rollout", &PyLong_Type, &seed_obj, &PyLong_Type, &plies_obj, &trace)) {
         return NULL;
     }
-    if (trace != Py_None && !PyList_Check(trace)) {
-        PyErr_SetString(PyExc_TypeError, "trace must be a list or None");
+    if (core_check_trace(trace == Py_None ? NULL : trace) < 0) {
         return NULL;
     }
     if (self->result != ONGOING) {
-        return PyFloat_FromDouble(self->result == DRAW ? 0.5 : self->result == BLACK ? 1.0 : 0.0);
+        return PyFloat_FromDouble(core_result_value(self->result));
     }
     uint64_t state = PyLong_AsUnsignedLongLongMask(seed_obj);
     if (state == (uint64_t)-1 && PyErr_Occurred()) {
@@ -1065,7 +1053,7 @@ Kernel_rollout(KernelObject *self, PyObject *args)
     int end = stones < 0 ? left : stones >= left ? 0 : left - (int)stones;
     int colour = self->to_move, winner = 0;
     while (left > end) {
-        int pick = (int)(splitmix64(&state) % (uint64_t)left);
+        int pick = (int)(core_splitmix64(&state) % (uint64_t)left);
         left--;
         int cell = pool[pick];
         pool[pick] = pool[left];
@@ -1177,31 +1165,19 @@ Kernel_setup_stones(KernelObject *self, PyObject *args)
 }
 
 static PyObject *
-Kernel_get_cells(KernelObject *self, void *closure)
+Kernel_get_cells(KernelObject *self, void *Py_UNUSED(closure))
 {
-    PyObject *list = PyList_New(self->n);
-    if (list == NULL) {
-        return NULL;
-    }
-    for (int c = 0; c < self->n; c++) {
-        PyObject *value = PyLong_FromLong(self->cells[c]); /* a cached small int */
-        if (value == NULL) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, c, value);
-    }
-    return list;
+    return core_cells_list(self->cells, self->n);
 }
 
 static PyObject *
-Kernel_get_empties(KernelObject *self, void *closure)
+Kernel_get_empties(KernelObject *self, void *Py_UNUSED(closure))
 {
     return empty_list(self, self->tables->ints, 0);
 }
 
 static PyObject *
-Kernel_get_loop_at(KernelObject *self, void *closure)
+Kernel_get_loop_at(KernelObject *self, void *Py_UNUSED(closure))
 {
     if (self->loop_at < 0) {
         Py_RETURN_NONE;
@@ -1210,13 +1186,13 @@ Kernel_get_loop_at(KernelObject *self, void *closure)
 }
 
 static PyObject *
-Kernel_get_geo(KernelObject *self, void *closure)
+Kernel_get_geo(KernelObject *self, void *Py_UNUSED(closure))
 {
     return Py_NewRef(self->tables->geo);
 }
 
 static PyObject *
-Kernel_get_tables(KernelObject *self, void *closure)
+Kernel_get_tables(KernelObject *self, void *Py_UNUSED(closure))
 {
     return Py_NewRef((PyObject *)self->tables);
 }
@@ -1303,18 +1279,9 @@ PyMODINIT_FUNC
 PyInit__yvycore(void)
 {
     build_pattern_tables();
-    if (PyType_Ready(&TablesType) < 0 || PyType_Ready(&KernelType) < 0) {
-        return NULL;
-    }
-    PyObject *module = PyModule_Create(&yvycore_module);
-    if (module == NULL) {
-        return NULL;
-    }
-    if (PyModule_AddObjectRef(module, "Tables", (PyObject *)&TablesType) < 0 ||
-        PyModule_AddObjectRef(module, "Kernel", (PyObject *)&KernelType) < 0 ||
-        PyModule_AddIntConstant(module, "MAX_CELLS", MAX_CELLS) < 0) {
-        Py_DECREF(module);
-        return NULL;
+    PyObject *module = core_module_create(&yvycore_module, "Tables", &TablesType, "Kernel", &KernelType, NULL);
+    if (module != NULL && PyModule_AddIntConstant(module, "MAX_CELLS", MAX_CELLS) < 0) {
+        Py_CLEAR(module);
     }
     return module;
 }

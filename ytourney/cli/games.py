@@ -294,7 +294,7 @@ def games(svg_dir: str | None) -> None:
               help="The colour name of the player who places the first stone.")
 @click.option("--pie/--no-pie", default=None,
               help="Offer the pie: genmove may answer `swap` on move 2 and `play COLOR swap` is accepted "
-                   "[default: the game's own; on for Y].")
+                   "[default: the game's own].")
 @click.option("--swap-style", type=click.Choice(("exchange", "recolor")), default="exchange", show_default=True,
               help="After a swap: exchange (the players trade colours) or recolor (the first stone changes colour "
                    "and Black moves next, HexGUI's convention).")

@@ -169,7 +169,7 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
               help="Games of each pair, seats reversed in pairs [default: 2].")
 @click.option("--game", default=None, metavar="NAME", help="The game [default: y]; `ytourney games` lists them.")
 @click.option("--board", "board_spec", default=None, help=f"Board [default: the game's own; tri:11 for Y]: {ACCEPTED_SPECS}.")
-@click.option("--pie/--no-pie", default=None, help="Offer the swap after the first move [default: on].")
+@click.option("--pie/--no-pie", default=None, help="Offer the swap after the first move [default: the game's own].")
 @rule_flag_options
 @click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
               help="A rule option of the game (see `ytourney games`), e.g. --rule max_plies=400; repeatable.")

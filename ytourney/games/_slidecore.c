@@ -1093,15 +1093,7 @@ Kernel_undo(KernelObject *self, PyObject *Py_UNUSED(ignored))
     Py_RETURN_NONE;
 }
 
-static PyObject *
-Kernel_count_swap(KernelObject *self, PyObject *Py_UNUSED(ignored))
-{
-    if (CORE_PUSH32(self, SWAP_ENTRY) < 0) {
-        return NULL;
-    }
-    self->plies++;
-    Py_RETURN_NONE;
-}
+CORE_KERNEL_COUNT_SWAP(Kernel, SWAP_ENTRY)
 
 static PyObject *
 Kernel_is_legal(KernelObject *self, PyObject *action)
@@ -1664,18 +1656,15 @@ static PyMethodDef Kernel_methods[] = {
     {"play_move", (PyCFunction)Kernel_play_move, METH_O,
      PyDoc_STR("play_move($self, move, /)\n--\n\nApply a legal slide given as one of the tables' own Moves: True; "
                "False (nothing done) for anything else.")},
-    {"is_legal", (PyCFunction)Kernel_is_legal, METH_O,
-     PyDoc_STR("is_legal($self, action, /)\n--\n\nTrue when apply(action) is allowed now (any object may be asked).")},
+    CORE_METHOD_IS_LEGAL(Kernel_is_legal),
     {"apply", (PyCFunction)Kernel_apply, METH_O,
      PyDoc_STR("apply($self, action, /)\n--\n\nSlide and judge the end (ValueError if not legal).")},
     {"undo", (PyCFunction)Kernel_undo, METH_NOARGS,
      PyDoc_STR("undo($self, /)\n--\n\nTake back the last slide or pie answer's ply.")},
-    {"count_swap", (PyCFunction)Kernel_count_swap, METH_NOARGS,
-     PyDoc_STR("count_swap($self, /)\n--\n\nCount the pie answer's ply.")},
+    CORE_METHOD_COUNT_SWAP(Kernel_count_swap),
     {"key", (PyCFunction)Kernel_key, METH_NOARGS,
      PyDoc_STR("key($self, /)\n--\n\nA hash of the stones and the side to move.")},
-    {"clone", (PyCFunction)Kernel_clone, METH_NOARGS,
-     PyDoc_STR("clone($self, /)\n--\n\nAn independent copy, its undo stack too.")},
+    CORE_METHOD_CLONE(Kernel_clone),
     {"source_actions", (PyCFunction)Kernel_source_actions, METH_O,
      PyDoc_STR("source_actions($self, source, /)\n--\n\nThe slides of the stone on `source`, whoever's it is.")},
     {"winning_stones", (PyCFunction)Kernel_winning_stones, METH_NOARGS,
@@ -1697,9 +1686,7 @@ static PyMethodDef Kernel_methods[] = {
 };
 
 static PyMemberDef Kernel_members[] = {
-    {"to_move", T_INT, offsetof(KernelObject, to_move), READONLY, PyDoc_STR("The side to move: 1 or 2.")},
-    {"plies", T_PYSSIZET, offsetof(KernelObject, plies), READONLY, PyDoc_STR("Actions since the start.")},
-    {"result", T_INT, offsetof(KernelObject, result), READONLY, PyDoc_STR("-1 ongoing, 0 a draw, else the winner.")},
+    CORE_KERNEL_MEMBERS(KernelObject),
     {NULL},
 };
 

@@ -344,6 +344,49 @@ core_pointer_find(PyObject *const *keys, const int32_t *values, size_t mask, con
         return PyBool_FromLong(self->moves != NULL);                                                               \
     }
 
+/* Kernel_count_swap for a kernel whose int32 undo stack takes `swap_entry` for the pie answer's ply. */
+#define CORE_KERNEL_COUNT_SWAP(Kernel, swap_entry)                                                               \
+    static PyObject *Kernel##_count_swap(Kernel##Object *self, PyObject *Py_UNUSED(ignored))                     \
+    {                                                                                                              \
+        if (CORE_PUSH32(self, (swap_entry)) < 0) {                                                                 \
+            return NULL;                                                                                           \
+        }                                                                                                          \
+        self->plies++;                                                                                             \
+        Py_RETURN_NONE;                                                                                            \
+    }
+
+/* The Kernel_methods entries every kernel documents alike. */
+#define CORE_METHOD_IS_LEGAL(func)                                                                                \
+    {"is_legal", (PyCFunction)(func), METH_O,                                                                      \
+     PyDoc_STR("is_legal($self, action, /)\n--\n\nTrue when apply(action) is allowed now (any object may be asked).")}
+#define CORE_METHOD_COUNT_SWAP(func)                                                                              \
+    {"count_swap", (PyCFunction)(func), METH_NOARGS,                                                               \
+     PyDoc_STR("count_swap($self, /)\n--\n\nCount the pie answer's ply.")}
+#define CORE_METHOD_CLONE(func)                                                                                   \
+    {"clone", (PyCFunction)(func), METH_NOARGS,                                                                    \
+     PyDoc_STR("clone($self, /)\n--\n\nAn independent copy, its undo stack too.")}
+
+/* The Kernel_members entries to_move, plies (a Py_ssize_t) and result of a kernel struct `Object`. */
+#define CORE_KERNEL_MEMBERS(Object)                                                                               \
+    {"to_move", T_INT, offsetof(Object, to_move), READONLY, PyDoc_STR("The side to move: 1 or 2.")},              \
+    {"plies", T_PYSSIZET, offsetof(Object, plies), READONLY, PyDoc_STR("Actions since the start.")},              \
+    {"result", T_INT, offsetof(Object, result), READONLY, PyDoc_STR("-1 ongoing, 0 a draw, else the winner.")}
+
+/* The checks of Tables.set_moves: a tuple of exactly n Moves, set once (`set`: already done); 0, or -1. */
+static inline int
+core_check_moves(PyObject *moves, Py_ssize_t n, int set)
+{
+    if (!PyTuple_CheckExact(moves) || PyTuple_GET_SIZE(moves) != n) {
+        PyErr_Format(PyExc_ValueError, "expected a tuple of %zd moves", n);
+        return -1;
+    }
+    if (set) {
+        PyErr_SetString(PyExc_RuntimeError, "the tables' moves are set once");
+        return -1;
+    }
+    return 0;
+}
+
 /* A getter of None (a kernel that keeps no score). */
 static inline PyObject *
 core_get_none(PyObject *Py_UNUSED(self), void *Py_UNUSED(closure))

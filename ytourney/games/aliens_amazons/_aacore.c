@@ -116,8 +116,17 @@ m_pop(Mask *m)
 
 /* --- splitmix64, as policy.SplitMix64 ------------------------------------------------------------------------ */
 
-static inline double rng_random(uint64_t *state) { return (double)(core_splitmix64(state) >> 11) * (1.0 / 9007199254740992.0); }
-static inline Py_ssize_t rng_below(uint64_t *state, Py_ssize_t n) { return (Py_ssize_t)(core_splitmix64(state) % (uint64_t)n); }
+static inline double
+rng_random(uint64_t *state)
+{
+    return (double)(core_splitmix64(state) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static inline Py_ssize_t
+rng_below(uint64_t *state, Py_ssize_t n)
+{
+    return (Py_ssize_t)(core_splitmix64(state) % (uint64_t)n);
+}
 
 /* --- Tables: one board's step and jump tables ------------------------------------------------------------------ */
 

@@ -1414,7 +1414,9 @@ static PyObject *Kernel_get_termination(KernelObject *self, void *Py_UNUSED(clos
     }
 }
 
-static PyObject *Kernel_get_goal_all(KernelObject *self, void *Py_UNUSED(closure)) { return PyBool_FromLong(self->goal_all); }
+static PyObject *Kernel_get_goal_all(KernelObject *self, void *Py_UNUSED(closure)) {
+    return PyBool_FromLong(self->goal_all);
+}
 
 static PyObject *Kernel_get_tables(KernelObject *self, void *Py_UNUSED(closure)) { return Py_NewRef(self->t); }
 
@@ -1443,18 +1445,15 @@ static PyMethodDef Kernel_methods[] = {
     {"play_move", (PyCFunction)Kernel_play_move, METH_O,
      PyDoc_STR("play_move($self, move, /)\n--\n\nApply a Move of the last legal_moves list of this position: True; "
                "False (nothing done) for anything else.")},
-    {"is_legal", (PyCFunction)Kernel_is_legal, METH_O,
-     PyDoc_STR("is_legal($self, action, /)\n--\n\nTrue when apply(action) is allowed now (any object may be asked).")},
+    CORE_METHOD_IS_LEGAL(Kernel_is_legal),
     {"apply", (PyCFunction)Kernel_apply, METH_O,
      PyDoc_STR("apply($self, action, /)\n--\n\nPlay a legal action and decide the end (ValueError if not legal).")},
     {"undo", (PyCFunction)Kernel_undo, METH_NOARGS,
      PyDoc_STR("undo($self, /)\n--\n\nTake back the last action or pie answer's ply.")},
-    {"count_swap", (PyCFunction)Kernel_count_swap, METH_NOARGS,
-     PyDoc_STR("count_swap($self, /)\n--\n\nCount the pie answer's ply.")},
+    CORE_METHOD_COUNT_SWAP(Kernel_count_swap),
     {"key", (PyCFunction)Kernel_key, METH_NOARGS,
      PyDoc_STR("key($self, /)\n--\n\nA hash of the stones and the side to move.")},
-    {"clone", (PyCFunction)Kernel_clone, METH_NOARGS,
-     PyDoc_STR("clone($self, /)\n--\n\nAn independent copy, its undo stack too.")},
+    CORE_METHOD_CLONE(Kernel_clone),
     {"setup", (PyCFunction)Kernel_setup, METH_VARARGS,
      PyDoc_STR("setup($self, black, white, to_move=1, /)\n--\n\nReplace the stones and the side to move; the ply "
                "count stays, the undo stack starts afresh and the game is on.")},
@@ -1476,9 +1475,7 @@ static PyMethodDef Kernel_methods[] = {
 };
 
 static PyMemberDef Kernel_members[] = {
-    {"to_move", T_INT, offsetof(KernelObject, to_move), READONLY, PyDoc_STR("The side to move: 1 or 2.")},
-    {"plies", T_PYSSIZET, offsetof(KernelObject, plies), READONLY, PyDoc_STR("Actions since the start.")},
-    {"result", T_INT, offsetof(KernelObject, result), READONLY, PyDoc_STR("-1 ongoing, 0 a draw, else the winner.")},
+    CORE_KERNEL_MEMBERS(KernelObject),
     {"max_plies", T_LONGLONG, offsetof(KernelObject, max_plies), READONLY, PyDoc_STR("The move limit.")},
     {NULL},
 };

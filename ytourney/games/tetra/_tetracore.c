@@ -324,12 +324,7 @@ fail:
 static PyObject *
 Tables_set_moves(TablesObject *self, PyObject *moves)
 {
-    if (!PyTuple_CheckExact(moves) || PyTuple_GET_SIZE(moves) != self->size + self->nmoves) {
-        PyErr_Format(PyExc_ValueError, "expected a tuple of %d moves", self->size + self->nmoves);
-        return NULL;
-    }
-    if (self->moves != NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "the tables' moves are set once");
+    if (core_check_moves(moves, (Py_ssize_t)self->size + self->nmoves, self->moves != NULL) < 0) {
         return NULL;
     }
     self->moves = Py_NewRef(moves);
@@ -692,15 +687,7 @@ Kernel_undo(KernelObject *self, PyObject *Py_UNUSED(ignored))
     Py_RETURN_NONE;
 }
 
-static PyObject *
-Kernel_count_swap(KernelObject *self, PyObject *Py_UNUSED(ignored))
-{
-    if (CORE_PUSH32(self, SWAP_ENTRY) < 0) {
-        return NULL;
-    }
-    self->plies++;
-    Py_RETURN_NONE;
-}
+CORE_KERNEL_COUNT_SWAP(Kernel, SWAP_ENTRY)
 
 static PyObject *
 Kernel_is_legal(KernelObject *self, PyObject *action)
@@ -1218,18 +1205,15 @@ static PyMethodDef Kernel_methods[] = {
     {"play_move", (PyCFunction)Kernel_play_move, METH_O,
      PyDoc_STR("play_move($self, move, /)\n--\n\nApply a legal action given as one of the tables' own Moves: True; "
                "False (nothing done) for anything else.")},
-    {"is_legal", (PyCFunction)Kernel_is_legal, METH_O,
-     PyDoc_STR("is_legal($self, action, /)\n--\n\nTrue when apply(action) is allowed now (any object may be asked).")},
+    CORE_METHOD_IS_LEGAL(Kernel_is_legal),
     {"apply", (PyCFunction)Kernel_apply, METH_O,
      PyDoc_STR("apply($self, action, /)\n--\n\nPlay a legal action and judge the end (ValueError if not legal).")},
     {"undo", (PyCFunction)Kernel_undo, METH_NOARGS,
      PyDoc_STR("undo($self, /)\n--\n\nTake back the last action or pie answer's ply.")},
-    {"count_swap", (PyCFunction)Kernel_count_swap, METH_NOARGS,
-     PyDoc_STR("count_swap($self, /)\n--\n\nCount the pie answer's ply.")},
+    CORE_METHOD_COUNT_SWAP(Kernel_count_swap),
     {"key", (PyCFunction)Kernel_key, METH_NOARGS,
      PyDoc_STR("key($self, /)\n--\n\nA hash of the stones, the stones in hand and the side to move.")},
-    {"clone", (PyCFunction)Kernel_clone, METH_NOARGS,
-     PyDoc_STR("clone($self, /)\n--\n\nAn independent copy, its undo stack too.")},
+    CORE_METHOD_CLONE(Kernel_clone),
     {"evaluate", (PyCFunction)Kernel_evaluate, METH_NOARGS,
      PyDoc_STR("evaluate($self, /)\n--\n\nBlack's value by the figures each side holds alone (the knowledge's).")},
     {"winning_action", (PyCFunction)Kernel_winning_action, METH_NOARGS,
@@ -1245,9 +1229,7 @@ static PyMethodDef Kernel_methods[] = {
 };
 
 static PyMemberDef Kernel_members[] = {
-    {"to_move", T_INT, offsetof(KernelObject, to_move), READONLY, PyDoc_STR("The side to move: 1 or 2.")},
-    {"plies", T_PYSSIZET, offsetof(KernelObject, plies), READONLY, PyDoc_STR("Actions since the start.")},
-    {"result", T_INT, offsetof(KernelObject, result), READONLY, PyDoc_STR("-1 ongoing, 0 a draw, else the winner.")},
+    CORE_KERNEL_MEMBERS(KernelObject),
     {NULL},
 };
 

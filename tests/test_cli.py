@@ -117,7 +117,7 @@ def test_an_unset_rule_option_reads_default_in_play_and_validate(tmp_path: Path)
     config = tmp_path / "aa.yaml"
     config.write_text("name: aa\ngame: aliens-amazons\nplayers: [{name: a, bot: random}, {name: b, bot: random}]\n")
     code, out = invoke("validate", str(config), "--no-start")
-    assert code == 0 and "threshold default" in out and "None" not in out
+    assert code == 0 and "threshold 10, computed" in out and "None" not in out
 
 
 def test_play_refuses_a_negative_seed_as_match_does() -> None:

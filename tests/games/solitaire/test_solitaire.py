@@ -207,7 +207,12 @@ def test_cli_json_and_svg(tmp_path) -> None:
     data = json.loads(result.output)
     goal = data["goals"][0]
     assert goal["minimum"] is not None and len(goal["solution"]) == goal["minimum"]
+    assert goal["proved"] is True and goal["proof"].startswith(f"minimum {goal['minimum']}")
     assert svg.read_text().startswith("<svg")
+    unproved = CliRunner().invoke(main, ["solve", "custom", "--start", "B5 I5 F6 G6 H6 E7 E8 F8 E9", "--goal", "A5",
+                                         "--json", "--max-moves", "1"])
+    goal = json.loads(unproved.output)["goals"][0]
+    assert goal["proved"] is False and goal["proof"]  # the sentence stays beside the boolean
 
 
 def _replay_paths(start: frozenset[int], paths: list[tuple[int, ...]]) -> frozenset[int]:

@@ -161,3 +161,12 @@ def test_match_errors_name_the_option_and_match_takes_the_run_options(tmp_path: 
     written = yaml.safe_load((out / "match.yaml").read_text())
     assert written["fault_limit"] == 2 and written["handicap"] == {"mode": "fixed", "level": 8, "max_level": 8}
     assert match(*args, "--resume").exit_code == 0
+
+
+def test_a_rule_set_twice_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    for args in (["--misere", "--rule", "misere=off"], ["--no-pie", "--rule", "pie=on"],
+                 ["--rule", "pie=off", "--rule", "pie=on"]):
+        out = tmp_path / "twice"
+        result = match("a=random", "b=random", *args, "--out", str(out), "--quiet")
+        assert result.exit_code == 1 and "is already set" in result.output and "give each rule once" in result.output
+        assert not out.exists()

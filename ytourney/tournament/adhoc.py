@@ -139,6 +139,9 @@ def match_data(players: Sequence[str], options: MatchOptions) -> dict[str, Any]:
         if not sep or not key.strip():
             raise ConfigError(f"{_SOURCE}: --rule {item!r}: expected KEY=VALUE, like max_plies=400", source=_SOURCE,
                               value=item)
+        if key.strip() in rules:
+            raise ConfigError(f"{_SOURCE}: --rule {item!r}: rule {key.strip()!r} is already set (by --pie/--no-pie, a "
+                              "rule flag or an earlier --rule); give each rule once", source=_SOURCE, value=item)
         rules[key.strip()] = _yaml_value(value, f"--rule {key.strip()}")
     if rules:
         data["rules"] = rules

@@ -8,7 +8,7 @@ the kernel, undone afterwards. A game subclasses it where its knowledge pays (`G
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ytourney.games.kernel import DRAW, ONGOING, PASS_ACTION, Kernel
@@ -83,28 +83,29 @@ class Knowledge:
     def uniform_rollout(self, kernel: Kernel, seed: int, plies: int, trace: list[int] | None = None) -> float:
         """Black's value after up to `plies` uniformly random legal actions drawn from the LCG seeded with `seed`,
         then `evaluate`; the kernel is left as found (the pure-Python twin of a C core's uniform playout)."""
-        played = 0
-        while kernel.result == ONGOING and played < plies:
+        draw = [seed]
+
+        def uniform(kernel: Kernel) -> int | None:
             actions = kernel.legal_actions()
             if not actions:
-                break
-            seed = (seed * LCG_MUL + LCG_INC) & MASK64
-            action = actions[(seed >> 32) % len(actions)]
-            kernel.apply(action)
-            if trace is not None:
-                trace.append(action)
-            played += 1
-        value = result_value(kernel.result) if kernel.result != ONGOING else self.evaluate(kernel)
-        for _ in range(played):
-            kernel.undo()
-        return value
+                return None
+            draw[0] = (draw[0] * LCG_MUL + LCG_INC) & MASK64
+            return actions[(draw[0] >> 32) % len(actions)]
+
+        return self.play_out(kernel, uniform, plies, trace)
 
     def rollout(self, kernel: Kernel, rng: random.Random, plies: int, trace: list[int] | None = None) -> float:
         """Black's value of `kernel` from up to `plies` playout moves, then `evaluate`; the kernel is left as found.
         When `trace` is given, the playout appends each action it plays to it (RAVE learns from them)."""
+        return self.play_out(kernel, lambda position: self.playout_action(position, rng), plies, trace)
+
+    def play_out(self, kernel: Kernel, choose: Callable[[Kernel], int | None], plies: int,
+                 trace: list[int] | None) -> float:
+        """Black's value after up to `plies` actions `choose` picks (None: the side to move has none), then
+        `evaluate`; every action is undone afterwards and, with a `trace`, recorded in it."""
         played = 0
         while kernel.result == ONGOING and played < plies:
-            action = self.playout_action(kernel, rng)
+            action = choose(kernel)
             if action is None:
                 break
             kernel.apply(action)

@@ -64,7 +64,9 @@ class Search:
         self._root = node
         if node is not None:
             node.mover = 0  # the root is nobody's move: its statistics are never read as a value
-        self._nodes = 0 if node is None else node.size()
+        # a simulation adds at most one node, so a subtree holds at most its root's visits and the root: an O(1)
+        # bound kept instead of walking a tree of up to max_nodes on the clock
+        self._nodes = 0 if node is None else int(node.visits) + 1
 
     def run(self, kernel: Kernel, budget: Budget, actions: Sequence[int] | None = None) -> SearchResult:
         """Search `kernel` (left as found) among `actions` (default: the knowledge's search actions), keeping the tree

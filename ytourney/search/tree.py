@@ -85,12 +85,3 @@ class Node:
             if child.action == action:
                 return child
         return None
-
-    def size(self) -> int:
-        """Nodes in this subtree."""
-        count, todo = 0, [self]
-        while todo:
-            node = todo.pop()
-            count += 1
-            todo.extend(node.children)
-        return count

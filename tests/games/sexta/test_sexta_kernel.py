@@ -7,15 +7,30 @@ from __future__ import annotations
 import random
 
 import pytest
+import slide_checks
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from kernel_checks import (
+    check_apply_then_undo,
+    check_rollout_replays,
+    check_winning_action,
+)
+from slide_checks import (
+    NOT_SLIDES,
+    check_front_agrees,
+    check_is_legal_refuses,
+    check_python_lists_as_the_kernel,
+    check_slides_walk_the_rays,
+    slide_names,
+    snapshot,
+)
 
-from ytourney.games.api import SWAP, Color, Termination
-from ytourney.games.kernel import DRAW, NODE_LIMIT, ONGOING, PASS_ACTION, encode_path
+from ytourney.games.api import Color, Termination
+from ytourney.games.kernel import DRAW, ONGOING
 from ytourney.games.registry import get_game
 from ytourney.games.sexta.kernel import CHAIN, SextaKernel
 from ytourney.games.sexta.state import chain_of
-from ytourney.games.slide_tables import core, slide_action, slide_tables
+from ytourney.games.slide_tables import core
 
 GAME = get_game("sexta")
 BOARD = GAME.parse_board("kadon")
@@ -26,37 +41,16 @@ SEEDS = st.integers(0, 10_000)
 WHITE = "A9 I1 M5 J8 K7 L6"
 
 
-def n(name: str) -> int:
-    node = BOARD.index_of(name)
-    assert node is not None, name
-    return node
-
-
-def mask(names: str) -> int:
-    return sum(1 << n(x) for x in names.split())
-
-
-def slide(a: str, b: str) -> int:
-    return slide_action(n(a), n(b))
+n, mask, slide = slide_names(BOARD)
 
 
 def kernel(black: str, white: str = WHITE, to_move: Color = Color.BLACK, **rules: object) -> SextaKernel:
     return SextaKernel(BOARD, GAME.parse_rules(rules), mask(black), mask(white), to_move)
 
 
-def snapshot(k: SextaKernel) -> tuple[object, ...]:
-    return (k.key(), k.cells.copy(), k.masks.copy(), k.to_move, k.plies, k.result, k.termination, k.legal_actions())
-
-
 def random_kernel(seed: int, plies: int) -> tuple[SextaKernel, random.Random]:
-    """The start after up to `plies` random slides, a win in one taken now and then so chains form."""
-    rng = random.Random(seed)
-    k = GAME.new_state(BOARD, RULES).search_kernel()
-    for _ in range(plies):
-        if k.result != ONGOING:
-            break
-        k.apply(rng.choice(k.legal_actions()))
-    return k, rng  # type: ignore[return-value]
+    """The start after up to `plies` random slides (fewer when the game ends first)."""
+    return slide_checks.random_kernel(GAME, BOARD, RULES, seed, plies)
 
 
 @QUICK
@@ -64,17 +58,7 @@ def random_kernel(seed: int, plies: int) -> tuple[SextaKernel, random.Random]:
 def test_apply_then_undo_restores_the_position_its_key_and_its_legal_actions(seed: int, start: int,
                                                                              depth: int) -> None:
     k, rng = random_kernel(seed, start)
-    before = snapshot(k)
-    played = 0
-    while k.result == ONGOING and played < depth:
-        k.apply(rng.choice(k.legal_actions()))
-        if played == 0:
-            k.count_swap()
-            k.undo()
-        played += 1
-    for _ in range(played):
-        k.undo()
-    assert snapshot(k) == before
+    check_apply_then_undo(k, rng, depth, snapshot)
 
 
 @QUICK
@@ -83,56 +67,22 @@ def test_the_legal_actions_are_every_slide_along_a_line_once(seed: int, plies: i
     k, _ = random_kernel(seed, plies)
     if k.result != ONGOING:
         return
-    legal = k.legal_actions()
-    assert len(legal) == len(set(legal))
-    expected = set()
-    for source in range(BOARD.num_cells):
-        if k.cells[source] == k.to_move:
-            for ray in BOARD.rays[source]:
-                for node in ray:
-                    if k.cells[node]:
-                        break
-                    expected.add(slide_action(source, node))
-    assert set(legal) == expected
-    assert {a for a in slide_tables(BOARD).pairs if k.is_legal(a)} == expected
+    check_slides_walk_the_rays(k, BOARD)
 
 
 @QUICK
 @given(SEEDS, st.booleans(), st.booleans())
 def test_kernel_and_front_agree_on_every_move_and_outcome(seed: int, pie: bool, rings: bool) -> None:
     rules = GAME.parse_rules({"pie": pie, "rings": rings, "max_plies": 150})
-    state = GAME.new_state(BOARD, rules)
-    knowledge = GAME.knowledge(BOARD, rules)
-    k = state.search_kernel()
-    rng = random.Random(seed)
-    while not state.is_over:
-        moves = state.legal_moves()
-        assert [m for m in moves if m != SWAP] == [state.move_of(a) for a in k.legal_actions()]
-        move = rng.choice(moves)
-        if move != SWAP and rng.random() < 0.5 and (win := knowledge.winning_action(k)) is not None:
-            move = state.move_of(win)
-        state.play(move)
-        if move == SWAP:
-            k.count_swap()
-        else:
-            k.apply(state.action_of(move))  # type: ignore[arg-type]
-        assert (k.key(), k.plies, k.result, k.termination) == (state.kernel.key(), state.kernel.plies,
-                                                               state.kernel.result, state.kernel.termination)
-    outcome = state.outcome
-    assert outcome is not None and k.legal_actions() == [] and state.legal_moves() == []
-    assert outcome.winner == (None if k.result == DRAW else Color(k.result))
+    k, state = check_front_agrees(GAME, BOARD, rules, GAME.knowledge(BOARD, rules), seed, 0.5)
     if k.termination is CHAIN:
         assert chain_of(BOARD, k.cells, k.result, rings) == k.winning_stones() == state.winning_chain
 
 
-@pytest.mark.parametrize("action", [-1, -(1 << 40), 1 << 80, 0, 5, NODE_LIMIT, PASS_ACTION, PASS_ACTION + 1,
-                                    encode_path((0, 1, 2)), encode_path((0, 1), 2), encode_path((500, 501)),
-                                    encode_path((0, 0))])
+@pytest.mark.parametrize("action", NOT_SLIDES)
 def test_is_legal_takes_any_int_and_refuses_what_is_not_a_slide_here(action: int) -> None:
     k = kernel("B1 C1 D1 E2 F2 A5", "A9 I1 M5 J8 K7 E5")
-    assert k.is_legal(action) is False
-    assert k.is_legal(True) is False and k.is_legal("1") is False  # type: ignore[arg-type]
-    assert k.is_legal(slide("A5", "D5")) and not k.is_legal(slide("A5", "F5"))  # blocked by E5
+    check_is_legal_refuses(k, action, slide)
 
 
 def test_a_bent_chain_wins_and_undo_takes_it_back() -> None:
@@ -204,22 +154,8 @@ def test_winning_action_is_a_win_exactly_when_one_exists(seed: int, plies: int) 
     if k.result != ONGOING:
         return
     before = snapshot(k)
-    found = KNOWLEDGE.winning_action(k)
-    wins = []
-    for action in k.legal_actions():
-        k.apply(action)
-        if k.termination is CHAIN:
-            wins.append(action)
-        k.undo()
-    assert (found is None) == (not wins) and (found is None or found in wins)
-    trace: list[int] = []
-    value = KNOWLEDGE.rollout(k, rng, 16, trace)
-    assert 0.0 <= value <= 1.0 and snapshot(k) == before
-    for action in trace:
-        assert k.is_legal(action)
-        k.apply(action)
-    if k.result != ONGOING:
-        assert value == (0.5 if k.result == DRAW else float(k.result == Color.BLACK))
+    check_winning_action(k, KNOWLEDGE, CHAIN)
+    check_rollout_replays(k, KNOWLEDGE, rng, 16, before, snapshot)
 
 
 def _old_shape(cells: list[int], colour: int) -> float:
@@ -261,7 +197,4 @@ def test_the_c_core_lists_the_slides_as_python_does(seed: int, plies: int) -> No
     k, _ = random_kernel(seed, plies)
     if k.result != ONGOING:
         return
-    py = SextaKernel(BOARD, RULES, k.masks[1], k.masks[2], k.to_move)  # the state's kernel may be the C one
-    assert py.legal_actions() == py.python_actions() == k.legal_actions()
-    py.to_move = 3 - py.to_move  # the other side's slides too
-    assert py.legal_actions() == py.python_actions()
+    check_python_lists_as_the_kernel(k, SextaKernel, BOARD, RULES)  # the state's kernel may be the C one

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from kernel_checks import check_same_rollout, check_same_search, play_random
 
 from ytourney.errors import YTourneyError
 from ytourney.games.api import Color, Termination
@@ -62,16 +63,7 @@ def test_random_games_agree_ply_by_ply(seed: int) -> None:
         assert c.key() == c.clone().key()
         if py.result != ONGOING:
             break
-        assert KNOWLEDGE.evaluate(c) == KNOWLEDGE.evaluate(py)
-        assert KNOWLEDGE.winning_action(c) == KNOWLEDGE.winning_action(py)
-        draw = rng.getrandbits(32)
-        assert KNOWLEDGE.playout_action(c, random.Random(draw)) == KNOWLEDGE.playout_action(py, random.Random(draw))
-        py_trace: list[int] = []
-        c_trace: list[int] = []
-        plies = rng.choice((0, 1, 16, 40))
-        assert (KNOWLEDGE.rollout(c, random.Random(draw), plies, c_trace)
-                == KNOWLEDGE.rollout(py, random.Random(draw), plies, py_trace))
-        assert c_trace == py_trace
+        check_same_search(KNOWLEDGE, c, py, rng)
         if rng.random() < 0.3:  # a short excursion, taken back
             depth = 0
             while py.result == ONGOING and depth < 4:
@@ -97,18 +89,9 @@ def test_rollouts_agree_seed_for_seed_and_keep_the_playout_policy() -> None:
     for seed in range(60):
         rng = random.Random(seed)
         py, c = pair(seed, True, 1000)
-        for _ in range(rng.randrange(0, 45)):
-            if py.result != ONGOING:
-                break
-            action = rng.choice(py.legal_actions())
-            py.apply(action)
-            c.apply(action)
+        play_random([py, c], rng, rng.randrange(0, 45))
         for draw in range(10):
-            c_trace: list[int] = []
-            py_trace: list[int] = []
-            c_value = KNOWLEDGE.rollout(c, random.Random(draw), 16, c_trace)
-            assert KNOWLEDGE.rollout(py, random.Random(draw), 16, py_trace) == c_value
-            assert c_trace == py_trace
+            c_value = check_same_rollout(KNOWLEDGE, c, py, draw, 16)
             assert KNOWLEDGE.rollout(c, random.Random(draw), 16) == c_value  # the trace changes nothing
             agreed += 1
         same(py, c)  # a rollout leaves the kernel as found

@@ -8,6 +8,12 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from kernel_checks import (
+    check_apply_then_undo,
+    check_rollout_replays,
+    check_winning_action,
+    play_random,
+)
 
 from ytourney.games.api import SWAP, Color, Termination
 from ytourney.games.bitboard import bits
@@ -42,10 +48,7 @@ def random_kernel(seed: int, plies: int, max_plies: int = 1000) -> tuple[TetraKe
     """A kernel after up to `plies` random actions (fewer when the game ends first)."""
     rng = random.Random(seed)
     k = TetraKernel(TABLES, max_plies)
-    for _ in range(plies):
-        if k.result != ONGOING:
-            break
-        k.apply(rng.choice(k.legal_actions()))
+    play_random([k], rng, plies)
     return k, rng
 
 
@@ -54,17 +57,7 @@ def random_kernel(seed: int, plies: int, max_plies: int = 1000) -> tuple[TetraKe
 def test_apply_then_undo_restores_the_position_its_key_and_its_legal_actions(seed: int, start: int,
                                                                              depth: int) -> None:
     k, rng = random_kernel(seed, start)
-    before = snapshot(k)
-    played = 0
-    while k.result == ONGOING and played < depth:
-        k.apply(rng.choice(k.legal_actions()))
-        if played == 0:
-            k.count_swap()
-            k.undo()
-        played += 1
-    for _ in range(played):
-        k.undo()
-    assert snapshot(k) == before
+    check_apply_then_undo(k, rng, depth, snapshot)
     fresh = TetraKernel.setup(TABLES, 1000, bits(k.masks[1]), bits(k.masks[2]), (k.hand[1], k.hand[2]), k.to_move)
     assert (fresh.ones, fresh.twos) == (k.ones, k.twos)  # the incremental figure counts are the counts
 
@@ -162,31 +155,17 @@ def test_winning_action_is_a_win_exactly_when_one_exists(seed: int, plies: int) 
     if k.result != ONGOING:
         return
     before = snapshot(k)
-    found = KNOWLEDGE.winning_action(k)
-    wins = []
-    for action in k.legal_actions():
-        k.apply(action)
-        if k.termination is FIGURE:
-            wins.append(action)
-        k.undo()
-    assert (found is None) == (not wins) and (found is None or found in wins)
+    found = check_winning_action(k, KNOWLEDGE, FIGURE)
     assert KNOWLEDGE.urgent_actions(k) == ([] if found is None else [found])
-    trace: list[int] = []
-    value = KNOWLEDGE.rollout(k, rng, 16, trace)
-    assert 0.0 <= value <= 1.0 and snapshot(k) == before
-    for action in trace:  # the playout's actions replay legally, and a decided playout scores its end
-        assert k.is_legal(action)
-        k.apply(action)
-    if k.result != ONGOING:
-        assert value == (0.5 if k.result == DRAW else float(k.result == Color.BLACK))
-    elif len(trace) < 16:
+    value, trace = check_rollout_replays(k, KNOWLEDGE, rng, 16, before, snapshot)
+    if k.result == ONGOING and len(trace) < 16:
         assert not k.legal_actions() or value in (0.0, 1.0)
 
 
 @QUICK
 @given(SEEDS, st.integers(0, 80))
 def test_the_evaluation_weighs_the_figures_each_side_holds_alone(seed: int, plies: int) -> None:
-    import math  # noqa: PLC0415
+    import math
 
     k, _ = random_kernel(seed, plies)
     if k.result != ONGOING:  # an evaluation is of a game still going

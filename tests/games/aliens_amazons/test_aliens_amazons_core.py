@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from kernel_checks import check_same_rollout, play_random
 
 from ytourney.games.aliens_amazons import core, policy
 from ytourney.games.aliens_amazons import tables as t
@@ -140,23 +141,15 @@ def test_rollouts_evaluations_and_knowledge_agree_for_the_same_seeds() -> None:
     for seed in range(60):
         rng = random.Random(seed)
         py, c = pair()
-        for _ in range(rng.randrange(0, 260)):
-            if py.result != ONGOING:
-                break
-            action = rng.choice(py.legal_actions())
-            py.apply(action)
-            c.apply(action)
+        play_random([py, c], rng, rng.randrange(0, 260))
         assert policy.evaluate(c) == policy.evaluate(py) and KNOWLEDGE.evaluate(c) == KNOWLEDGE.evaluate(py)
         assert KNOWLEDGE.search_actions(c) == KNOWLEDGE.search_actions(py)
         assert KNOWLEDGE.winning_action(c) == KNOWLEDGE.winning_action(py)
         assert c.capture_moves() == py.capture_moves()
         for plies in (8, 30):
             draw = rng.getrandbits(32)
-            py_trace: list[int] = []
-            c_trace: list[int] = []
-            value = KNOWLEDGE.rollout(py, random.Random(draw), plies, py_trace)
-            assert KNOWLEDGE.rollout(c, random.Random(draw), plies, c_trace) == value
-            assert KNOWLEDGE.rollout(c, random.Random(draw), plies) == value and c_trace == py_trace
+            value = check_same_rollout(KNOWLEDGE, c, py, draw, plies)
+            assert KNOWLEDGE.rollout(c, random.Random(draw), plies) == value
             rollouts += 1
         assert facts(c) == facts(py)
     assert rollouts == 120

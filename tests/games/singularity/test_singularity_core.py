@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 import pytest
+from kernel_checks import play_random
 
 from ytourney.errors import GameOverError, IllegalMoveError, SwapNotAllowedError
 from ytourney.games.api import SWAP, Color, Move
@@ -169,12 +170,7 @@ def test_rollouts_agree_move_for_move_for_a_seed(plies: int) -> None:
     for seed in range(12):
         start_rng = random.Random(seed)
         py, c = (crowded(seed) if seed % 2 else pair(*start_nodes(BOARD, "black"), fusion=FUSIONS[seed % 3]))
-        for _ in range(start_rng.randrange(0, 30)):
-            if py.result != ONGOING:
-                break
-            action = start_rng.choice(py.legal_actions())
-            py.apply(action)
-            c.apply(action)
+        play_random([py, c], start_rng, start_rng.randrange(0, 30))
         before = view(c)
         traces: list[list[int]] = [[], []]
         values = [KNOWLEDGE.rollout(k, random.Random(seed), plies, trace) for k, trace in zip((py, c), traces)]

@@ -223,7 +223,9 @@ def test_white_first_engine_with_a_wrong_dialect_loses_by_protocol(settings: dic
 
 def test_game_clock_changes_the_move_time_sent_before_genmove(tmp_path: Path) -> None:
     log = tmp_path / "log"
-    bot = GtpBot(white_first("--log", str(log)))
+    # the engine spends a tenth of each move time it is given, so its clock runs down and the share changes (with no
+    # time spent a quiet machine kept the clock at 6.0 s all game and the time was sent once)
+    bot = GtpBot(white_first("--log", str(log), "--time-scale", "0.1"))
     try:
         clock = TimeControl(game_seconds=6.0, increment=0.0, grace_seconds=1.0)
         record = play_game([Seat("engine", bot), Seat("random", RandomBot(seed=3))], "tri:9", Rules(pie=False),

@@ -4,6 +4,7 @@ the YAML it writes read back by the one config reader."""
 from __future__ import annotations
 
 import collections
+import os
 import sys
 from pathlib import Path
 
@@ -170,3 +171,15 @@ def test_a_rule_set_twice_is_refused_before_anything_is_written(tmp_path: Path) 
         result = match("a=random", "b=random", *args, "--out", str(out), "--quiet")
         assert result.exit_code == 1 and "is already set" in result.output and "give each rule once" in result.output
         assert not out.exists()
+
+
+def test_a_site_in_the_results_folder_or_a_refused_feed_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "k1"
+    for publish, words in ((out, "is the results folder"), (out / "site", "is inside the results folder")):
+        result = match("a=random", "b=random", "--out", str(out), "--publish", str(publish), "--quiet")
+        assert result.exit_code == 1 and words in result.output and "give --publish a folder of its own" in result.output
+        assert not out.exists()  # refused before match.yaml (the same command could never succeed after it)
+    fifo = tmp_path / "feed"
+    os.mkfifo(fifo)
+    result = match("a=random", "b=random", "--out", str(out), "--jsonl-out", str(fifo), "--quiet")
+    assert result.exit_code == 1 and "FIFO" in result.output and not out.exists()

@@ -48,8 +48,6 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
         raise click.UsageError(f"--anchor {anchor!r} is not a player; expected one of {', '.join(names)}")
     if plan.stored < plan.planned:
         check_players(plan.config)  # before the store is opened: a broken player writes nothing
-    if prepare is not None:
-        prepare()  # what the run writes before its store (a match's config), once its players have started
     if plan.note and not quiet:
         click.echo(f"ytourney: {plan.note}", err=True)
     if not plan.stored and not quiet:
@@ -68,6 +66,8 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
         stored_hash = plan.stored_hash or plan.config.digest()  # a grown tournament: its stored games still count
         feeds = [stack.enter_context(contextlib.closing(open_feed(path, fmt, plan.directory, stored_hash)))
                  for path, fmt in outputs if path is not None]
+        if prepare is not None:
+            prepare()  # what the run writes before its store (a match's config), once every check has passed
 
         def on_game(record: Any) -> None:
             for feed in feeds:

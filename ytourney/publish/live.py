@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ytourney.errors import YTourneyError
+from ytourney.errors import ReportError, YTourneyError
 from ytourney.games.record import GameRecord
 from ytourney.publish.handicap_table import handicap_section
 from ytourney.publish.site import SiteResult, publish_site
@@ -48,6 +48,7 @@ class LiveSite:
     def __init__(self, directory: str | os.PathLike[str], site: str | os.PathLike[str], every: float = DEFAULT_EVERY,
                  inner: object | None = None, *, clock: Callable[[], float] = time.monotonic,
                  publish: Callable[..., SiteResult] = publish_results) -> None:
+        check_apart(directory, site)
         check_site_folder(site)  # refuse a foreign folder before the first game
         self.directory = Path(directory)
         self.site = Path(site)
@@ -126,3 +127,12 @@ class LiveSite:
             self.published += 1
         except Exception as err:  # a failed publish never stops the run: it is told, and tried again later
             self.errors.append(str(err) if isinstance(err, YTourneyError) else f"{type(err).__name__}: {err}")
+
+
+def check_apart(directory: str | os.PathLike[str], site: str | os.PathLike[str]) -> None:
+    """Refuse a site folder that is the results folder, inside it or around it (the two would overwrite each other)."""
+    results, out = Path(directory).resolve(), Path(site).resolve()
+    if out == results or results in out.parents or out in results.parents:
+        where = "is" if out == results else "is inside" if results in out.parents else "holds"
+        raise ReportError(f"site output {str(site)!r} {where} the results folder {str(directory)!r}; give --publish "
+                          "a folder of its own")

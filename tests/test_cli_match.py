@@ -183,3 +183,11 @@ def test_a_site_in_the_results_folder_or_a_refused_feed_writes_nothing(tmp_path:
     os.mkfifo(fifo)
     result = match("a=random", "b=random", "--out", str(out), "--jsonl-out", str(fifo), "--quiet")
     assert result.exit_code == 1 and "FIFO" in result.output and not out.exists()
+
+
+def test_one_file_for_both_feeds_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    out, feed = tmp_path / "k5", tmp_path / "games.txt"
+    result = match("a=random", "b=random", "--out", str(out), "--pgn-out", str(feed), "--jsonl-out",
+                   str(tmp_path / "." / "games.txt"), "--quiet")
+    assert result.exit_code == 1 and "name the same file" in result.output
+    assert not out.exists() and not feed.exists()

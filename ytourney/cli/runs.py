@@ -35,6 +35,7 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
     """Run a planned tournament with its live outputs (files, tables, a site), then print the final rating table
     (`run` and `match`)."""
     import contextlib
+    import os
     import sys
 
     from ytourney.errors import RunInterrupted
@@ -44,6 +45,9 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
     from ytourney.tournament.validation import check_players
 
     names = plan.config.player_names
+    if live.pgn is not None and live.jsonl is not None and (
+            os.path.realpath(live.pgn) == os.path.realpath(live.jsonl)):
+        raise click.ClickException(f"--pgn-out and --jsonl-out name the same file {live.pgn!r}; give each its own")
     if anchor is not None and anchor not in names:
         raise click.UsageError(f"--anchor {anchor!r} is not a player; expected one of {', '.join(names)}")
     if plan.stored < plan.planned:

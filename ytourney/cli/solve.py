@@ -28,9 +28,10 @@ from ytourney.cli.group import FiniteFloat, main
               help="The compiled search kernel or the pure-Python one (same answers).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
 @click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the start and the end of the first solution as an SVG file.")
+              help="Write the start and the end of the first solution as an SVG file (a new file or one solve wrote).")
+@click.option("--force", is_flag=True, help="Let --svg replace an existing file that solve did not write.")
 def solve(puzzle: str, goal: str | None, start: str | None, max_moves: int, seconds: float | None, kernel: str,
-          as_json: bool, svg_path: Path | None) -> None:
+          as_json: bool, svg_path: Path | None, force: bool) -> None:
     """Solve a peg solitaire on the kadon board for its fewest moves, and say what was proved.
 
     \b
@@ -47,14 +48,15 @@ def solve(puzzle: str, goal: str | None, start: str | None, max_moves: int, seco
     if max_moves < 1:
         raise click.BadParameter(f"must be at least 1, got {max_moves!r}", param_hint="'--max-moves'")
     if svg_path is not None:
-        _check_svg_target(svg_path)  # now, not after a search of half an hour whose results the error would drop
+        _check_svg_target(svg_path, force)  # now, not after a search of half an hour whose results it would drop
     progress = None if as_json or not sys.stderr.isatty() else progress_line
     report = run(puzzle, goal, start, max_moves, seconds, kernel, progress, svg_path)
     click.echo(json.dumps(report.data, indent=2) if as_json else report.text)
 
 
-def _check_svg_target(path: Path) -> None:
-    """A BadParameter unless `path` can take the SVG: a new name or a regular file, in an existing folder."""
+def _check_svg_target(path: Path, force: bool) -> None:
+    """A BadParameter unless `path` can take the SVG: a new name, an empty file or an SVG solve wrote (any regular
+    file with `force`), in an existing folder."""
     from ytourney.safe_files import kind_of
 
     folder = path.parent
@@ -66,3 +68,19 @@ def _check_svg_target(path: Path) -> None:
         if not stat.S_ISREG(mode):
             raise click.BadParameter(f"{str(path)!r} is {kind_of(mode)}; expected a regular file or a new name",
                                      param_hint="'--svg'")
+        if not force and not _written_by_solve(path):
+            raise click.BadParameter(f"{str(path)!r} exists and is not an SVG `ytourney solve` wrote (it is left "
+                                     "untouched); give a new name, or --force to replace it", param_hint="'--svg'")
+
+
+def _written_by_solve(path: Path) -> bool:
+    """True for an empty file or one whose opening carries solve's mark (read without following a link)."""
+    from ytourney.games.solitaire.render import SOLVE_MARK
+    from ytourney.safe_files import open_file
+
+    fd = open_file(path, "r", error=click.ClickException)
+    try:
+        head = os.read(fd, 512)
+    finally:
+        os.close(fd)
+    return not head.strip() or (head.lstrip().startswith(b"<svg") and SOLVE_MARK.encode() in head)

@@ -278,3 +278,15 @@ def test_a_bad_svg_target_is_refused_before_the_search(tmp_path: Path, target: s
                                                     "is a symbolic link; expected a regular file or a new name",
                                                     "is a character device; expected a regular file or a new name"))
     assert notes.read_text() == "keep\n"
+
+
+def test_svg_replaces_only_a_file_solve_wrote_unless_forced(tmp_path) -> None:
+    notes = tmp_path / "notes.svg"
+    notes.write_text("my notes\n")
+    args = ["solve", "custom", "--start", "B5 I5 F6 G6 H6 E7 E8 F8 E9", "--goal", "A5", "--svg", str(notes)]
+    refused = CliRunner().invoke(main, args)
+    assert refused.exit_code == 2 and "is not an SVG `ytourney solve` wrote" in refused.output
+    assert notes.read_text() == "my notes\n"  # refused before the search, the file untouched
+    assert CliRunner().invoke(main, [*args, "--force"]).exit_code == 0
+    assert notes.read_text().startswith("<svg")
+    assert CliRunner().invoke(main, args).exit_code == 0  # solve's own SVG is replaced without --force

@@ -15,6 +15,11 @@ def diagram(board: Board, stones: Collection[int], marks: Collection[int] = ()) 
     return board_text(board, [1 if c in stones else 0 for c in range(board.num_cells)], last=marks)
 
 
+SOLVE_MARK = 'data-ytourney="solve"'
+"""What the root element of every SVG `ytourney solve --svg` writes carries: an existing file without it is not one
+to replace unless --force."""
+
+
 def svg(board: Board, panels: list[tuple[str, Collection[int]]], goal: Collection[int] = ()) -> str:
     """One SVG with a titled panel per position side by side; goal nodes are ringed."""
     layout = board_layout(board.spec)
@@ -22,7 +27,7 @@ def svg(board: Board, panels: list[tuple[str, Collection[int]]], goal: Collectio
     pad = 2 * layout.spacing
     width, height = x1 - x0 + 2 * pad, y1 - y0 + 2 * pad
     radius = layout.radius
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width * len(panels):.1f} {height:.1f}" '
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" {SOLVE_MARK} viewBox="0 0 {width * len(panels):.1f} {height:.1f}" '
              f'width="{360 * len(panels)}" height="{360 * height / width:.0f}">']
     for i, (title, stones) in enumerate(panels):
         dx, dy = i * width + pad - x0, pad - y0

@@ -7,6 +7,7 @@ import os
 import stat
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -48,13 +49,14 @@ def solve(puzzle: str, goal: str | None, start: str | None, max_moves: int, seco
     if max_moves < 1:
         raise click.BadParameter(f"must be at least 1, got {max_moves!r}", param_hint="'--max-moves'")
     if svg_path is not None:
-        _check_svg_target(svg_path, force)  # now, not after a search of half an hour whose results it would drop
+        # now, not after a search of half an hour whose results it would drop
+        _check_svg_target(svg_path, force, report_module.svg_replaceable)
     progress = None if as_json or not sys.stderr.isatty() else progress_line
     report = run(puzzle, goal, start, max_moves, seconds, kernel, progress, svg_path)
     click.echo(json.dumps(report.data, indent=2) if as_json else report.text)
 
 
-def _check_svg_target(path: Path, force: bool) -> None:
+def _check_svg_target(path: Path, force: bool, replaceable: Any) -> None:
     """A BadParameter unless `path` can take the SVG: a new name, an empty file or an SVG solve wrote (any regular
     file with `force`), in an existing folder."""
     from ytourney.safe_files import kind_of
@@ -68,19 +70,7 @@ def _check_svg_target(path: Path, force: bool) -> None:
         if not stat.S_ISREG(mode):
             raise click.BadParameter(f"{str(path)!r} is {kind_of(mode)}; expected a regular file or a new name",
                                      param_hint="'--svg'")
-        if not force and not _written_by_solve(path):
+        if not force and not replaceable(path):
             raise click.BadParameter(f"{str(path)!r} exists and is not an SVG `ytourney solve` wrote (it is left "
                                      "untouched); give a new name, or --force to replace it", param_hint="'--svg'")
 
-
-def _written_by_solve(path: Path) -> bool:
-    """True for an empty file or one whose opening carries solve's mark (read without following a link)."""
-    from ytourney.games.solitaire.render import SOLVE_MARK
-    from ytourney.safe_files import open_file
-
-    fd = open_file(path, "r", error=click.ClickException)
-    try:
-        head = os.read(fd, 512)
-    finally:
-        os.close(fd)
-    return not head.strip() or (head.lstrip().startswith(b"<svg") and SOLVE_MARK.encode() in head)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -9,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from ytourney.games.solitaire.puzzle import PuzzleError, format_move, make_puzzle, replay
-from ytourney.games.solitaire.render import diagram, svg
+from ytourney.games.solitaire.render import SOLVE_MARK, diagram, svg
 from ytourney.games.solitaire.solver import Result, solve
-from ytourney.safe_files import write_file
+from ytourney.safe_files import open_file, write_file
 
 
 @dataclass
@@ -90,3 +91,14 @@ def run(name: str, goal: str | None, start: str | None, max_moves: int, seconds:
         drawing = svg(board, [("start", puzzle.start), ("end", end)], goal_cells)
         write_file(svg_path, drawing, error=PuzzleError)  # never through a link, into a FIFO or a device
     return Report("\n".join(lines), data, results)
+
+
+def svg_replaceable(path: Path) -> bool:
+    """True when `--svg` may replace `path`: an empty file or one whose opening carries solve's mark (read without
+    following a link)."""
+    fd = open_file(path, "r", error=PuzzleError)
+    try:
+        head = os.read(fd, 512)
+    finally:
+        os.close(fd)
+    return not head.strip() or (head.lstrip().startswith(b"<svg") and SOLVE_MARK.encode() in head)

@@ -258,6 +258,7 @@ def games(svg_dir: str | None) -> None:
 
     from ytourney.errors import ReportError
     from ytourney.games.registry import all_games
+    from ytourney.games.variant import Variant
     from ytourney.players import bots_of
     from ytourney.publish.svg import start_svg
     from ytourney.safe_files import kind_of, write_file
@@ -277,8 +278,10 @@ def games(svg_dir: str | None) -> None:
         click.echo(f"    boards:   {game.boards_help} (default {game.default_board})")
         click.echo(f"    moves:    {game.notation_example}; first to move: {game.first_color}")
         rules = game.rules_text(game.parse_rules(None)) or "none"
+        default = Variant(game, game.parse_board(game.default_board), game.parse_rules(None))
         click.echo(f"    rules:    {rules}{'; handicap ladder' if game.has_handicap else ''}")
         click.echo(f"    bots:     {', '.join(sorted(bots_of(game)))}")
+        click.echo(f"    default:  {default.spec}")
         click.echo(f"    rules page: {game.docs}")
 
 

@@ -195,10 +195,6 @@ class KernelState(PieSeats, abc.ABC):
             moves.append(SWAP)
         return moves
 
-    def legal_actions(self) -> list[int]:
-        """The kernel's legal actions (no pie answer), for a search or a bot working on actions."""
-        return [] if self._outcome is not None else self.kernel.legal_actions()
-
     def action_of(self, move: object) -> int | None:
         """The kernel action of a Move of this game (None for the pie answer or anything no action can be)."""
         table = self._moves

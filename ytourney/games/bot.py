@@ -31,6 +31,13 @@ class BotOption:
     high: float | None = None
 
 
+QUICK_SECONDS = BotOption(
+    float, 0.0, "seconds a move at most; this bot answers at once, well inside any budget (0: no limit of its own)",
+    0, 3600)
+"""The `seconds` option of a bot that never searches: every built-in bot takes a time budget, and a quick one keeps
+well inside it, so ladders and configs can give every rung the same `seconds=`."""
+
+
 @runtime_checkable
 class Bot(Protocol):
     """A player: told of each new game, asked for moves and for the pie decision, closed at the end."""

@@ -73,7 +73,7 @@ def test_a_morat_style_game_reads_by_move_order() -> None:
     ("(;GM[y]SZ[5];B[a1];W[b1];SW[])", "x.sgf: move 3 ('swap') is illegal"),
     ("(;GM[1]SZ[5];B[a1])", "x.sgf: GM[1] is not a game ytourney plays; expected GM[y]"),
     ("(;GM[y];B[a1])", "x.sgf: no board"),
-    ("(;GM[y]SZ[5]RE[B+];B[a1];W[b1])", "RE[B+] names a winner by the rules but the game is not over"),
+    ("(;GM[y]SZ[5]RE[B+];B[a1];W[b1])", "RE[B+] says a win for B, but this game of y is not over after 2 moves"),
     ("(;GM[y]SZ[5];B[a1]", "not readable SGF"),
 ])
 def test_bad_games_are_refused_with_file_and_move(text: str, message: str) -> None:

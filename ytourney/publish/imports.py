@@ -24,6 +24,7 @@ import yaml
 
 from ytourney.errors import ConfigError, RecordError, StoreError
 from ytourney.games.record import GameRecord
+from ytourney.games.rules import rule_value_text
 from ytourney.games.legacy import game_key
 from ytourney.publish.sgf import read_sgf_games
 from ytourney.safe_files import kind_of, read_file, write_file
@@ -123,13 +124,20 @@ def decoded(raw: bytes, source: str) -> str:
                           "ISO-8859-1 or Shift_JIS") from err
 
 
-def _one_setting(records: Sequence[GameRecord], what: str) -> None:
-    """RecordError unless every game has the first game's `what`."""
-    first = records[0]
-    for record in records:
+def _one_setting(sourced: Sequence[tuple[GameRecord, str]], what: str) -> None:
+    """RecordError unless every game has the first game's `what`, naming both files and the settings as the CLI
+    shows them (rules as 'pie=on, max_plies=1000')."""
+    first, first_file = sourced[0]
+    for record, file in sourced:
         if getattr(record, what) != getattr(first, what):
-            raise RecordError(f"the games use more than one {what} ({getattr(first, what)!r} and "
-                              f"{getattr(record, what)!r}); import each {what} into its own folder")
+            raise RecordError(f"the games use more than one {what}: {_setting(first, what)} in {first_file} and "
+                              f"{_setting(record, what)} in {file}; import each {what} into its own folder")
+
+
+def _setting(record: GameRecord, what: str) -> str:
+    if what == "rules":
+        return "rules " + ", ".join(f"{key}={rule_value_text(value)}" for key, value in record.rules_dict.items())
+    return repr(getattr(record, what))
 
 
 def synthetic_config(name: str, records: Sequence[GameRecord], players: Sequence[str], sources: int) -> str:
@@ -164,7 +172,7 @@ def import_sgf(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[s
     sourced = read_sourced(files)
     records = [record for record, _ in sourced]
     for what in ("game", "board", "rules"):
-        _one_setting(records, what)
+        _one_setting(sourced, what)
     events = {r.tournament for r in records}
     name = name or (events.pop() if len(events) == 1 and "" not in events else directory.resolve().name)
     players = tuple(dict.fromkeys(itertools.chain.from_iterable((r.first, r.second) for r in records)))

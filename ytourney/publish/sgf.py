@@ -12,7 +12,9 @@ termination, YS the seed, GN the game id, EV the tournament, RO the round, DT th
 
 Import reads ours and morat-style files (GM[y], its first mover called W, cells in our notation, SZ[N]): colours are
 read by move order whatever letter the first mover has, so PB/PW name the owners of the second and first movers'
-stones there. Every move is replayed by the rules; an illegal one stops the import with its file and move number.
+stones there. RU is read by the game's typed rule reader (an RU of another game is refused). Every move is replayed
+by the rules; an illegal one stops the import with its file and move number, and the final position decides the
+ending: RE and YT must agree with it (a game not over was lost by a fault).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +42,9 @@ MAX_SGF_NODES = 100_000
 NUMBER_BOUNDS: dict[str, tuple[int, int]] = {"GN": (0, 2**53), "RO": (0, 2**31 - 1), "YS": (0, 2**63 - 1),
                                              "HA": (0, 10_000)}
 """The whole numbers of the root node and what is accepted (the store keeps them as 64-bit integers)."""
+
+FAULT_RESULTS = ("+F", "+R", "+RESIGN")
+"""RE endings of a game lost by a fault other than time (B+T, W+T)."""
 
 # --- export -----------------------------------------------------------------------------------------------------
 
@@ -313,25 +318,41 @@ def sgf_game_of(value: str | None, source: str) -> Game:
                       f"GM[{SGF_GAME_PREFIX}<game>] with a game of {', '.join(game_names())}")
 
 
+def _titled(text: str, title: str) -> bool:
+    """True when `text` begins with the game title `title` as whole words (any case)."""
+    return text.lower() == title.lower() or text.lower().startswith(title.lower() + " ")
+
+
 def _rules_of(game: Game, text: str | None, source: str) -> Any:
-    """The rules of an RU value written by `rules_words` (the game's title first); the defaults otherwise."""
-    words = (text or game.title).split()
-    if not words or words[0].lower() != game.title.lower():
-        return game.parse_rules(None)
+    """The rules of an RU value as `rules_words` writes it (the game's title, then each option on or option=value
+    with a JSON value), read by the game's typed rule reader with a config's checks; no RU reads as the title alone.
+    RecordError naming the file and the game for an RU of another game, or for a value the reader refuses."""
+    text = " ".join((text or "").split()) or game.title  # no RU: the title alone, every switch off (as morat's)
+    shown = _shown(text, 60)
+    if not _titled(text, game.title):
+        named = [other for other in all_games().values() if _titled(text, other.title)]
+        what = f"names the game {named[0].name!r}" if named else f"does not begin with the game's title {game.title!r}"
+        raise RecordError(f"{source}: RU[{shown}] {what}; a game of {game.name} has RU[{game.title} ...]")
     given: dict[str, Any] = {}
-    for word in words[1:]:
-        key, _, value = word.partition("=")
+    for word in text[len(game.title):].split():
+        key, equals, value = word.partition("=")
+        key = key.lower()
+        if key in given:
+            raise RecordError(f"{source}: RU[{shown}] gives the {game.name} rule {key!r} twice")
         try:
-            given[key.lower()] = json.loads(value) if value else True
+            given[key] = json.loads(value) if equals else True
+        except RecursionError as err:
+            raise RecordError(f"{source}: RU[{shown}]: the {game.name} rule {key!r} has a value nested too deeply; "
+                              "expected a number, a word, true or false") from err
         except ValueError:
-            given[key.lower()] = value
+            given[key] = value  # a bare word: a string, as YAML reads it
     data = {key: given.get(key, False) if option.type is bool else given[key]
             for key, option in game.rule_options.items() if option.type is bool or key in given}
     data.update({key: value for key, value in given.items() if key not in data})
     try:
         return game.parse_rules(data)
     except YTourneyError as err:
-        raise RecordError(f"{source}: RU[{text}]: {err}") from err
+        raise RecordError(f"{source}: RU[{shown}]: {err}") from err
 
 
 def _winner(result: str, first_letter: str, state: Any, source: str) -> Color | None:
@@ -344,6 +365,38 @@ def _winner(result: str, first_letter: str, state: Any, source: str) -> Color | 
     if state.is_over:
         return state.outcome.winner
     raise RecordError(f"{source}: no result (RE[B+], RE[W+] or RE[0]) and the game is not over")
+
+
+def _ending_text(letters: Mapping[Color, str], winner: Color | None, termination: Termination) -> str:
+    """An ending in words, the colours by the file's letters: 'a draw by move-limit', 'a win for B by figure'."""
+    if winner is None:
+        return f"a draw by {termination.value}"
+    return f"a win for {letters[winner]} by {termination.value}"
+
+
+def _ending(game: Game, state: Any, result: str, termination: Termination | None, winner: Color | None,
+            plies: int, letters: Mapping[Color, str], source: str) -> Termination:
+    """The game's termination, decided by the replay: a finished position ends as the rules say, and RE and YT
+    must agree with it; an unfinished one can only have ended by a fault (time, illegal, crash, ...) with a winner.
+    RecordError naming the file and the game for a record that contradicts its position."""
+    outcome = state.outcome
+    claimed = f"RE[{result}]" + (f" YT[{termination.value}]" if termination is not None else "")
+    if outcome is not None:
+        by_fault = result.upper().endswith((*FAULT_RESULTS, "+T"))  # a fault said by RE whatever YT says
+        if termination in (None, outcome.termination) and winner is outcome.winner and not by_fault:
+            return outcome.termination
+        said = _ending_text(letters, winner, termination or outcome.termination) + (" by a fault" if by_fault else "")
+        raise RecordError(f"{source}: {claimed} says {said}, but this game of {game.name} ends after {plies} moves "
+                          f"in {_ending_text(letters, outcome.winner, outcome.termination)}")
+    if termination is not None and termination.is_fault and winner is not None:
+        return termination
+    if termination is not None and termination.is_fault:
+        raise RecordError(f"{source}: {claimed} is a draw by {termination.value}, but a fault loses the game; "
+                          f"expected RE[B+F] or RE[W+F] (this game of {game.name} is not over after {plies} moves)")
+    said = _ending_text(letters, winner, termination) if termination is not None else (
+        "a draw" if winner is None else f"a win for {letters[winner]}")
+    raise RecordError(f"{source}: {claimed} says {said}, but this game of {game.name} is not over after {plies} "
+                      "moves; a game cut short is lost by a fault (YT[time], YT[forfeit], ...)")
 
 
 def _board_property(game: Game) -> str:
@@ -362,6 +415,10 @@ def game_from_sgf(nodes: Sequence[Node], source: str) -> GameRecord:
         raise RecordError(f"{source}: an empty game tree")
     root = nodes[0]
     game = sgf_game_of(_one(root, "GM"), source)
+    named = _one(root, "YG")
+    if named is not None and named.lower() != game.name:
+        raise RecordError(f"{source}: GM[{_shown(_one(root, 'GM') or '')}] is a game of {game.name} but "
+                          f"YG[{_shown(named)}] names another; expected YG[{game.name}] or no YG")
     spec = _one(root, "YB") or (f"tri:{_one(root, 'SZ')}" if _one(root, "SZ") else None)
     if spec is None:
         raise RecordError(f"{source}: no board: give {_board_property(game)}")
@@ -406,29 +463,31 @@ def game_from_sgf(nodes: Sequence[Node], source: str) -> GameRecord:
     other_owner = _player(root, f"P{other_letter}") or "second mover"
     black, white = (first_owner, other_owner) if first_colour is Color.BLACK else (other_owner, first_owner)
     first, second = (other_owner, first_owner) if state.swapped else (first_owner, other_owner)
+    if first_owner == other_owner:
+        raise RecordError(f"{source}: PB and PW both name {_shown(first_owner)!r}; a game against oneself is not "
+                          "rated, expected two players")
     result = _one(root, "RE") or ""
     termination_text = _one(root, "YT")
-    outcome = state.outcome
     try:
         termination = Termination.parse(termination_text) if termination_text else (
             Termination.TIME if result.upper().endswith("+T") else
-            Termination.FORFEIT if result.upper().endswith(("+F", "+R", "+RESIGN")) else
-            outcome.termination if outcome is not None else None)
+            Termination.FORFEIT if result.upper().endswith(FAULT_RESULTS) else None)
     except RecordError as err:
         raise RecordError(f"{source}: YT[{termination_text}] is no termination: {err}") from err
-    winner = _winner(result, first_letter if first_colour is Color.BLACK else other_letter, state, source)
-    if termination is None or (termination.is_rule and (outcome is None or outcome.winner is not winner)):
-        shown = "the game is not over" if outcome is None else "the position on the board says otherwise"
-        ending = termination.value if termination is not None else "the rules"
-        raise RecordError(f"{source}: RE[{result}] names a winner by {ending} but {shown} after "
-                          f"{len(moves)} moves")
+    black_letter = first_letter if first_colour is Color.BLACK else other_letter
+    winner = _winner(result, black_letter, state, source)
+    letters = {Color.BLACK: black_letter, Color.WHITE: "W" if black_letter == "B" else "B"}
+    termination = _ending(game, state, result, termination, winner, len(moves), letters, source)
     loser = (white if winner is Color.BLACK else black) if termination.is_fault else ""
     reason = _one(root, "C") or ""
     prefix = f"{loser} loses by {termination.value}: "
     reason = reason[len(prefix):] if termination.is_fault and reason.startswith(prefix) else ""
+    if state.outcome is not None:
+        reason = state.outcome.reason  # a rule ending's reason is the replay's, whatever C says
     date = _one(root, "DT") or ""
     started = f"{date[:10]}T00:00:00.000Z" if re.fullmatch(r"\d{4}-\d{2}-\d{2}.*", date) else ""
     score = _scores(_one(root, "YC"), source)
+    outcome = state.outcome
     if score is None and outcome is not None and outcome.score is not None:
         score = outcome.score
     return GameRecord(

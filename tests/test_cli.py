@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ytourney import __version__
@@ -206,6 +207,29 @@ def test_ctrl_c_in_any_command_exits_130_with_one_line() -> None:
 def test_bots_lists_builtins_with_options() -> None:
     code, out = invoke("bots")
     assert code == 0 and "random" in out and "swap_rate" in out
+
+
+def test_bots_shows_each_bots_measured_note_under_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ytourney.games.registry import all_games
+
+    for game in all_games().values():
+        monkeypatch.setattr(type(game), "bot_notes", {"random": "loses every game; about 30 plies"})
+        monkeypatch.setattr(type(game), "ladder", ("random", "mcts:playouts=50"))
+        code, out = invoke("bots", "--game", game.name)
+        lines = out.splitlines()
+        at = next(i for i, line in enumerate(lines) if line.startswith("random "))
+        assert code == 0 and lines[at + 1] == "    measured: rung 1 of 2: loses every game; about 30 plies", out
+
+
+def test_bots_shows_pie_only_options_only_where_the_pie_is_offered() -> None:
+    from ytourney.games.registry import all_games
+
+    for game in all_games().values():
+        code, out = invoke("bots", "--game", game.name)
+        pie = game.rules_dict(game.parse_rules(None))["pie"]
+        assert code == 0 and ("swap_rate=" in out) is pie, game.name
+        assert ("pie-only options (swap_rate" in out) is not pie, game.name
+        assert "seconds=" in out.split("random ", 1)[1].split("\n\n")[0]
 
 
 def test_bots_shows_a_bots_whole_summary_when_its_docstring_wraps() -> None:

@@ -103,3 +103,28 @@ def test_random_plays_y_exactly_as_before_the_game_api() -> None:
         move = bot.move(state.copy(), Limit())
         assert move.cell == rng.choice(state.empty_cells())
         state.play(move)
+
+
+def test_every_built_in_bot_of_every_game_takes_seconds() -> None:
+    from ytourney.games.registry import all_games
+    from ytourney.players import bots_of
+    from ytourney.players.spec import create_bot
+
+    for game in all_games().values():
+        for name in bots_of(game):
+            bot = create_bot(parse_bot_spec(f"{name}:seconds=0.05", game), seed=1)
+            try:
+                assert "seconds" in builtin_class(name, game).OPTIONS, (game.name, name)
+            finally:
+                bot.close()
+
+
+def test_every_games_ladder_is_made_of_its_own_bots_and_its_notes_name_them() -> None:
+    from ytourney.games.registry import all_games
+    from ytourney.players import bots_of
+
+    for game in all_games().values():
+        assert len(game.ladder) >= 2, game.name
+        for spec in game.ladder:
+            parse_bot_spec(spec, game)
+        assert set(game.bot_notes) <= set(bots_of(game)), game.name

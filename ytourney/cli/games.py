@@ -227,18 +227,34 @@ def bots(game_name: str) -> None:
     from ytourney.players import bots_of, builtin_class, builtin_options
 
     game = get_game(game_name)
+    pie = game.has_pie and bool(game.rules_dict(game.parse_rules(None)).get("pie"))
     click.echo(f"built-in bots for {game.title} (--game {game.name}):")
-    rows = {name: [(f"{key}={option.default!r}", f"({option.type.__name__})", option.help)
-                   for key, option in sorted(builtin_options(name, game).items())]
-            for name in sorted(bots_of(game))}
+    hidden: set[str] = set()
+    rows: dict[str, list[tuple[str, str, str]]] = {}
+    for name in sorted(bots_of(game)):
+        shown = {}
+        for key, option in sorted(builtin_options(name, game).items()):
+            if option.pie_only and not pie:  # how a bot answers a swap that these rules never offer
+                hidden.add(key)
+            else:
+                shown[key] = option
+        rows[name] = [(f"{key}={option.default!r}", f"({option.type.__name__})", option.help)
+                      for key, option in shown.items()]
     width = max((len(row[0]) for options in rows.values() for row in options), default=0)
     kinds = max((len(row[1]) for options in rows.values() for row in options), default=0)
+    ladder = [spec.partition(":")[0] for spec in game.ladder]
     for name, options in rows.items():
         cls = builtin_class(name, game)
         summary = " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())  # a summary may wrap a line
         click.echo(f"{name:<12} {summary}")
+        if name in game.bot_notes:
+            rung = f"rung {ladder.index(name) + 1} of {len(ladder)}: " if name in ladder else ""
+            click.echo(f"    measured: {rung}{game.bot_notes[name]}")
         for setting, kind, text in options:  # one set of columns for every bot's options
             click.echo(f"    {setting:<{width}}  {kind:<{kinds}}  {text}")
+    if hidden:
+        click.echo(f"\nThe pie is off in {game.title} by default: pie-only options ({', '.join(sorted(hidden))}) "
+                   "are not shown; they apply with --rule pie=on.")
     click.echo("\nAlso: a Python plugin 'path/to/file.py:ClassName', or an external GTP engine "
                "'gtp:NAME=COMMAND ARGS;KEY=VALUE;...' (see `ytourney match --help`).")
 

@@ -237,6 +237,14 @@ class Game(abc.ABC):
     rule_options: ClassVar[Mapping[str, RuleOption]] = {}
     own_bots: ClassVar[Mapping[str, str]] = {}
     """Bots of this game only, name -> 'module:Class'; a name here replaces a generic bot of that name."""
+    ladder: ClassVar[tuple[str, ...]] = ("random", "mcts")
+    """The graded built-in bots as specs, weakest first: each rung is meant to beat the one below (a ladder benchmark
+    plays the neighbours against each other)."""
+    bot_notes: ClassVar[Mapping[str, str]] = {}
+    """Built-in bot name -> its measured strength and typical game length, shown by `ytourney bots`."""
+    measured_side: ClassVar[Color | None] = None
+    """The colour a ladder measures a rung from when the game is too lopsided to measure both seats (None: both
+    seats, balanced)."""
     views: ClassVar[Views]
     """How the game shows itself (a `games.views.GameViews`)."""
     sgf_name: ClassVar[str | None] = None

@@ -29,6 +29,8 @@ class BotOption:
     help: str = ""
     low: float | None = None
     high: float | None = None
+    pie_only: bool = False
+    """True for an option that matters only when the pie is offered (how a bot answers or avoids the swap)."""
 
 
 QUICK_SECONDS = BotOption(

@@ -12,7 +12,7 @@ from ytourney.games.aliens_amazons import tables as t
 from ytourney.games.aliens_amazons.policy import evaluate
 from ytourney.games.aliens_amazons.state import AliensAmazonsState
 from ytourney.games.api import Move, State
-from ytourney.games.bot import BaseBot, BotOption, Limit
+from ytourney.games.bot import QUICK_SECONDS, BaseBot, BotOption, Limit
 
 
 class HeuristicBot(BaseBot):
@@ -20,10 +20,11 @@ class HeuristicBot(BaseBot):
     room."""
 
     name = "heuristic"
-    OPTIONS: ClassVar[dict[str, BotOption]] = {}
+    OPTIONS: ClassVar[dict[str, BotOption]] = {"seconds": QUICK_SECONDS}
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, seconds: float = 0.0) -> None:
         super().__init__(seed)
+        self.seconds = seconds
         self._rng = random.Random(seed)
 
     def move(self, state: State, limit: Limit) -> Move:

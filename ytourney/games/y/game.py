@@ -92,6 +92,7 @@ class YGame(Game):
         "mcts": "ytourney.games.y.bots.mcts:MctsBot",
         "mcts-pro": "ytourney.games.y.bots.mcts_pro:MctsProBot",
     }
+    ladder: ClassVar[tuple[str, ...]] = ("random", "heuristic", "mcts", "mcts-pro")
 
     def parse_board(self, spec: str) -> Board:
         """Any tri:N board or kadon."""

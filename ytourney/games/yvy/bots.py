@@ -6,7 +6,7 @@ import random
 from typing import ClassVar
 
 from ytourney.games.api import PASS, Move, MoveKind, State
-from ytourney.games.bot import BaseBot, BotOption, Limit
+from ytourney.games.bot import QUICK_SECONDS, BaseBot, BotOption, Limit
 
 
 def _placements(state: State) -> list[Move]:
@@ -19,14 +19,16 @@ class YvyRandomBot(BaseBot):
 
     name = "random"
     OPTIONS: ClassVar[dict[str, BotOption]] = {
-        "swap_rate": BotOption(float, 0.5, "probability of answering the first move with swap", 0, 1),
+        "swap_rate": BotOption(float, 0.5, "probability of answering the first move with swap", 0, 1, pie_only=True),
         "late_pass": BotOption(float, 0.0, "probability of passing once the board is `late` full", 0, 1),
         "late": BotOption(float, 0.5, "the share of filled cells from which `late_pass` applies", 0, 1),
+        "seconds": QUICK_SECONDS,
     }
 
     def __init__(self, seed: int | None = None, swap_rate: float = 0.5, late_pass: float = 0.0,
-                 late: float = 0.5) -> None:
+                 late: float = 0.5, seconds: float = 0.0) -> None:
         super().__init__(seed)
+        self.seconds = seconds
         self.swap_rate = swap_rate
         self.late_pass = late_pass
         self.late = late

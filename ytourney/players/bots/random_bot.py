@@ -6,7 +6,7 @@ import random
 from typing import ClassVar
 
 from ytourney.games.api import Move, State
-from ytourney.games.bot import BaseBot, BotOption, Limit
+from ytourney.games.bot import QUICK_SECONDS, BaseBot, BotOption, Limit
 
 
 def playable_moves(state: State) -> list[Move]:
@@ -25,12 +25,14 @@ class RandomBot(BaseBot):
 
     name = "random"
     OPTIONS: ClassVar[dict[str, BotOption]] = {
-        "swap_rate": BotOption(float, 0.5, "probability of answering the first move with swap", 0, 1),
+        "swap_rate": BotOption(float, 0.5, "probability of answering the first move with swap", 0, 1, pie_only=True),
+        "seconds": QUICK_SECONDS,
     }
 
-    def __init__(self, seed: int | None = None, swap_rate: float = 0.5) -> None:
+    def __init__(self, seed: int | None = None, swap_rate: float = 0.5, seconds: float = 0.0) -> None:
         super().__init__(seed)
         self.swap_rate = swap_rate
+        self.seconds = seconds
         self._rng = random.Random(seed)
 
     def reset(self, seed: int | None) -> None:

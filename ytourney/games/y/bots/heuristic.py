@@ -16,8 +16,7 @@ import numpy as np
 from ytourney.boards.board import ALL_SIDES, Board, BoardKind
 from ytourney.games.api import Color
 from ytourney.games.y.state import EMPTY, GameState
-from ytourney.games.bot import BaseBot, Limit
-from ytourney.games.bot import BotOption
+from ytourney.games.bot import QUICK_SECONDS, BaseBot, BotOption, Limit
 
 # Boards evaluated per numpy call; bounds memory on tri:26 (26 * 26 floats per board).
 CHUNK = 2048
@@ -215,11 +214,14 @@ class HeuristicBot(BaseBot):
             float, 0.0, "softmax temperature over win-probability percentages; 0 plays the best move", 0, 1e6
         ),
         "swap_margin": BotOption(float, 0.0, "swap when the first stone is worth more than 0.5 + this to Black",
-                                 -0.5, 0.5),
+                                 -0.5, 0.5, pie_only=True),
+        "seconds": QUICK_SECONDS,
     }
 
-    def __init__(self, seed: int | None = None, temperature: float = 0.0, swap_margin: float = 0.0) -> None:
+    def __init__(self, seed: int | None = None, temperature: float = 0.0, swap_margin: float = 0.0,
+                 seconds: float = 0.0) -> None:
         super().__init__(seed)
+        self.seconds = seconds
         if temperature < 0:
             raise ValueError(f"temperature must be >= 0, got {temperature!r}")
         self.temperature = temperature

@@ -146,7 +146,7 @@ class MctsBot(BaseBot):
                             1, 4096),
         "bridge": BotOption(float, 64.0, "prior wins (in playouts) for answering an intrusion into a bridge", 0, 1e9),
         "swap_margin": BotOption(float, 0.0, "swap when the first stone is worth more than 0.5 + this to Black",
-                                 -0.5, 0.5),
+                                 -0.5, 0.5, pie_only=True),
         "reuse": BotOption(bool, True, "keep the subtree of the actual moves between decisions"),
     }
 

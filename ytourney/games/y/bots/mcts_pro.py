@@ -150,7 +150,7 @@ class MctsProBot(BaseBot):
                            "off by default: a move's unused time is lost, while searching on grows the kept subtree)"),
         "reuse": BotOption(bool, True, "keep the subtree of the actual moves between decisions"),
         "swap_margin": BotOption(float, 0.0, "swap when the first stone is worth more than 0.5 + this to Black",
-                                 -0.5, 0.5),
+                                 -0.5, 0.5, pie_only=True),
         "python": BotOption(bool, False, "use the pure-Python search core even where the C core is built"),
     }
 

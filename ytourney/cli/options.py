@@ -129,10 +129,12 @@ def leagues(dirs: tuple[str, ...], detail: bool = True, *, pool: bool = False,
     when pooled); without detail the
     games are streamed from the stores and not kept. `single` names an output that holds one league only (refused
     with several)."""
-    from ytourney.publish.sources import load_sources, rate_sources, split_by_variant
+    from ytourney.publish.sources import load_sources, rate_sources, refuse_pool_across_games, split_by_variant
 
     sources = load_sources(dirs)
     variants = split_by_variant(sources)
+    if pool:
+        refuse_pool_across_games(variants)
     if len(variants) <= 1 or pool:
         heading = f" [pooled: {'; '.join(variant.label for variant, _ in variants)}]" if len(variants) > 1 else ""
         return [(heading, sources, rate_sources(sources, sources[0].rating_settings, detail=detail), None)]

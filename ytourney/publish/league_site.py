@@ -18,7 +18,8 @@ from ytourney.publish.html import render_page, stylesheet
 from ytourney.publish.live import publish_results
 from ytourney.publish.site import SiteResult, publish_site
 from ytourney.publish.site_files import SiteWriter
-from ytourney.publish.sources import LeagueKey, load_sources, rate_sources, split_by_variant
+from ytourney.publish.sources import (LeagueKey, load_sources, rate_sources, refuse_pool_across_games,
+                                      split_by_variant)
 
 
 def _folder_name(label: str, used: set[str]) -> str:
@@ -43,6 +44,8 @@ def publish_leagues(dirs: Sequence[str | os.PathLike[str]], out: str | os.PathLi
     section per league, each a site of its own in a folder of the index. Returns the index and every page written."""
     sources = load_sources(dirs)
     variants = split_by_variant(sources)
+    if pool:
+        refuse_pool_across_games(variants)
     if pool or len(variants) <= 1:
         return publish_results(dirs, out, title=title, status=status)
     site_title = title or " + ".join(dict.fromkeys(source.name for source in sources))

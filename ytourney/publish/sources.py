@@ -121,7 +121,32 @@ def load_sources(paths: Iterable[str | os.PathLike[str]]) -> list[Source]:
     sources = [load_source(path) for path in given.values()]
     if not sources:
         raise ReportError("no results folder given; expected one or more results folders")
+    _refuse_shared_games(sources)
     return sources
+
+
+def game_identity(record: GameRecord) -> tuple[Any, ...]:
+    """What tells one played game from every other: its tournament, id, players, seed and start time (a copy of a
+    folder, or an export of it, holds the same values; two runs of one config never do)."""
+    return (record.tournament, record.id, record.first, record.second, record.seed, record.started)
+
+
+def _refuse_shared_games(sources: Sequence[Source]) -> None:
+    """ReportError when a game is held by two sources (a folder and its copy, or its export): every report would
+    count it twice. Every command reading folders comes through here, so all count alike."""
+    if len(sources) < 2:
+        return
+    held: dict[tuple[Any, ...], Source] = {}
+    for source in sources:
+        shared: dict[str, int] = {}
+        for record in source.iter_records(moves=False):
+            first = held.setdefault(game_identity(record), source)
+            if first is not source:
+                shared[str(first.path)] = shared.get(str(first.path), 0) + 1
+        if shared:
+            other, count = next(iter(shared.items()))
+            raise ReportError(f"{str(source.path)!r} holds {count} game(s) that {other!r} holds too (a copy or an "
+                              "export of it?); they would count twice: give each game's folder once")
 
 
 VARIANT_IGNORES = ("pie",)
@@ -169,6 +194,20 @@ def _stored_variant(row: Sequence[Any]) -> LeagueKey:
     name, board, rules = row
     game = get_game(recorded_game(name))  # a name read from a store
     return LeagueKey.of(game, board, game.rules_dict(game.parse_rules(rules)))
+
+
+def refuse_pool_across_games(variants: Sequence[tuple[LeagueKey, Sequence[Source]]]) -> None:
+    """ReportError when a pool would mix games: a pool rates one game's boards and rules sets together, and a
+    player's skill at one game says nothing of another."""
+    games: dict[str, list[str]] = {}
+    for variant, held in variants:
+        folders = games.setdefault(variant.game.name, [])
+        folders += [str(source.path) for source in held if str(source.path) not in folders]
+    if len(games) > 1:
+        listed = "; ".join(f"{', '.join(repr(folder) for folder in folders)} hold{'s' if len(folders) == 1 else ''} "
+                           f"{name}" for name, folders in games.items())
+        raise ReportError(f"--pool rates one game's boards and rules sets together, but {listed}; leave out --pool "
+                          "for one table per game, or give one game's folders")
 
 
 def split_by_variant(sources: Sequence[Source]) -> list[tuple[LeagueKey, list[Source]]]:

@@ -300,7 +300,7 @@ def test_plain_progress_prints_a_line_every_interval(tmp_path: Path) -> None:
     clock.now += 3.0
     progress.game(records[3], lambda: "a 3/4")
     line = stream.getvalue()
-    assert line == "ytourney: 8/10 games (80%)  0.7 games/s  ETA 0:03  leader a 3/4\n"
+    assert line == "ytourney: 8/10 games (80%)  1.5 s/game  ETA 0:03  leader a 3/4\n"  # slow games: s/game
     progress.finish()
     assert stream.getvalue().count("\n") == 2 and "leader a 3/4" in stream.getvalue().splitlines()[-1]
 

@@ -40,7 +40,7 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
 
     from ytourney.errors import RunInterrupted
     from ytourney.publish.export import ExportFormat, open_feed
-    from ytourney.publish.ratings_table import RatingSort, folder_table, format_table
+    from ytourney.publish.ratings_table import RatingSort, RatingTable, folder_table, format_table
     from ytourney.tournament.progress import Progress
     from ytourney.tournament.validation import check_players
 
@@ -50,6 +50,7 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
         raise click.ClickException(f"--pgn-out and --jsonl-out name the same file {live.pgn!r}; give each its own")
     if anchor is not None and anchor not in names:
         raise click.UsageError(f"--anchor {anchor!r} is not a player; expected one of {', '.join(names)}")
+    plan.check_free()  # a folder another run holds is refused before anything is said
     if plan.stored < plan.planned:
         check_players(plan.config)  # before the store is opened: a broken player writes nothing
     if plan.note and not quiet:
@@ -57,10 +58,19 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
     if not plan.stored and not quiet:
         _warn_seats(plan.config)
 
+    def rating_table() -> RatingTable:
+        return folder_table(plan.directory, plan.config.ratings, elo=wants_elo(sort, show_elo, anchor),
+                            sprt=plan.config.schedule.sprt is not None, anchor=anchor, sort=RatingSort(sort))
+
     def table() -> str:
-        return format_table(folder_table(plan.directory, plan.config.ratings, elo=wants_elo(sort, show_elo, anchor),
-                                         sprt=plan.config.schedule.sprt is not None, anchor=anchor,
-                                         sort=RatingSort(sort)))
+        return format_table(rating_table())
+
+    final: list[RatingTable] = []  # the table after the run: the progress line's last leader is its first player
+
+    def final_table() -> RatingTable:
+        if not final:
+            final.append(rating_table())
+        return final[0]
 
     progress = None if quiet else Progress(sys.stderr)
     sink = live_site(plan.directory, site[0], site[1], progress)
@@ -85,7 +95,8 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
 
         try:
             summary = plan.run(workers=workers, backend=backend, address=address, progress=sink,
-                               gtp_log=gtp_log, on_game=on_game if feeds or live.rating_interval else None)
+                               gtp_log=gtp_log, on_game=on_game if feeds or live.rating_interval else None,
+                               final_leader=lambda: final_table().leader_text())
         except RunInterrupted as err:
             try:
                 final_publish(sink, quiet, f"Stopped: {err}")
@@ -99,7 +110,7 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
         for line in summary.lines():
             click.echo(f"ytourney: {line}", err=True)
     final_publish(sink, quiet, None if summary.complete else f"Stopped: {summary.lines()[0]}")
-    click.echo(table())
+    click.echo(format_table(final_table()))
 
 
 @main.command()
@@ -110,7 +121,7 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
               help="Results folder (default: results/<name>/ of the config).")
 @click.option("--resume", is_flag=True,
               help="Only continue: refuse to start if the folder holds no tournament yet.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress line, per-game lines or notes on stderr.")
 @click.option("--gtp-log", "gtp_log", type=click.Path(file_okay=False), default=None,
               help="Write every GTP engine's exchange, per engine and game, with timestamps, into this folder.")
 @click.option("--set", "overrides", multiple=True, metavar="KEY.PATH=VALUE",
@@ -196,7 +207,7 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
 @click.option("--sprt", default=None, metavar="elo0=0,elo1=5[,...]",
               help="Stop a 2-player match by an SPRT in Elo: elo0, elo1, alpha, beta, "
                    "model=pentanomial|trinomial|bernoulli (or p0, p1).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress display on stderr.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress line, per-game lines or notes on stderr.")
 @click.option("--resume", is_flag=True, help="Only continue: refuse to start if the folder holds no match yet.")
 @click.option("--set", "overrides", multiple=True, metavar="KEY.PATH=VALUE",
               help="Override one key of the match's config (the value read as YAML), e.g. --set fault_limit=2 "

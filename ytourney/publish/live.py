@@ -14,6 +14,7 @@ from ytourney.publish.handicap_table import handicap_section
 from ytourney.publish.site import SiteResult, publish_site
 from ytourney.publish.site_files import check_site_folder
 from ytourney.publish.sources import load_sources, rate_sources, sprt_state_of
+from ytourney.tournament.game_lines import GameReport
 
 DEFAULT_EVERY = 60.0
 """Seconds between two publishes of a running tournament, unless told otherwise."""
@@ -71,10 +72,10 @@ class LiveSite:
         self._forward("start", planned, stored, workers)
         self._maybe_publish(force=stored > 0)
 
-    def game(self, record: GameRecord, leader: Callable[[], str]) -> None:
-        """Count a stored game."""
+    def game(self, record: GameRecord, leader: Callable[[], str], report: GameReport | None = None) -> None:
+        """Count a stored game (its `report` goes to the display)."""
         self.done += 1
-        self._forward("game", record, leader)
+        self._forward("game", record, leader, report)
         self._maybe_publish()
 
     def tick(self, leader: Callable[[], str]) -> None:
@@ -86,10 +87,10 @@ class LiveSite:
         """Forward a message."""
         self._forward("note", message)
 
-    def finish(self) -> None:
+    def finish(self, leader: Callable[[], str] | None = None) -> None:
         """Wait for a publish in progress."""
         self.wait()
-        self._forward("finish")
+        self._forward("finish", leader)
 
     def wait(self) -> None:
         """Wait for the background publish, if one is running."""

@@ -199,6 +199,15 @@ class RatingTable:
             lines.append(self.sprt.summary())
         return lines
 
+    def leader_text(self) -> str:
+        """The table's first player with the figure it is ranked by, as the table shows it ('' when empty)."""
+        if not self.standings:
+            return ""
+        top = self.standings[0]
+        if self.sort is RatingSort.ELO and top.elo is not None:
+            return f"{top.name} (Elo {_elo_text(top.elo)})"
+        return f"{top.name} (rating {top.conservative:.2f})"
+
     @property
     def columns(self) -> tuple[Column, ...]:
         """The columns of this table: the Elo ones only when Elo was fitted; rank named after the sort."""

@@ -1,4 +1,5 @@
-"""Progress of a run on stderr: a live bar on a terminal, a plain line every few seconds otherwise."""
+"""Progress of a run on stderr: a live bar on a terminal, a plain line every few seconds otherwise; above it, a line
+per stored game (tournament.game_lines), as cutechess-cli prints them."""
 
 from __future__ import annotations
 
@@ -7,12 +8,26 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ytourney.games.record import GameRecord
+from ytourney.tournament.game_lines import GameReport
 
 BAR_WIDTH = 24
 TERMINAL_REFRESH = 0.1
 """Seconds between redraws of the live bar."""
 PLAIN_INTERVAL = 5.0
 """Seconds between plain progress lines (logs, CI)."""
+
+
+def rate_text(games: int, seconds: float) -> str:
+    """How fast games finish: games/s, or seconds (minutes) per game when a game takes a second or more."""
+    if games <= 0 or seconds <= 0:
+        return ""
+    rate = games / seconds
+    if rate >= 100:
+        return f"{rate:.0f} games/s"
+    if rate >= 1:
+        return f"{rate:.1f} games/s"
+    per_game = seconds / games
+    return f"{per_game:.1f} s/game" if per_game < 120 else f"{per_game / 60:.1f} min/game"
 
 
 def format_duration(seconds: float) -> str:
@@ -24,7 +39,8 @@ def format_duration(seconds: float) -> str:
 
 
 class Progress:
-    """Counts stored games and shows done/total, games/s, ETA and the leader by score."""
+    """Counts stored games and shows done/total, the rate, ETA, the leader by rating and an SPRT's LLR; prints each
+    game's lines above it."""
 
     def __init__(self, stream: TextIO, *, live: bool | None = None, interval: float = PLAIN_INTERVAL,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -40,6 +56,7 @@ class Progress:
         self._last_draw = float("-inf")
         self._drawn = False
         self._leader: Callable[[], str] = lambda: ""
+        self._sprt = ""
 
     # --- the runner's calls ---------------------------------------------------------------------------
 
@@ -51,12 +68,20 @@ class Progress:
         if stored < planned and self.live:
             self._draw(force=True)
 
-    def game(self, record: GameRecord, leader: Callable[[], str]) -> None:
-        """Count a stored game; redraw when due."""
+    def game(self, record: GameRecord, leader: Callable[[], str], report: GameReport | None = None) -> None:
+        """Count a stored game and print its lines; redraw when due."""
         self.done += 1
         if record.termination.is_fault:
             self.faults += 1
         self._leader = leader
+        if report is not None:
+            self._sprt = report.status or self._sprt
+            if report.lines:
+                self._clear()
+                self.stream.write("".join(f"{line}\n" for line in report.lines))
+                self.stream.flush()
+                self._draw(force=self.live and self._drawn)
+                return
         self._draw()
 
     def tick(self, leader: Callable[[], str]) -> None:
@@ -78,8 +103,10 @@ class Progress:
         self.stream.flush()
         self._draw(force=True)
 
-    def finish(self) -> None:
-        """Draw the final state and end the bar's line."""
+    def finish(self, leader: Callable[[], str] | None = None) -> None:
+        """Draw the final state (`leader` names the leader as the final table does) and end the bar's line."""
+        if leader is not None:
+            self._leader = leader
         if self.done > self._done_at_start or self._drawn:
             self._draw(force=True)
         if self.live and self._drawn:
@@ -90,17 +117,17 @@ class Progress:
     # --- drawing --------------------------------------------------------------------------------------
 
     def status(self) -> str:
-        """One line: done/total, percentage, rate, ETA, faults, leader."""
+        """One line: done/total, percentage, rate, ETA, faults, leader, an SPRT's LLR."""
         elapsed = max(1e-9, self.clock() - self._started)
         played = self.done - self._done_at_start
-        rate = played / elapsed
         parts = [f"{self.done}/{self.planned} games"]
         if self.planned:
             parts[0] += f" ({100 * self.done / self.planned:.0f}%)"
-        parts.append(f"{rate:.1f} games/s" if rate < 100 else f"{rate:.0f} games/s")
+        if played > 0:
+            parts.append(rate_text(played, elapsed))
         remaining = self.planned - self.done
         if remaining > 0 and played > 0:
-            parts.append(f"ETA {format_duration(remaining / rate)}")
+            parts.append(f"ETA {format_duration(remaining * elapsed / played)}")
         elif remaining > 0:
             parts.append("ETA --:--")
         else:
@@ -110,6 +137,8 @@ class Progress:
         leader = self._leader()
         if leader:
             parts.append(f"leader {leader}")
+        if self._sprt:
+            parts.append(self._sprt)
         return "  ".join(parts)
 
     def _bar(self) -> str:

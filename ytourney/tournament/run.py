@@ -33,15 +33,18 @@ from ytourney.stats.handicap import HandicapMode
 from ytourney.stats.ratings import RunningRatings
 from ytourney.stats.sprt import SprtState
 from ytourney.tournament.config import TournamentConfig, load_config
+from ytourney.tournament.folder import RunLock
 from ytourney.tournament.executor import (
     Backend,
     Executor,
     ExecutorFactory,
     default_workers,
 )
+from ytourney.tournament.game_lines import GameLines, GameReport
 from ytourney.tournament.growth import check_folder, grows, growth_note
 from ytourney.tournament.match import HaltGame
 from ytourney.tournament.pool import ProcessExecutor
+from ytourney.tournament.progress import rate_text
 from ytourney.tournament.ray import actor_factory, cluster_cpus
 from ytourney.tournament.schedule import (
     Scheduler,
@@ -77,8 +80,9 @@ class ProgressSink(Protocol):
     def start(self, planned: int, stored: int, workers: int) -> None:
         """The run starts with `stored` of `planned` games already in the store."""
 
-    def game(self, record: GameRecord, leader: Callable[[], str]) -> None:
-        """A game was stored (its record may leave moves and move times out: they went straight to the store)."""
+    def game(self, record: GameRecord, leader: Callable[[], str], report: GameReport | None = None) -> None:
+        """A game was stored (its record may leave moves and move times out: they went straight to the store);
+        `report` holds its lines (the finished game, a match's score)."""
 
     def tick(self, leader: Callable[[], str]) -> None:
         """Time passes (redraw if due)."""
@@ -86,8 +90,8 @@ class ProgressSink(Protocol):
     def note(self, message: str) -> None:
         """Something the user should see at once (a suspension)."""
 
-    def finish(self) -> None:
-        """The run ends."""
+    def finish(self, leader: Callable[[], str] | None = None) -> None:
+        """The run ends; `leader`, when the run ended by itself, names the leader as the final table does."""
 
 
 @dataclass(frozen=True)
@@ -111,17 +115,12 @@ class RunSummary:
         """True when every planned game is stored or was skipped by a stop rule."""
         return self.stored + self.skipped >= self.planned
 
-    @property
-    def games_per_second(self) -> float:
-        """Games stored by this run per second."""
-        return (self.played + self.forfeits) / self.seconds if self.seconds > 0 else 0.0
-
     def lines(self) -> list[str]:
         """What the run did, for its user: the games stored, an early stop, the suspended players."""
         line = f"{self.stored} of {self.planned} games stored in {self.directory}/ ({self.played} played now"
         line += f", {self.forfeits} forfeits" if self.forfeits else ""
         line += f", {self.skipped} not needed" if self.skipped else ""
-        line += f", {self.games_per_second:.1f} games/s" if self.played else ""
+        line += f", {rate_text(self.played + self.forfeits, self.seconds)}" if self.played else ""
         lines = [line + ")"]
         if self.stopped:
             lines.append(f"stopped early: {self.stopped}")
@@ -190,8 +189,12 @@ class Runner:
     def __init__(self, config: TournamentConfig, directory: str | os.PathLike[str], *, workers: int | None = None,
                  executor_factory: ExecutorFactory = local_executor, progress: ProgressSink | None = None,
                  stop_condition: StopCondition | None = None, gtp_log: str | os.PathLike[str] | None = None,
-                 on_game: Callable[[GameRecord], None] | None = None) -> None:
+                 on_game: Callable[[GameRecord], None] | None = None,
+                 sprt: Callable[[], SprtState | EloSprtState | None] = lambda: None,
+                 final_leader: Callable[[], str] | None = None) -> None:
         self.config = config
+        self.lines = GameLines(config, sprt)
+        self.final_leader = final_leader
         self.gtp_logs = gtp_log_folders(config, directory, gtp_log)
         self.on_game = on_game
         self._ratings = RunningRatings(config.ratings)
@@ -217,6 +220,7 @@ class Runner:
             counts = {"played": 0, "forfeits": 0}
             if self.progress is not None:
                 self.progress.start(len(slots), already, self.workers)
+            ended = False
             try:
                 with self._signals():
                     failed = True
@@ -225,11 +229,12 @@ class Runner:
                         failed = False
                     finally:
                         self._stop_executor(abandon=failed or self._signal is not None)
+                ended = self._signal is None
             except KeyboardInterrupt:
                 self._signal = self._signal or signal.SIGINT
             finally:
-                if self.progress is not None:
-                    self.progress.finish()
+                if self.progress is not None:  # the table's leader only once the run ended by itself
+                    self.progress.finish(self.final_leader if ended else None)
             summary = RunSummary(
                 directory=self.directory, planned=len(slots), stored_before=already, played=counts["played"],
                 forfeits=counts["forfeits"], stored=store.count(), skipped=scheduler.skipped,
@@ -259,6 +264,7 @@ class Runner:
         for record in records:
             if self.progress is not None:
                 self._ratings.add(record)
+                self.lines.remember(record)
             yield record
 
     def _loop(self, scheduler: Scheduler, store: ResultStore, counts: dict[str, int]) -> None:
@@ -324,7 +330,7 @@ class Runner:
         before = scheduler.suspensions
         scheduler.record(record)
         if self.progress is not None:
-            self.progress.game(record, leader)
+            self.progress.game(record, leader, self.lines.report(record))
             if scheduler.suspensions > before:
                 for name, reason in scheduler.suspended().items():
                     if name in (record.first, record.second):
@@ -399,12 +405,22 @@ class RunPlan:
         return (f"{self.config.name!r} in {self.directory}/ {state}: {self.stored} of {self.planned} games "
                 "already stored")
 
+    def check_free(self) -> None:
+        """Refuse a folder another run holds (StoreLockedError), before anything is said or written; the run takes
+        the lock itself when it opens the store."""
+        if self.started:
+            lock = RunLock(self.directory)
+            lock.acquire()
+            lock.release()
+
     def run(self, *, workers: int | None = None, backend: Backend = Backend.LOCAL, address: str | None = None,
             progress: ProgressSink | None = None, gtp_log: str | os.PathLike[str] | None = None,
-            on_game: Callable[[GameRecord], None] | None = None) -> RunSummary:
+            on_game: Callable[[GameRecord], None] | None = None,
+            final_leader: Callable[[], str] | None = None) -> RunSummary:
         """Play the games not yet stored on `backend` (a match with `schedule.sprt` stops once the test decides);
         `workers` defaults to the config's, else one per core, or one per CPU of the Ray cluster at `address`;
-        with `gtp_log` every engine writes its GTP transcript of each game there."""
+        with `gtp_log` every engine writes its GTP transcript of each game there; `final_leader` names the leader
+        on the progress line once the run has ended (as the table printed after it does)."""
         factory = executor_factory(backend, address)
         if gtp_log is not None:
             os.close(open_folder(gtp_log, create=True, error=_transcript_folder_error))
@@ -414,7 +430,8 @@ class RunPlan:
             workers = cluster_cpus(address)
         stop, sprt = sprt_condition(self.config)
         runner = Runner(self.config, self.directory, workers=workers, executor_factory=factory, progress=progress,
-                        stop_condition=stop, gtp_log=gtp_log, on_game=on_game)
+                        stop_condition=stop, gtp_log=gtp_log, on_game=on_game, sprt=sprt,
+                        final_leader=final_leader)
         return replace(runner.run(), sprt=sprt())
 
 

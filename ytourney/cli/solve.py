@@ -22,9 +22,9 @@ from ytourney.cli.group import FiniteFloat, main
 @click.option("--start", default=None, help="Start nodes instead of the puzzle's own (e.g. 'E5,F5,E6').")
 @click.option("--max-moves", type=int, default=30, show_default=True, help="Search no deeper than this.")
 @click.option("--seconds", type=FiniteFloat(min=0, min_open=True), default=None,
-              help="Stop proving after this long per goal and report the best bound; when no minimum was proved, a "
-                   "search for a short solution follows, bounded by 20 million positions, not by this time (up to "
-                   "a few minutes on the largest starts).")
+              help="Bound the whole command: the goals share this time; each goal's proof may use three quarters "
+                   "of its share, and when it proves no minimum, the search for a short solution has the rest. The "
+                   "best bound and solution found are reported. Default: no bound.")
 @click.option("--kernel", type=click.Choice(["auto", "c", "python"]), default="auto", show_default=True,
               help="The compiled search kernel or the pure-Python one (same answers).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")

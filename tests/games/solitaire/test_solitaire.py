@@ -239,7 +239,7 @@ def test_improve_shortens_a_beam_solution_to_the_minimum() -> None:
     from ytourney.games.solitaire.solver import make_kernel
 
     puzzle = make_puzzle("supply-line", goal="next-to-corners")
-    engine = make_kernel(tables(puzzle, puzzle.goals[0]), FAST, None)
+    engine = make_kernel(tables(puzzle, puzzle.goals[0]), FAST, None)[0]
     start = mask(puzzle.start)
     long = finder.beam(engine, start, 20, 30)
     assert long is not None and len(long) > 6

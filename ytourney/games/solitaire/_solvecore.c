@@ -344,7 +344,14 @@ static PyObject *py_setup(PyObject *self, PyObject *args) {
     table = calloc((size_t)1 << table_bits, sizeof(Entry));
     if (!table) return PyErr_NoMemory();
     table_mask = ((uint64_t)1 << table_bits) - 1; table_used = 0; nodes = 0;
-    for (int d = 0; d < MAXDEPTH; d++) if (!movebuf[d]) { movebuf[d] = malloc(sizeof(MoveRec) * MAXMOVES); if (!movebuf[d]) return PyErr_NoMemory(); }
+    for (int d = 0; d < MAXDEPTH; d++) if (!movebuf[d]) {
+        movebuf[d] = malloc(sizeof(MoveRec) * MAXMOVES);
+        if (!movebuf[d]) {  /* give every byte back, so a fall back to the pure-Python kernel has the memory */
+            free(table); table = NULL;
+            for (int e = 0; e < d; e++) { free(movebuf[e]); movebuf[e] = NULL; }
+            return PyErr_NoMemory();
+        }
+    }
     Py_XDECREF(progress);
     progress = prog == Py_None ? NULL : prog; Py_XINCREF(progress);
     Py_RETURN_NONE;

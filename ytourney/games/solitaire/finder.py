@@ -5,6 +5,7 @@ None of these proves anything; each solution found is replayed by the solver bef
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from ytourney.games.solitaire.geometry import permute
@@ -15,6 +16,10 @@ Paths = list[tuple[int, ...]]
 
 class OutOfNodes(Exception):
     """Raised inside a search when its node allowance is spent."""
+
+
+class TimeUp(Exception):
+    """Raised inside a search when the command's time is up: every search stops with what it has."""
 
 
 def symmetry_of(engine: PyKernel, start: int) -> tuple[int, ...] | None:
@@ -48,18 +53,23 @@ def play_path(engine: PyKernel, pos: int, path: tuple[int, ...]) -> int | None:
     return cur | (1 << path[-1])
 
 
-def symmetric(engine: PyKernel, start: int, perm: tuple[int, ...], max_moves: int, nodes: int) -> Paths | None:
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() > deadline
+
+
+def symmetric(engine: PyKernel, start: int, perm: tuple[int, ...], max_moves: int, nodes: int,
+              deadline: float | None = None) -> Paths | None:
     """The shortest solution that keeps the position symmetric under `perm` (a move and its images in turn).
 
     Iterative deepening on moves with the kernel's admissible bound, so the first found is the shortest
-    symmetric one, within `nodes` positions (None when none was found in them).
+    symmetric one, within `nodes` positions and before `deadline` (None when none was found in them).
     """
     failed: dict[int, int] = {}
     count = [0]
 
     def search(pos: int, budget: int) -> Paths | None:
         count[0] += 1
-        if count[0] > nodes:
+        if count[0] > nodes or (count[0] % 256 == 0 and _past(deadline)):
             raise OutOfNodes
         if pos in engine.t.targets:
             return []
@@ -103,13 +113,16 @@ def _spread(engine: PyKernel, pos: int) -> int:
     return pos.bit_count() + 3 * lonely
 
 
-def beam(engine: PyKernel, start: int, width: int, max_moves: int) -> Paths | None:
-    """A heuristic search for a short solution: keep the `width` positions with the fewest stones after each move."""
+def beam(engine: PyKernel, start: int, width: int, max_moves: int, deadline: float | None = None) -> Paths | None:
+    """A heuristic search for a short solution: keep the `width` positions with the fewest stones after each move;
+    None when it finds none, or none before `deadline`."""
     layer: list[tuple[int, int, Paths]] = [(start, -1, [])]
     seen: set[tuple[int, int]] = set()
     for _ in range(max_moves):
         children = []
         for pos, last, paths in layer:
+            if _past(deadline):
+                return None
             for after, end, path in engine.moves(pos, last):
                 if after in engine.t.targets:
                     return [*paths, path]
@@ -128,7 +141,8 @@ def improve(engine: PyKernel, start: int, paths: Paths, allow: Callable[[int], N
     """Shorten a solution: from the position after each prefix, latest first, search for a shorter rest.
 
     `allow(n)` gives each search its node allowance (the kernel's progress raises OutOfNodes past it). Repeats
-    until no prefix gives a shorter rest.
+    until no prefix gives a shorter rest, or until the kernel's progress raises TimeUp: the shortest found so far
+    is kept.
     """
     better = True
     while better:
@@ -145,6 +159,8 @@ def improve(engine: PyKernel, start: int, paths: Paths, allow: Callable[[int], N
                 rest = engine.search(positions[i], lasts[i], len(paths) - i - 1)
             except OutOfNodes:
                 rest = None
+            except TimeUp:
+                return paths
             if rest is not None:
                 paths, better = paths[:i] + [tuple(p) for p in rest], True
                 break

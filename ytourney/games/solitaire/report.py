@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,8 +55,10 @@ def run(name: str, goal: str | None, start: str | None, max_moves: int, seconds:
     data: dict[str, Any] = {"puzzle": puzzle.name, "start": [board.names[c] for c in sorted(puzzle.start)],
                             "goals": []}
     results = []
-    for g in puzzle.goals:
-        result = solve(puzzle, g, max_moves=max_moves, seconds=seconds, kernel=kernel, progress=progress)
+    deadline = None if seconds is None else time.monotonic() + seconds  # the whole command's bound, shared by the goals
+    for index, g in enumerate(puzzle.goals):
+        share = None if deadline is None else max(0.0, deadline - time.monotonic()) / (len(puzzle.goals) - index)
+        result = solve(puzzle, g, max_moves=max_moves, seconds=share, kernel=kernel, progress=progress)
         if progress is not None:
             sys.stderr.write("\n")
         results.append(result)
@@ -70,6 +73,8 @@ def run(name: str, goal: str | None, start: str | None, max_moves: int, seconds:
                                                       for d, n in result.exhausted.items()))
         lines.append(f"  {result.nodes:,} positions, table {result.table:,}, {result.seconds:.1f}s, "
                      f"{result.kernel} kernel")
+        if result.note:
+            lines.append(f"  note: {result.note}")
         data["goals"].append({
             "goal": g.name,
             "targets": [[board.names[c] for c in sorted(t)] for t in g.targets],
@@ -83,6 +88,7 @@ def run(name: str, goal: str | None, start: str | None, max_moves: int, seconds:
             "positions": result.nodes,
             "seconds": round(result.seconds, 3),
             "kernel": result.kernel,
+            "note": result.note,
         })
     first = next((r for r in results if r.solution), None)
     if svg_path is not None:

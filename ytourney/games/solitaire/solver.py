@@ -17,8 +17,8 @@ Progress = Callable[[int, int, int, float], None]
 """Called now and then with (depth, nodes, table entries, seconds so far)."""
 
 
-class Stopped(Exception):
-    """Raised inside a search to stop it when its time is up."""
+PROVE_SHARE = 0.75
+"""The share of a goal's seconds the proof may use; the short-solution search has the rest (and what the proof left)."""
 
 
 @dataclass
@@ -38,6 +38,8 @@ class Result:
     table: int = 0
     seconds: float = 0.0
     kernel: str = "python"
+    note: str = ""
+    """What changed the search on the way, in words (the compiled kernel lacked memory, memory ran out)."""
     exhausted: dict[int, int] = field(default_factory=dict)
     """Depth -> positions searched to prove there is no solution of that many moves."""
 
@@ -67,10 +69,16 @@ def tables(puzzle: Puzzle, goal: Goal) -> Tables:
     )
 
 
-def make_kernel(t: Tables, kernel: str, progress: Callable[[int, int], None] | None) -> PyKernel:
+NO_TABLE_MEMORY = ("the compiled kernel could not get memory for its table (a memory limit?), so the pure-Python "
+                   "kernel searched instead")
+
+
+def make_kernel(t: Tables, kernel: str, progress: Callable[[int, int], None] | None) -> tuple[PyKernel, str]:
     """The compiled kernel when it is built and wanted, else the pure-Python one (also for 'auto' when the
-    environment variable YTOURNEY_PURE_PYTHON=1 asks for pure Python)."""
+    environment variable YTOURNEY_PURE_PYTHON=1 asks for pure Python, or when the compiled one cannot get its
+    table's memory), with a note saying why 'auto' fell back ('' when it did not)."""
     pure = os.environ.get("YTOURNEY_PURE_PYTHON", "").strip().lower() not in ("", "0", "false", "no")
+    note = ""
     if kernel == "c" or (kernel == "auto" and not pure):
         try:
             from ytourney.games.solitaire.ckernel import CKernel
@@ -78,8 +86,14 @@ def make_kernel(t: Tables, kernel: str, progress: Callable[[int, int], None] | N
             if kernel == "c":
                 raise PuzzleError("the compiled solver kernel is not built; use --kernel python") from None
         else:
-            return CKernel(t, progress)  # type: ignore[return-value]
-    return PyKernel(t, progress)
+            try:
+                return CKernel(t, progress), ""  # type: ignore[return-value]
+            except MemoryError as err:
+                if kernel == "c":
+                    raise PuzzleError("the compiled solver kernel could not get memory for its table (a memory "
+                                      "limit?); use --kernel python or allow more memory") from err
+                note = NO_TABLE_MEMORY
+    return PyKernel(t, progress), note
 
 
 def impossible_reason(puzzle: Puzzle, goal: Goal, t: Tables, kernel: PyKernel) -> str | None:
@@ -111,27 +125,30 @@ SYMMETRIC_SHARE = 100
 
 def solve(puzzle: Puzzle, goal: Goal, max_moves: int = 30, seconds: float | None = None, kernel: str = "auto",
           progress: Progress | None = None, beam_width: int = 1000, find_nodes: int = FIND_NODES) -> Result:
-    """Prove the fewest moves from the puzzle's start to the goal, or the best bound reached in `seconds`.
+    """Prove the fewest moves from the puzzle's start to the goal, or the best bound reached; all within `seconds`.
 
-    When the minimum is not proved, `find` looks for a short solution (`beam_width` 0 and `find_nodes` 0 skip it).
+    The proof may use PROVE_SHARE of `seconds`; when it ends without the minimum, `find` looks for a short solution
+    in the time left (`beam_width` 0 and `find_nodes` 0 skip it). Running out of memory ends a search as time does.
     """
     if max_moves < 1:
         raise PuzzleError(f"max moves must be at least 1, got {max_moves!r}")
     began = time.monotonic()
-    state = {"depth": 0, "cap": -1}
+    deadline = None if seconds is None else began + seconds
+    state: dict[str, float] = {"depth": 0, "cap": -1,
+                               "until": INFINITE if seconds is None else began + seconds * PROVE_SHARE}
 
     def tick(nodes: int, entries: int) -> None:
-        elapsed = time.monotonic() - began
+        now = time.monotonic()
         if progress is not None:
-            progress(state["depth"], nodes, entries, elapsed)
+            progress(int(state["depth"]), nodes, entries, now - began)
+        if now > state["until"]:
+            raise finder.TimeUp
         if state["cap"] >= 0 and nodes > state["cap"]:
             raise finder.OutOfNodes
-        if state["cap"] < 0 and seconds is not None and elapsed > seconds:
-            raise Stopped
 
     t = tables(puzzle, goal)
-    engine = make_kernel(t, kernel, tick)
-    result = Result(goal=goal.name, kernel=engine.name)
+    engine, note = make_kernel(t, kernel, tick)
+    result = Result(goal=goal.name, kernel=engine.name, note=note)
     reason = impossible_reason(puzzle, goal, t, engine)
     start = mask(puzzle.start)
     if reason is not None:
@@ -152,19 +169,27 @@ def solve(puzzle: Puzzle, goal: Goal, max_moves: int = 30, seconds: float | None
             result.exhausted[depth] = engine.nodes - before
             depth += 1
             result.lower_bound = depth
-    except Stopped:
+    except finder.TimeUp:
         pass
+    except MemoryError:
+        _forget(engine)
+        result.note = _joined(result.note, f"memory ran out at depth {depth}, so the proof stopped there")
     if result.minimum is None and depth > most:  # every length a solution could have was searched
         result.impossible = (f"a move removes at least one stone, so {len(puzzle.start)} stones allow at most {most} "
                              f"moves to leave {len(puzzle.start) - most}, and no sequence of {most} or fewer "
                              "reaches the goal")
     elif result.minimum is None and (beam_width or find_nodes):
-        state["depth"] = 0
+        state["depth"], state["until"] = 0, INFINITE if deadline is None else deadline
 
         def allow(nodes: int) -> None:
             state["cap"] = nodes + find_nodes
 
-        found = find(engine, start, max_moves, beam_width, find_nodes, allow)
+        try:
+            found = find(engine, start, max_moves, beam_width, find_nodes, allow, deadline)
+        except MemoryError:
+            _forget(engine)
+            found = None
+            result.note = _joined(result.note, "memory ran out during the search for a short solution")
         result.solution = [Move.jump(p) for p in found or []]
         if result.solution and len(result.solution) == result.lower_bound:
             result.minimum = result.lower_bound  # found as short as the exhaustive search proved necessary
@@ -177,18 +202,29 @@ def solve(puzzle: Puzzle, goal: Goal, max_moves: int = 30, seconds: float | None
 
 
 def find(engine: PyKernel, start: int, max_moves: int, beam_width: int, find_nodes: int,
-         allow: Callable[[int], None]) -> list[tuple[int, ...]] | None:
-    """The shortest of a symmetric search's and a beam search's solutions, then shortened by re-searching."""
+         allow: Callable[[int], None], deadline: float | None = None) -> list[tuple[int, ...]] | None:
+    """The shortest of a symmetric search's and a beam search's solutions, then shortened by re-searching; each
+    stops at `deadline` (a time.monotonic() value) with what it has."""
     found = []
     perm = finder.symmetry_of(engine, start)
     if perm is not None and find_nodes:
-        found.append(finder.symmetric(engine, start, perm, max_moves, find_nodes // SYMMETRIC_SHARE))
+        found.append(finder.symmetric(engine, start, perm, max_moves, find_nodes // SYMMETRIC_SHARE, deadline))
     if beam_width:
-        found.append(finder.beam(engine, start, beam_width, max_moves))
+        found.append(finder.beam(engine, start, beam_width, max_moves, deadline))
     best = min((f for f in found if f is not None), key=len, default=None)
     if best is None or not find_nodes:
         return best
     return finder.improve(engine, start, best, allow)
+
+
+def _forget(engine: PyKernel) -> None:
+    """Free the pure-Python kernel's table after a MemoryError (the C kernel's is fixed in size)."""
+    if isinstance(engine.table, dict):
+        engine.table.clear()
+
+
+def _joined(note: str, more: str) -> str:
+    return f"{note}; {more}" if note else more
 
 
 def check(puzzle: Puzzle, goal: Goal, solution: list[Move]) -> None:

@@ -191,6 +191,10 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
 @click.option("--move-seconds", type=float, default=None, help="Seconds per move.")
 @click.option("--game-seconds", type=float, default=None, help="A game clock: seconds per player per game.")
 @click.option("--increment", type=float, default=None, help="Seconds added to the game clock after each move.")
+@click.option("--player-time", "player_times", multiple=True, metavar="NAME=KEY=VALUE[,KEY=VALUE]",
+              help="A player's own time control (time odds), replacing --move-seconds/--game-seconds/--increment for "
+                   "it; keys of a config's time: (move_seconds, game_seconds, increment, grace_seconds), e.g. "
+                   "--player-time fast=move_seconds=0.2; repeatable.")
 @click.option("--handicap", default=None, metavar="auto|LEVEL",
               help="auto: learn each pair's fair handicap; LEVEL: the weaker player always gets it.")
 @click.option("--max-level", type=click.IntRange(min=1), default=None, metavar="N",
@@ -240,6 +244,7 @@ def match_command(ctx: click.Context, players: tuple[str, ...], out_dir: str | N
       ytourney match 'gtp:hy=/opt/y/y;rows=flipped;swap=genmove;time_command=y_param' random heuristic --gauntlet --move-seconds 1
       ytourney match 'gtp:moy=/opt/morat/moy;first_color=white;swap=none;pie_policy=center;time_command=morat;chatter_lines=100' mcts --move-seconds 1
       ytourney match new=mcts:playouts=2000 old=mcts:playouts=1000 --sprt elo0=0,elo1=20 --games-per-pair 2000
+      ytourney match mcts mcts-pro --move-seconds 1 --player-time mcts-pro=move_seconds=0.25
     """
     from ytourney.tournament.adhoc import MatchOptions, plan_match
     from ytourney.tournament.run import plan_config

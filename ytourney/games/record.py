@@ -13,7 +13,13 @@ from ytourney.games.legacy import game_of
 from ytourney.games.registry import get_game
 from ytourney.games.variant import Variant
 
-__all__ = ["GameRecord", "GameSetup", "Termination", "league_order", "replay_order", "utc_now"]
+__all__ = ["TIME_ODDS_KEY", "GameRecord", "GameSetup", "Termination", "league_order", "replay_order",
+           "utc_now"]
+
+
+TIME_ODDS_KEY = "time_controls"
+"""The key of a record's `extra` holding each side's time control ({player: "0.2s/move"}) in a game played at time
+odds; games whose sides shared one time control leave it out."""
 
 
 def utc_now() -> str:

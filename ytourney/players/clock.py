@@ -10,6 +10,8 @@ from ytourney.games.bot import Limit
 CLOCK_SHARE = 1 / 20
 # The Limit of a bot that keeps its own playout budget: no seconds, no playouts, so its configured budget rules.
 OWN_BUDGET = Limit()
+DEFAULT_GRACE = 1.0
+"""Seconds a decision may overrun its budget before it loses on time, unless the time control says otherwise."""
 
 
 @dataclass(frozen=True)
@@ -17,7 +19,7 @@ class TimeControl:
     """Per-move seconds (a hard deadline plus grace) or a game clock with an increment; with neither, untimed."""
 
     move_seconds: float | None = None
-    grace_seconds: float = 1.0
+    grace_seconds: float = DEFAULT_GRACE
     game_seconds: float | None = None
     increment: float = 0.0
 
@@ -28,6 +30,16 @@ class TimeControl:
         if self.move_seconds is not None:
             return f"{self.move_seconds:g}s per move (grace {self.grace_seconds:g}s)"
         return "untimed (built-in bots use their playout budgets)"
+
+    def short(self) -> str:
+        """A few characters for a table: 0.2s/move, 60s+0.5s, untimed (a grace other than the default added)."""
+        if self.game_seconds is not None:
+            text = f"{self.game_seconds:g}s+{self.increment:g}s"
+        elif self.move_seconds is not None:
+            text = f"{self.move_seconds:g}s/move"
+        else:
+            return "untimed"
+        return text if self.grace_seconds == DEFAULT_GRACE else f"{text} (grace {self.grace_seconds:g}s)"
 
     @property
     def uses_clock(self) -> bool:

@@ -24,14 +24,14 @@ import fcntl
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ytourney.choices import parse_choice
 from ytourney.errors import ReportError
 from ytourney.games.api import Color, Game, Termination, score_text
-from ytourney.games.record import GameRecord
+from ytourney.games.record import TIME_ODDS_KEY, GameRecord
 from ytourney.games.legacy import game_key
 from ytourney.publish.feed_files import FeedKey, refuse_store_file, scan_feed
 from ytourney.publish.sgf import game_to_sgf, sgf_filename, to_sgf_collection
@@ -146,6 +146,10 @@ def pgn_tags(record: GameRecord, site: str = "ytourney") -> list[tuple[str, str]
         tags.append(("Score", score_text(record.score)))
     if record.reason:
         tags.append(("Reason", record.reason))
+    clocks = record.extra.get(TIME_ODDS_KEY)
+    if isinstance(clocks, Mapping):  # time odds: each side's own time control, as cutechess names them
+        tags += [(f"{side}TimeControl", str(clocks[name])) for side, name in (("White", record.white),
+                                                                           ("Black", record.black)) if name in clocks]
     return tags
 
 

@@ -74,6 +74,7 @@ class Standing:
             "swap_chances": r.swap_chances, "swaps": r.swaps, "swap_rate": _sampled(r.swap_rate, r.swap_chances),
             "swap_win_rate": _sampled(r.swap_win_rate, r.swaps), "handicap_games": r.handicap_games,
             "faults_text": _faults_text(faults),
+            "time_text": ", ".join(sorted(r.time_odds, key=lambda clock: -r.time_odds[clock])) or "-",
         }
         for fault in FAULTS:
             row[f"faults_{fault.value}"] = faults[fault.value]
@@ -151,6 +152,7 @@ RATING_COLUMNS: tuple[Column, ...] = (
     Column("handicap_games", "hcp", ColumnKind.INT,
            description="handicap games (rated with each level's learned worth unless ratings.handicap is even)"),
     Column("faults_text", "faults", description="games lost by the player's own fault", data=False),
+    Column("time_text", "time", description="the player's own time control in games played at time odds"),
     *(Column(f"faults_{fault.value}", f"{fault.value}", ColumnKind.INT,
              description=f"games lost by {fault.value}", display=False) for fault in FAULTS),
 )
@@ -189,6 +191,9 @@ class RatingTable:
                 how = "with the handicap model"
             lines.append(f"{self.handicap_games} handicap games rated {how} (see column hcp).")
         lines += _seat_notes(self.standings, self.handicap_games)
+        if self.time_odds_games:
+            lines.append(f"{self.time_odds_games} games played at time odds, rated like the others (column time: "
+                         "each player's own time control in them).")
         if self.mpmath_games:
             lines.append(f"{self.mpmath_games} extreme upsets rated with the mpmath backend.")
         if self.skipped_games:
@@ -198,6 +203,11 @@ class RatingTable:
         if self.sprt is not None:
             lines.append(self.sprt.summary())
         return lines
+
+    @property
+    def time_odds_games(self) -> int:
+        """Games played at time odds (each counted by both its players)."""
+        return sum(sum(s.results.time_odds.values()) for s in self.standings) // 2
 
     def leader_text(self) -> str:
         """The table's first player with the figure it is ranked by, as the table shows it ('' when empty)."""
@@ -215,6 +225,8 @@ class RatingTable:
                                                                     if not c.key.startswith("elo"))
         if not any(standing.results.draws for standing in self.standings):
             columns = tuple(c for c in columns if c.key != "draws")  # a league without draws keeps its columns
+        if not self.time_odds_games:
+            columns = tuple(c for c in columns if c.key != "time_text")
         if self.sort is RatingSort.ELO:
             columns = tuple(replace(c, description="rank by Bradley-Terry Elo") if c.key == "rank" else c
                             for c in columns)

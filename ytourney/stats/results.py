@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ytourney.games.record import GameRecord
+from ytourney.games.record import TIME_ODDS_KEY, GameRecord
 
 
 @dataclass
@@ -28,6 +28,8 @@ class PlayerResults:
     draws: int = 0
     first_draws: int = 0
     swap_draws: int = 0
+    time_odds: dict[str, int] = field(default_factory=dict)
+    """Games played at time odds, by the player's own time control in them ("0.2s/move": 12)."""
 
     @property
     def losses(self) -> int:
@@ -68,11 +70,15 @@ def count_results(results: dict[str, PlayerResults], record: GameRecord) -> None
     drawn = winner is None
     handicap = record.handicap > 0
     one, other = (record.black, record.white) if winner is None or loser is None else (winner, loser)
+    clocks = record.extra.get(TIME_ODDS_KEY) if record.extra else None
     for name, opponent in ((one, other), (other, one)):
         tally = results.get(name)
         if tally is None:
             tally = results[name] = PlayerResults()
         tally.games += 1
+        clock = clocks.get(name) if isinstance(clocks, Mapping) else None
+        if isinstance(clock, str):
+            tally.time_odds[clock] = tally.time_odds.get(clock, 0) + 1
         tally.opponents[opponent] = tally.opponents.get(opponent, 0) + 1
         tally.handicap_games += handicap
         tally.draws += drawn

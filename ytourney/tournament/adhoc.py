@@ -60,6 +60,8 @@ class MatchOptions:
     name: str | None = None
     sprt: str | None = None
     max_level: int | None = None
+    player_times: tuple[str, ...] = ()
+    """`NAME=KEY=VALUE[,KEY=VALUE...]` items: a player's own time control (its `players[i].time`)."""
 
 
 def _yaml_value(text: str, what: str, source: str = _SOURCE) -> Any:
@@ -92,19 +94,45 @@ def player_entry(text: str, index: int, source: str = _SOURCE) -> dict[str, Any]
     return {"bot": text.strip()}
 
 
-def sprt_entry(text: str) -> dict[str, Any]:
-    """`elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=pentanomial]` (or p0=…,p1=…) as the `schedule.sprt` mapping."""
+def _key_values(text: str, flag: str, shown: str, example: str) -> dict[str, Any]:
+    """`KEY=VALUE[,KEY=VALUE...]` of option `flag` (its item shown as `shown`) as a mapping, the values read as
+    YAML."""
     entry: dict[str, Any] = {}
     for part in text.split(","):
         key, sep, value = part.partition("=")
         if not sep or not key.strip():
-            raise ConfigError(f"{_SOURCE}: --sprt {text!r}: expected KEY=VALUE pairs separated by commas, like "
-                              "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=pentanomial", source=_SOURCE, value=text)
+            raise ConfigError(f"{_SOURCE}: {flag} {shown!r}: expected KEY=VALUE pairs separated by commas, like "
+                              f"{example}", source=_SOURCE, value=shown)
         if key.strip() in entry:
-            raise ConfigError(f"{_SOURCE}: --sprt {text!r} names {key.strip()!r} twice; expected each key once",
-                              source=_SOURCE, value=text)
-        entry[key.strip()] = _yaml_value(value, f"--sprt {key.strip()}")
+            raise ConfigError(f"{_SOURCE}: {flag} {shown!r} names {key.strip()!r} twice; expected each key once",
+                              source=_SOURCE, value=shown)
+        entry[key.strip()] = _yaml_value(value, f"{flag} {key.strip()}")
     return entry
+
+
+def sprt_entry(text: str) -> dict[str, Any]:
+    """`elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=pentanomial]` (or p0=…,p1=…) as the `schedule.sprt` mapping."""
+    return _key_values(text, "--sprt", text, "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=pentanomial")
+
+
+def add_player_times(entries: Sequence[dict[str, Any]], items: Sequence[str]) -> None:
+    """Give the players named by `--player-time NAME=KEY=VALUE[,...]` items their own `time` mapping (the keys of
+    a config's `time:`, checked by the config reader like any config)."""
+    index_of = {str(entry.get("name") or entry.get("bot")): index for index, entry in enumerate(entries)}
+    example = "fast=move_seconds=0.2 or slow=game_seconds=60,increment=0.5"
+    for item in items:
+        name, sep, rest = item.partition("=")
+        if not sep or not name.strip() or not rest.strip():
+            raise ConfigError(f"{_SOURCE}: --player-time {item!r}: expected NAME=KEY=VALUE[,KEY=VALUE...], like "
+                              f"{example}", source=_SOURCE, value=item)
+        index = index_of.get(name.strip())
+        if index is None:
+            raise ConfigError(f"{_SOURCE}: --player-time {item!r}: no player is named {name.strip()!r}; expected one "
+                              f"of {', '.join(repr(n) for n in index_of)}", source=_SOURCE, value=item)
+        if "time" in entries[index]:
+            raise ConfigError(f"{_SOURCE}: --player-time {item!r}: player {name.strip()!r} already has a time "
+                              "control; give each player's once", source=_SOURCE, value=item)
+        entries[index]["time"] = _key_values(rest, "--player-time", item, example)
 
 
 def default_name(players: Sequence[dict[str, Any]]) -> str:
@@ -125,6 +153,7 @@ def match_data(players: Sequence[str], options: MatchOptions) -> dict[str, Any]:
             raise ConfigError(f"{_SOURCE}: player {index + 1} ({name!r}) is also player {seen[name] + 1}; name them "
                               f"apart, like a={name} b={name}", source=_SOURCE, value=name)
         seen[name] = index
+    add_player_times(entries, options.player_times)
     if options.openings is not None and options.random_plies is not None:
         raise ConfigError(f"{_SOURCE}: --openings and --random-plies: expected one of them, not both",
                           source=_SOURCE, value=options.openings)
@@ -237,6 +266,10 @@ def _in_flags(err: ConfigError, source: str, players: Sequence[str], overridden:
     if player and int(player.group(1)) < len(players):
         index = int(player.group(1))
         where = f"player {index + 1} ({players[index]!r})" + key[player.end():].replace(".", " ", 1)
+        if key[player.end():].startswith(".time"):  # set by --player-time, named by the player's name
+            entry = player_entry(players[index], index)
+            where = (f"--player-time {entry.get('name') or entry.get('bot')}"
+                     + key[player.end() + len(".time"):].replace(".", " ", 1))
     else:
         where = next((flag for path, flag in (*rule_flags, *_FLAGS) if key == path or key.startswith(path + ".")), key)
     message = f"{_SOURCE}: {where}{rest}"

@@ -67,7 +67,7 @@ _TOP_KEYS = ("name", "game", "board", "rules", "schedule", "handicap", "time", "
              "fault_limit", "memory_mb", "players")
 _SCHEDULE_KEYS = ("format", "games_per_pair", "challenger", "openings", "sprt")
 _OPENING_KEYS = ("file", "random_plies", "order")
-_PLAYER_KEYS = ("name", "bot", "gtp")
+_PLAYER_KEYS = ("name", "bot", "gtp", "time")
 _UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Unicode categories a name may not hold: controls (NUL, ESC and so terminal escape codes), invisible format
 characters (bidi overrides), surrogates, private-use and unassigned code points, line and paragraph separators."""
@@ -116,6 +116,8 @@ class PlayerConfig:
     name: str
     spec: BotSpec
     spec_text: str
+    time: TimeControl | None = None
+    """The player's own time control (`players[i].time`), replacing the tournament's `time:` for it."""
 
     @property
     def own_budget(self) -> bool:
@@ -162,6 +164,16 @@ class TournamentConfig:
     def player_names(self) -> tuple[str, ...]:
         """Names in config order."""
         return tuple(p.name for p in self.players)
+
+    def time_of(self, name: str) -> TimeControl:
+        """The time control `name` plays under: its own, else the tournament's."""
+        own = self.player(name).time
+        return own if own is not None else self.time
+
+    @property
+    def time_odds(self) -> bool:
+        """True when some players play under different time controls."""
+        return len({self.time_of(name) for name in self.player_names}) > 1
 
     def player(self, name: str) -> PlayerConfig:
         """The player called `name`."""
@@ -401,7 +413,8 @@ class _ConfigReader(FieldReader):
         if len(name) > 64 or any(unicodedata.category(ch) in _UNPRINTABLE for ch in name):
             raise self.mismatch(f"{path}.name", name, "a name of at most 64 printable characters (no control "
                                 "characters or terminal escape codes)", found=repr(name))
-        return PlayerConfig(name, spec, spec_text)
+        time = None if section.get("time") is None else read_time(self, section["time"], f"{path}.time")
+        return PlayerConfig(name, spec, spec_text, time)
 
     def bot_spec(self, text: str, path: str) -> BotSpec:
         """A built-in or plugin spec; plugin paths resolved (config folder, then CWD)."""
@@ -538,6 +551,8 @@ class _ConfigReader(FieldReader):
                     entry["gtp"].pop("log", None)  # transcripts on or off: still the same tournament
             else:
                 entry["bot"] = player.spec_text
+            if player.time is not None:  # only then: a config without time odds keeps its stored key
+                entry["time"] = dataclasses.asdict(player.time)
             raw_players.append(entry)
         key = {
             "name": name,

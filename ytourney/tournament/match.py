@@ -70,6 +70,8 @@ class Seat:
     bot: Bot
     own_budget: bool = False
     trusted: bool = False
+    time_control: TimeControl | None = None
+    """The seat's own time control (time odds), replacing the game's for this seat."""
 
 
 class _Fault(Exception):
@@ -122,7 +124,9 @@ def play_game(
                       extra=dict(extra) if extra else {})
     started = utc_now()
     with _alarm_handler():
-        referee = _Referee(seats, game, game.new_state(board, rules, handicap), time_control or TimeControl(), watch)
+        base = time_control or TimeControl()
+        clocks = tuple(seat.time_control or base for seat in seats)
+        referee = _Referee(seats, game, game.new_state(board, rules, handicap), clocks, watch)
         fault = referee.run(opening)
     state = referee.state
     outcome = state.outcome
@@ -159,15 +163,15 @@ class _alarm_handler:  # noqa: N801 - a context manager used like a function
 class _Referee:
     """Drives one game: asks the seat to move for decisions, times them and validates every answer."""
 
-    def __init__(self, seats: Sequence[Seat], game: Game, state: State, clock: TimeControl,
+    def __init__(self, seats: Sequence[Seat], game: Game, state: State, clocks: tuple[TimeControl, TimeControl],
                  watch: Watch | None) -> None:
         self.seats = seats
         self.game = game
         self.state = state
-        self.clock = clock
+        self.clocks = clocks  # each seat's own time control
         self.watch = watch
         self.alarm = signal.getsignal(signal.SIGALRM) is _ring
-        self.remaining: list[float | None] = [clock.game_seconds, clock.game_seconds]
+        self.remaining: list[float | None] = [clock.game_seconds for clock in clocks]
         self.pending = [0.0, 0.0]  # think time of a declined swap, charged to that seat's next move
         self.times: list[float] = []
 
@@ -205,8 +209,9 @@ class _Referee:
 
     def _decide(self, seat_index: int, ask: Callable[[Limit], T]) -> tuple[T, float]:
         remaining = self.remaining[seat_index]
-        limit = OWN_BUDGET if self.seats[seat_index].own_budget else self.clock.limit(remaining)
-        allowed = self.clock.allowed(remaining)
+        clock = self.clocks[seat_index]
+        limit = OWN_BUDGET if self.seats[seat_index].own_budget else clock.limit(remaining)
+        allowed = clock.allowed(remaining)
         begin = time.perf_counter()
         answer = self._guarded(seat_index, lambda: ask(limit),
                                UNTIMED_SECONDS if allowed is None else allowed + ALARM_MARGIN)
@@ -214,7 +219,7 @@ class _Referee:
         if allowed is not None and spent > allowed:
             raise _Fault(seat_index, Termination.TIME, f"took {spent:.3f}s, {allowed:.3f}s allowed")
         if remaining is not None:
-            self.remaining[seat_index] = remaining - spent + self.clock.increment
+            self.remaining[seat_index] = remaining - spent + clock.increment
         return answer, spent
 
     def _guarded(self, seat_index: int, call: Callable[[], T], seconds: float) -> T:

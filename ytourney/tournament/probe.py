@@ -62,7 +62,8 @@ def probe_engine(config: TournamentConfig, player: PlayerConfig) -> Probe:
                               config.seed + seat)
         seats = [Seat(player.name, engine), Seat(PROBE_OPPONENT, opponent, trusted=True)]
         try:
-            record = play_game(seats if seat == 0 else seats[::-1], config.variant, time_control=config.time,
+            record = play_game(seats if seat == 0 else seats[::-1], config.variant,
+                               time_control=config.time_of(player.name),
                                seed=config.seed)
         finally:
             if isinstance(engine, GtpBot):

@@ -261,6 +261,9 @@ class Validation:
                   HandicapMode.AUTO: f"auto (max level {handicap.max_level}, target {handicap.target:g})"}
         lines.append(f"  handicap   {detail[handicap.mode]}")
         lines.append(f"  time       {config.time.describe()}")
+        for player in config.players:
+            if player.time is not None:
+                lines.append(f"  time odds  {player.name}: {player.time.describe()}")
         suspension = (f"suspend a player after {config.fault_limit} faults in a row" if config.fault_limit
                       else "never suspend a faulty player")
         lines.append(f"  run        workers {config.workers or 'one per core'}, seed {config.seed}, {suspension}")

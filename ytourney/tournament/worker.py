@@ -25,7 +25,7 @@ from typing import Any
 from ytourney.errors import PlayerFault, YTourneyError
 from ytourney.boards.board import Board
 from ytourney.games.api import Color, Game
-from ytourney.games.record import GameRecord, GameSetup, Termination
+from ytourney.games.record import TIME_ODDS_KEY, GameRecord, GameSetup, Termination
 from ytourney.games.variant import Variant
 from ytourney.games.bot import Bot, Limit
 from ytourney.players.clock import TimeControl
@@ -54,6 +54,7 @@ class PlayerEntry:
     spec: BotSpec
     own_budget: bool = False
     gtp_log: str = ""  # the folder of this engine's GTP transcripts ('' for none)
+    time_control: TimeControl | None = None  # the player's own (time odds), else the tournament's applies
 
 
 @dataclass(frozen=True)
@@ -85,8 +86,17 @@ class TournamentContext:
     def from_config(cls, config: TournamentConfig, gtp_logs: Mapping[str, str] | None = None) -> TournamentContext:
         """The context of a validated config; `gtp_logs` maps engine players to the folder of their transcripts."""
         logs = gtp_logs or {}
-        players = tuple(PlayerEntry(p.name, p.spec, p.own_budget, logs.get(p.name, "")) for p in config.players)
+        players = tuple(PlayerEntry(p.name, p.spec, p.own_budget, logs.get(p.name, ""), p.time)
+                        for p in config.players)
         return cls(config.name, config.variant, config.time, players, config.memory_mb)
+
+    def time_odds(self, seats: tuple[int, int]) -> dict[str, Any]:
+        """What a game's record says of its time odds: each side's time control when they differ ({} otherwise)."""
+        base = self.time_control or TimeControl()
+        clocks = {self.players[i].name: self.players[i].time_control or base for i in seats}
+        if len(set(clocks.values())) < 2:
+            return {}
+        return {TIME_ODDS_KEY: {name: clock.short() for name, clock in clocks.items()}}
 
 
 def seat_seed(game_seed: int, seat: int) -> int:
@@ -99,7 +109,7 @@ def fault_record(context: TournamentContext, task: GameTask, seat: int, terminat
     """The record of a game lost by `seat` before or outside the referee's control."""
     first, second = (context.players[i].name for i in task.seats)
     setup = GameSetup(context.variant, first=first, second=second, handicap=task.handicap, tournament=context.name,
-                      round=task.round, seed=task.seed, id=task.slot)
+                      round=task.round, seed=task.seed, id=task.slot, extra=context.time_odds(task.seats))
     return setup.lost_by(seat, termination, reason)
 
 
@@ -313,10 +323,13 @@ class GamePlayer:
                                         f"could not start: {describe_error(err)}")
                 if entry.spec.kind is BotKind.PLUGIN:
                     bot = _WatchedBot(bot, self.tracker, seat_index + 1)
-                seats.append(Seat(entry.name, bot, entry.own_budget, entry.spec.kind is BotKind.BUILTIN))
+                seats.append(Seat(entry.name, bot, entry.own_budget, entry.spec.kind is BotKind.BUILTIN,
+                                  entry.time_control))
                 transcripts.append(_transcribe(bot, entry, task.slot, seat_index))
             try:
-                extra = {"opening": task.opening_index} if task.opening_index is not None else None
+                extra = context.time_odds(task.seats)
+                if task.opening_index is not None:
+                    extra["opening"] = task.opening_index
                 record = play_game(seats, context.variant, handicap=task.handicap, time_control=context.time_control,
                                    seed=task.seed, tournament=context.name, round_number=task.round,
                                    opening=task.opening, game_id=task.slot, extra=extra, watch=self.tracker.watch)

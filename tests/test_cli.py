@@ -25,11 +25,12 @@ def invoke(*args: str) -> tuple[int, str]:
 def test_play_kadon_prints_a_finished_game() -> None:
     code, out = invoke("play", "random", "random", "--board", "kadon", "--seed", "3")
     assert code == 0, out
-    assert "result: " in out and "wins by connection" in out
+    assert "result: " in out and "wins by completing a Y" in out
     assert "moves: 1." in out
     lines = out.splitlines()
     assert lines[0].startswith("9 ") and lines[8].startswith("1 ")
-    assert lines[9].split() == list("ABCDEFGHI")
+    assert lines[0].split()[-1] == "A9-E9" and lines[4].split()[-1] == "A5-M5" and lines[8].split()[-1] == "A1-I1"
+    assert lines[9] == "X black, O white; lower case: the last move's stones"
 
 
 def test_play_is_reproducible_for_a_seed() -> None:
@@ -263,7 +264,7 @@ def test_play_seats_a_gtp_engine_as_match_does() -> None:
     code, out = invoke("play", engine, "random", "--board", "tri:5", "--move-seconds", "0.5", "--seed", "2")
     assert code == 0, out
     assert "black: hy" in out or "white: hy" in out
-    assert "wins by connection" in out
+    assert "wins by completing a Y" in out
     code, out = invoke("play", "gtp:hy=/nonexistent/engine", "random", "--board", "tri:5")
     assert code == 1 and "'/nonexistent/engine' does not exist" in out and "Traceback" not in out
 
@@ -271,5 +272,7 @@ def test_play_seats_a_gtp_engine_as_match_does() -> None:
 def test_play_of_a_handicap_game_says_pie_off_and_counts_the_stones_as_one_move() -> None:
     code, out = invoke("play", "random", "random", "--handicap", "3", "--board", "tri:5", "--seed", "1")
     assert code == 0, out
-    plies = len(out.split("moves: ")[1].splitlines()[0].split())
-    assert f"after {plies - 2} moves" in out and "pie=off" in out
+    turns = out.split("moves: ")[1].splitlines()[0].split()
+    assert turns[0].startswith("1.") and len(turns[0].split(",")) == 3  # the three stones are turn 1
+    assert turns[1].startswith("2.") and "," not in turns[1]
+    assert f"after {len(turns)} moves" in out and "pie=off" in out

@@ -14,45 +14,60 @@ from typing import Any
 import click
 
 from ytourney.cli.group import FiniteFloat, main
-from ytourney.cli.options import DEFAULT_GAME, game_option, rule_flag_options, rule_options, rules_mapping
+from ytourney.cli.options import (
+    DEFAULT_GAME,
+    game_option,
+    rule_flag_options,
+    rule_options,
+    rules_mapping,
+)
 
 
 @main.command()
-@click.argument("black")
-@click.argument("white")
+@click.argument("first")
+@click.argument("second")
 @game_option
 @click.option("--board", "board_spec", default=None, help="Board [default: the game's own; tri:11 for Y].")
 @click.option("--pie/--no-pie", default=None, help="Offer the swap after the first move [default: the game's own].")
 @rule_flag_options
 @rule_options
 @click.option("--handicap", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Handicap level: 1 = BLACK moves first without pie, k >= 2 = BLACK places k stones first.")
+              help="Handicap level: 1 = FIRST moves first without pie, k >= 2 = FIRST places k stones in its first "
+                   "turn.")
 @click.option("--move-seconds", type=FiniteFloat(min=0, min_open=True), default=None,
-              help="Time budget per move for each bot (default: the bots' own playout budgets).")
+              help="Time budget per move for each bot (default: the bots' own playout budgets); a human is "
+                   "never timed.")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed for the bots and the record (default: random).")
 @click.option("--json", "as_json", is_flag=True, help="Print the game record as one JSON object.")
-def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bool | None,
+@click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
+              help="Append the finished game to FILE: PGN for *.pgn, JSON lines for *.jsonl (only a new file or "
+                   "one ytourney wrote; each game gets the next game id of the file's `play` games).")
+def play(first: str, second: str, game_name: str, board_spec: str | None, pie: bool | None,
          rule_items: tuple[str, ...], handicap: int, move_seconds: float | None, seed: int | None,
-         as_json: bool) -> None:
-    """Play one game between two bot specs and show the board and moves.
+         as_json: bool, out: str | None) -> None:
+    """Play one game between two players and show the board and moves.
 
     \b
-    BLACK makes the first move (in YvY, where White starts, BLACK names the first mover);
-    with the pie rule WHITE may answer swap.
-    Bot specs: random, mcts, mcts:playouts=2000, path/to/file.py:ClassName,
-    or a GTP engine 'gtp:NAME=COMMAND ARGS;KEY=VALUE;...' as `match` takes it.
+    FIRST makes the first move: Black in Y and most games, White in YvY
+    (`ytourney games` names each game's first mover); SECOND answers and,
+    with the pie rule, may swap. The seats are shown by the game's side names.
+    Players: random, mcts, mcts:playouts=2000, path/to/file.py:ClassName,
+    a GTP engine 'gtp:NAME=COMMAND ARGS;KEY=VALUE;...' as `match` takes it,
+    or human: you, at the terminal (type help at the prompt; undo, resign, quit).
     Example:
+      ytourney play human mcts:playouts=2000 --board tri:9
       ytourney play random mcts:playouts=500 --board kadon --seed 3
       ytourney play 'gtp:hy=/opt/y/y;rows=flipped;swap=genmove;time_command=y_param' mcts --move-seconds 1
     """
-    from ytourney.games.api import rule_value_text, score_text
+    from ytourney.games.api import Color, rule_value_text
     from ytourney.games.registry import get_game
     from ytourney.games.replay import replay
     from ytourney.games.variant import Variant
     from ytourney.players import BotKind, create_bot, parse_bot_spec
     from ytourney.players.clock import TimeControl
-    from ytourney.publish.game_facts import move_count, rules_in_play
+    from ytourney.players.human import HUMAN_SPEC, Console, HumanBot, QuitGame
+    from ytourney.publish.game_facts import result_sentence, rules_in_play, turns
     from ytourney.tournament.match import HaltGame, Seat, play_game
 
     game = get_game(game_name)
@@ -61,28 +76,37 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
                                  param_hint="'--handicap'")
     board = game.parse_board(board_spec or game.default_board)
     rules = game.parse_rules(rules_mapping(game, pie, rule_items))
-    labels = ("black", "white") if game.first_color.name == "BLACK" else ("first", "second")
-    names = [black, white] if black != white else [f"{black} ({labels[0]})", f"{white} ({labels[1]})"]
-    if any(text.startswith(GTP_PREFIX) for text in (black, white)):
-        names, specs = _seated_players([black, white], names, game.name, board)
+    colours = [str(game.first_color), str(Color.WHITE if game.first_color is Color.BLACK else Color.BLACK)]
+    texts = [first, second]
+    names = texts if first != second else [f"{text} ({colour})" for text, colour in zip(texts, colours)]
+    humans = [text.strip().lower() == HUMAN_SPEC for text in texts]
+    feed = _record_file(out) if out is not None else None  # refused before the game, never after it
+    specs: list[Any] = [None, None]
+    if any(text.startswith(GTP_PREFIX) for text in texts):
+        names, seated = _seated_players(texts, names, game.name, board, colours, humans)
+        specs = [None if human else spec for human, spec in zip(humans, seated)]
     else:
-        specs = [parse_bot_spec(black, game), parse_bot_spec(white, game)]
+        specs = [None if human else parse_bot_spec(text, game) for text, human in zip(texts, humans)]
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     rng = random.Random(seed)
     seeds = [rng.randrange(2**31) for _ in specs]
+    console = Console(game, board, rules, handicap, names, sys.stdin, sys.stdout) if any(humans) else None
     bots: list[Any] = []
     halted: list[int] = []
     try:
         with _halting(halted):  # Ctrl-C stops the game; it is not the loss of the bot that was thinking
-            for spec, bot_seed in zip(specs, seeds):  # created inside the try: a second bot failing closes the first
-                bots.append(_served(spec, bot_seed, game) if spec.kind is BotKind.PLUGIN else
+            for spec, bot_seed, name in zip(specs, seeds, names):  # inside the try: a failing bot closes the first
+                bots.append(HumanBot(name, console) if spec is None and console is not None else
+                            _served(spec, bot_seed, game) if spec.kind is BotKind.PLUGIN else
                             create_bot(spec, bot_seed))
             time_control = TimeControl(move_seconds=move_seconds, grace_seconds=max(1.0, (move_seconds or 0) * 0.5))
-            seats = [Seat(name, bot, trusted=spec.kind is BotKind.BUILTIN)
+            seats = [Seat(name, bot, trusted=spec is None or spec.kind is BotKind.BUILTIN, untimed=spec is None)
                      for name, bot, spec in zip(names, bots, specs)]
             with contextlib.redirect_stdout(sys.stderr):  # what a bot prints never mixes with the board
                 record = play_game(seats, Variant(game, board, rules), handicap=handicap,
                                    time_control=time_control if move_seconds is not None else None, seed=seed,
+                                   tournament=PLAY_EVENT if feed is not None else "",
+                                   game_id=_next_id(feed) if feed is not None else None,
                                    watch=_halt_between_moves(_last_resort(names), halted))
     except HaltGame:
         if not halted:
@@ -90,26 +114,60 @@ def play(black: str, white: str, game_name: str, board_spec: str | None, pie: bo
         click.echo(f"ytourney: interrupted by {signal.Signals(halted[0]).name}; the game was not finished",
                    err=True)
         sys.exit(128 + halted[0])
+    except QuitGame:
+        click.echo("ytourney: quit; the game was left unfinished and nothing was recorded", err=True)
+        return
     finally:
         for bot in bots:
             bot.close()
+    if feed is not None:  # its file is opened at this first write, never before the game ends
+        try:
+            feed.write(record)
+        finally:
+            feed.close()
     if as_json:
         click.echo(json.dumps(record.to_dict()))
         return
     state = replay(game, board, rules, handicap, record.moves)
     last = next((m for m in reversed(state.history) if m.path), None)
     click.echo(game.views.board_text(state, last))
+    click.echo(stones_legend(game))
     click.echo()
-    click.echo(f"black: {record.black}   white: {record.white}   first move: {record.first}")
-    click.echo("moves: " + " ".join(f"{i}.{m}" for i, m in enumerate(record.moves, start=1)))
+    click.echo(seats_line(game, record))
+    click.echo("moves: " + " ".join(f"{number}.{','.join(stones)}"
+                                    for number, stones in enumerate(turns(record), start=1)))
     shown = ", ".join(f"{k}={rule_value_text(v)}" for k, v in rules_in_play(record).items())
     detail = f" ({record.reason})" if record.reason else ""
-    score = f", score {score_text(record.score)}" if record.score is not None else ""
-    result = (f"draw by {record.termination.value}" if record.winner is None else
-              f"{record.winner} ({record.winner_name}) wins by {record.termination.value}")
     where = f"{record.board}" if game.name == DEFAULT_GAME else f"{game.name}, {record.board}"
-    click.echo(f"result: {result}{detail}{score} after {move_count(record)} moves   "
+    click.echo(f"result: {result_sentence(record)}{detail}   "
                f"[{where}, {shown}, handicap {record.handicap}, seed {seed}]")
+
+
+def side_label(game: Any, colour: Any) -> str:
+    """A colour as this game names its side: 'black', or 'white (Aliens)' where the sides differ."""
+    side = game.views.side_names.get(colour)
+    return f"{colour} ({side})" if side else str(colour)
+
+
+def seats_line(game: Any, record: Any) -> str:
+    """Who played which side, the first mover's side first, in the game's own side names."""
+    from ytourney.games.api import Color
+
+    first = game.first_color
+    order = (first, Color.WHITE if first is Color.BLACK else Color.BLACK)
+    owners = {Color.BLACK: record.black, Color.WHITE: record.white}
+    seats = "   ".join(f"{side_label(game, colour)}: {owners[colour]}" for colour in order)
+    swapped = f" (swapped by {record.second})" if record.swapped else ""
+    return f"{seats}   first move: {record.first}{swapped}"
+
+
+def stones_legend(game: Any) -> str:
+    """What the board's characters mean: each colour's stone, and the last move in lower case."""
+    from ytourney.boards.text import STONE_CHARS
+    from ytourney.games.api import Color
+
+    return (f"{STONE_CHARS[int(Color.BLACK)]} {side_label(game, Color.BLACK)}, "
+            f"{STONE_CHARS[int(Color.WHITE)]} {side_label(game, Color.WHITE)}; lower case: the last move's stones")
 
 
 def _halt_between_moves(watch: Callable[[int, float], None], halted: list[int]) -> Callable[[int, float], None]:
@@ -163,26 +221,54 @@ GTP_PREFIX = "gtp:"
 """How a player on the command line names a GTP engine (ytourney.tournament.adhoc reads the rest)."""
 
 
-def _seated_players(texts: list[str], names: list[str], game_name: str, board: Any) -> tuple[list[str], list[Any]]:
+def _seated_players(texts: list[str], names: list[str], game_name: str, board: Any, colours: list[str],
+                    humans: list[bool]) -> tuple[list[str], list[Any]]:
     """Names and specs of command-line players, GTP engines among them, read as `match` reads them: through the one
-    config reader, so an engine takes every key of a config's `gtp:` block."""
+    config reader, so an engine takes every key of a config's `gtp:` block (a human seat stands in as `random`)."""
     import yaml
 
     from ytourney.players.gtp.settings import check_engine
     from ytourney.tournament.adhoc import player_entry
     from ytourney.tournament.config import parse_config
 
-    entries = [player_entry(text, index, "ytourney play") for index, text in enumerate(texts)]
+    entries = [player_entry("random" if human else text, index, "ytourney play")
+               for index, (text, human) in enumerate(zip(texts, humans))]
     for entry, name in zip(entries, names):
         entry.setdefault("name", name)
     if entries[0]["name"] == entries[1]["name"]:
-        entries[0]["name"], entries[1]["name"] = f"{entries[0]['name']} (black)", f"{entries[1]['name']} (white)"
+        entries[0]["name"], entries[1]["name"] = (f"{entries[0]['name']} ({colours[0]})",
+                                                  f"{entries[1]['name']} ({colours[1]})")
     text = yaml.safe_dump({"name": "play", "game": game_name, "board": board.spec, "players": entries}, sort_keys=False)
     config = parse_config(text, source="ytourney play", base_dir=".")
     for player in config.players:
         if player.spec.gtp is not None:  # a missing program is one line, exit 1, not a game lost by crash
             check_engine(player.spec.gtp, board)
     return list(config.player_names), [player.spec for player in config.players]
+
+
+PLAY_EVENT = "play"
+"""The tournament name of the games `play --out` appends to a record file (their ids count up within the file)."""
+
+
+def _record_file(out: str) -> Any:
+    """The record file `play --out` appends to, read first: PGN or JSON lines by its suffix, and only a new file
+    or one ytourney wrote (as `--pgn-out` and `--jsonl-out` take them)."""
+    from ytourney.errors import ReportError
+    from ytourney.publish.export import ExportFormat, GameFeed
+
+    suffix = Path(out).suffix.lower()
+    formats = {".pgn": ExportFormat.PGN, ".jsonl": ExportFormat.JSONL}
+    if suffix not in formats:
+        raise click.BadParameter(f"{out!r}: expected a file ending in .pgn or .jsonl", param_hint="'--out'")
+    try:
+        return GameFeed(out, formats[suffix])
+    except ReportError as err:
+        raise click.BadParameter(str(err), param_hint="'--out'") from err
+
+
+def _next_id(feed: Any) -> int:
+    """The next game id of `play`'s games in a record file."""
+    return 1 + max((game_id for event, game_id in feed.keys if event == PLAY_EVENT), default=0)
 
 
 PLAY_KILL_MARGIN = 5.0

@@ -101,22 +101,6 @@ def rename_cells(board: Board, text: str, rows: str) -> str:
     return _VERTEX_IN_TEXT.sub(lambda match: renumbered(board, match.group(0)), text)
 
 
-def kadon_row_names(board: Board, lines: list[str]) -> list[str]:
-    """Kadon's cells are named along each row (A1..I1, A5..M5): one column-letter line under the board would fit
-    row 1 only, so every row is followed by the names of its first and last cells instead."""
-    rows: dict[int, list[int]] = {}
-    for cell, (column, row) in enumerate(board.coords):
-        rows.setdefault(row, []).append(cell)
-    ordered = [rows[row] for row in sorted(rows)]  # row 1 first, as the diagram numbers them
-    drawing = lines[:len(ordered)]  # then the column letters, then any lines of the game's own (stones in hand)
-    width = max(len(line) for line in drawing)
-    named = []
-    for line in drawing:
-        cells = sorted(ordered[int(line.split()[0]) - 1], key=lambda cell: board.coords[cell][0])
-        named.append(f"{line:<{width}}   {board.names[cells[0]].upper()}-{board.names[cells[-1]].upper()}")
-    return named + lines[len(ordered) + 1:]
-
-
 @functools.lru_cache(maxsize=64)
 def side_distances(board: Board) -> tuple[int, ...]:
     """Steps from every cell to the nearest cell on a side (0 on the sides), by breadth-first search."""
@@ -181,9 +165,7 @@ class EngineDialect:
         if renames_rows(board, rows):
             width = len(str(board.size))
             lines = [*(f"{index + 1:>{width}}{line[width:]}" for index, line in enumerate(lines[:-1])), *lines[-1:]]
-        if board.kind is BoardKind.KADON:
-            lines = kadon_row_names(board, lines)
-        return lines
+        return lines  # kadon's rows carry their cell names already (boards.text)
 
     # --- the board and the clock
 

@@ -77,6 +77,15 @@ class GameRecord:
         return self.game_rules.rules_dict(self.rules)
 
     @property
+    def rules_in_force(self) -> dict[str, Any]:
+        """The rules as they applied to this game, in their JSON form: a handicap game (level >= 1) is played
+        without the pie whatever the tournament's rules say."""
+        rules = self.rules_dict
+        if self.handicap > 0 and rules.get("pie") is True:
+            rules["pie"] = False
+        return rules
+
+    @property
     def is_draw(self) -> bool:
         """True when the game ended without a winner."""
         return self.winner is None
@@ -108,7 +117,7 @@ class GameRecord:
         """The JSON form of DESIGN §3 (plus `second`, `reason`, `opening_plies`, `extra`; `score` where kept)."""
         data = {
             "id": self.id, "tournament": self.tournament, "game": self.game, "round": self.round,
-            "board": self.board, "rules": self.rules_dict, "handicap": self.handicap,
+            "board": self.board, "rules": self.rules_in_force, "handicap": self.handicap,
             "first": self.first, "second": self.second, "black": self.black, "white": self.white,
             "moves": list(self.moves), "winner": None if self.winner is None else str(self.winner),
             "winner_name": self.winner_name, "termination": self.termination.value, "reason": self.reason,

@@ -15,6 +15,7 @@ from ytourney.games.api import Game
 from ytourney.games.bot import Bot, BotOption
 from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.settings import GtpSettings
+from ytourney.players.human import HUMAN_SPEC
 from ytourney.players.plugin import load_plugin_class
 from ytourney.players.untrusted import describe_error
 
@@ -96,6 +97,9 @@ def parse_bot_spec(text: str, game: Game) -> BotSpec:
         raise PluginError(f"plugin spec {text!r} names no class; write it as '{text}:ClassName'")
     name, _, option_text = text.partition(":")
     name = name.strip().lower()
+    if name == HUMAN_SPEC:
+        raise BotSpecError(f"bot spec {text!r}: a human plays at the terminal, in `ytourney play` only; tournaments "
+                           "play their games in worker processes without one")
     declared = builtin_options(name, game)
     options: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in option_text.split(","))):

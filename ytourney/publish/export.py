@@ -4,8 +4,10 @@ PGN: the seven tag roster, then ytourney's own tags. [White] and [Black] are the
 at the end (after any swap), so [Result] "1-0" means the White owner won; note that in Y Black places the first
 stone, so a rating tool's "white advantage" is the second mover's. [Termination] uses the PGN standard words
 (normal, time forfeit, rules infraction, abandoned) and [YTermination] keeps ytourney's exact reason. The movetext
-numbers every action of the record ("1. e5 2. swap 3. c3 ..."), so the numbers match the published game pages;
-a fault ending adds a {comment} before the result.
+has one token a turn, numbered by full move as PGN readers expect ("1. e5 swap 2. c3 d4 ..."): a handicap's
+stones are placed in one turn, written as one token joined by colons ("1. e5:c6:g3:g2 f4 2. ..."), so [PlyCount]
+counts turns, as the game pages and `play` count moves; [Rules] states the rules in force (no pie in a handicap
+game). A fault ending adds a {comment} before the result.
 
 A draw is "1/2-1/2". A game other than Y adds a [Game "<name>"] tag (after [YTermination]) and its moves are in the
 game's own notation; a game with a score adds [Score "black-white"].
@@ -34,6 +36,7 @@ from ytourney.games.api import Color, Game, Termination, score_text
 from ytourney.games.record import TIME_ODDS_KEY, GameRecord
 from ytourney.games.legacy import game_key
 from ytourney.publish.feed_files import FeedKey, refuse_store_file, scan_feed
+from ytourney.publish.game_facts import move_count, rules_in_play, turns
 from ytourney.publish.sgf import game_to_sgf, sgf_filename, to_sgf_collection
 from ytourney.safe_files import open_file, write_file
 
@@ -47,6 +50,8 @@ PGN_TERMINATION = {
     Termination.FORFEIT: "abandoned",
 }
 """The tool's terminations in the PGN standard's Termination words; a game's own endings are "normal"."""
+HANDICAP_JOINER = ":"
+"""Joins a handicap's stones into the one movetext token of their turn (a PGN symbol character, unlike a space)."""
 
 
 class ExportFormat(str, enum.Enum):
@@ -128,10 +133,10 @@ def pgn_tags(record: GameRecord, site: str = "ytourney") -> list[tuple[str, str]
     tags += [("Game", name) for name in game_key(record.game).values()]  # none for Y, as before games
     tags += [
         ("Board", record.board),
-        ("Rules", pgn_rules(game, record.rules)),
+        ("Rules", pgn_rules(game, game.parse_rules(rules_in_play(record)))),
         ("Handicap", str(record.handicap)),
         ("First", record.first),
-        ("PlyCount", str(len(record.moves))),
+        ("PlyCount", str(move_count(record))),
     ]
     time_of_day = _pgn_time(record.started)
     if time_of_day:
@@ -157,7 +162,8 @@ def game_to_pgn(record: GameRecord, site: str = "ytourney") -> str:
     """One game as PGN text (tag pairs, a blank line, movetext ending in the result, a blank line)."""
     lines = [f'[{name} "{_pgn_escape(value)}"]' for name, value in pgn_tags(record, site)]
     # full moves, as PGN readers expect: the number before the first player's ply, the second player's after it
-    tokens = [f"{index // 2 + 1}. {move}" if index % 2 == 0 else move for index, move in enumerate(record.moves)]
+    tokens = [f"{index // 2 + 1}. {turn}" if index % 2 == 0 else turn
+              for index, turn in enumerate(HANDICAP_JOINER.join(stones) for stones in turns(record))]
     if record.termination.is_fault and record.winner is not None:
         detail = f": {record.reason}" if record.reason else ""
         comment = f"{record.loser_name} loses by {record.termination.value}{detail}"

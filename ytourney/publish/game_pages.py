@@ -11,9 +11,9 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ytourney.boards.board import BoardKind
-from ytourney.games.api import EMPTY, Color, Outcome, rule_value_text, score_text
+from ytourney.games.api import EMPTY, Color, rule_value_text
 from ytourney.games.record import GameRecord
-from ytourney.publish.game_facts import move_count, rules_in_play
+from ytourney.publish.game_facts import move_count, result_sentence, rules_in_play
 from ytourney.publish.html import render_page, table_view
 from ytourney.publish.ratings_table import RATING_COLUMNS, Standing
 from ytourney.publish.sgf import fallback_colours
@@ -85,19 +85,6 @@ def move_list_style(tokens: Sequence[str], seconds: Sequence[float | None]) -> s
     return f"--entry: {math.ceil(entry)}ch; --marker: {marker:g}ch"
 
 
-def result_sentence(record: GameRecord) -> str:
-    """The game page's result in words, from the game's views: who won and how, or the draw, and its length."""
-    game = record.game_rules
-    plies = move_count(record)  # a handicap level's stones are one move
-    if record.winner is None:
-        text = game.views.result_text(None, None, Outcome(None, record.termination, record.score, record.reason))
-        return f"{text[:1].upper()}{text[1:]} after {plies} moves"
-    text = f"{record.winner_name} ({record.winner}) wins {game.views.win_text(record.termination, record.rules)}"
-    if record.score is not None:
-        text += f", score {score_text(record.score)}"
-    return f"{text} after {plies} moves"
-
-
 def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
     """The page of one game: final position, result, facts and the move list."""
     record = game.record
@@ -118,6 +105,12 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
     colours = [None if c is None else "B" if c is Color.BLACK else "W" for c in played.colours]
     colours += fallback_colours(record, colours)
     seconds = list(record.move_seconds) + [None] * (len(record.moves) - len(record.move_seconds))
+    stones = min(len(tokens), record.handicap) if record.handicap >= 2 else 0
+    if stones:  # a handicap level's stones are one turn, one entry of the list (which numbers turns)
+        known = [t for t in seconds[:stones] if t is not None]
+        tokens[:stones] = [" ".join(tokens[:stones])]
+        colours[:stones] = colours[:1]
+        seconds[:stones] = [sum(known) if known else None]
     moves = Markup("".join(  # built here, not in the template: a long game has hundreds of moves
         f'<li class="{kind}"><span class="stone {kind}" title="{kind}"></span>{escape(token)}'
         + (f'<span class="t">{t:.2f}s</span>' if t is not None else "") + "</li>\n"

@@ -174,8 +174,9 @@ class Replayed:
 
 
 def replay_moves(game: Game, board: Board, moves: Sequence[str], rules: Any = None, handicap: int = 0) -> Replayed:
-    """Replay move tokens as far as they are legal: `numbers` maps node -> 1-based index of the placement of the
-    stone standing there; `colours` holds the colour of each move replayed (None for a swap)."""
+    """Replay move tokens as far as they are legal: `numbers` maps node -> the 1-based turn that placed the stone
+    standing there (a handicap level's stones share turn 1); `colours` holds the colour of each move replayed (None
+    for a swap)."""
     rules = game.parse_rules(None) if rules is None else rules
     numbers: dict[int, int] = {}
     colours: list[Color | None] = []
@@ -185,7 +186,7 @@ def replay_moves(game: Game, board: Board, moves: Sequence[str], rules: Any = No
         kind = move.kind
         colours.append(None if kind is MoveKind.SWAP else colour)
         if kind is MoveKind.PLACE:
-            numbers[move.cell] = number
+            numbers[move.cell] = number - max(0, min(number, handicap) - 1)  # counted by turn, as the move list
         elif kind in (MoveKind.STEP, MoveKind.JUMP):
             placed = numbers.pop(move.source, None)
             if placed is not None:

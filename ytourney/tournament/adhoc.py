@@ -239,7 +239,9 @@ def plan_match(players: Sequence[str], options: MatchOptions, out: str | os.Path
     try:
         config: TournamentConfig = parse_config(text, source=str(path), base_dir=folder.resolve())
     except ConfigError as err:
-        raise _in_flags(err, str(path), players, bool(overrides), options.rule_flags) from err
+        given = (*options.rule_flags, *((f"rules.{item.partition('=')[0].strip()}", f"--rule {item}")
+                                        for item in options.rules))  # a bad value is blamed on the --rule giving it
+        raise _in_flags(err, str(path), players, bool(overrides), given) from err
     check_folder(folder, config, advice="rerun the command that started it")
     return MatchPlan(path, folder, text, config)
 

@@ -16,6 +16,7 @@ from ytourney.games.bot import Bot, Limit
 from ytourney.games.record import GameRecord, GameSetup, Termination, utc_now
 from ytourney.games.variant import Variant
 from ytourney.players.clock import OWN_BUDGET, TimeControl
+from ytourney.players.human import Resign, SeatCommand, TakeBack
 from ytourney.players.untrusted import (
     cap,
     describe,
@@ -60,7 +61,9 @@ class Seat:
     """A named player in a seat: seat 0 places the first stone (Black before any swap).
 
     `own_budget` marks a bot that keeps its own playout budget (a built-in given `playouts=`): it is handed no
-    time budget, only the time control's deadline applies to it. `trusted` marks our own built-in bots: they keep
+    time budget, only the time control's deadline applies to it. `untimed` marks a person at the terminal (a
+    human seat): no clock or deadline applies to them, and their commands (take back, resign, quit) come as
+    SeatCommands. `trusted` marks our own built-in bots: they keep
     their budgets themselves, so their calls skip the in-process alarm (two syscalls a move) that interrupts plugins
     and engines; the worker's watchdog still holds them to the hard deadline, what they raise is still their loss,
     and a late answer still loses on time.
@@ -70,6 +73,7 @@ class Seat:
     bot: Bot
     own_budget: bool = False
     trusted: bool = False
+    untimed: bool = False
     time_control: TimeControl | None = None
     """The seat's own time control (time odds), replacing the game's for this seat."""
 
@@ -187,28 +191,53 @@ class _Referee:
             for move in opening:
                 state.play(move)
                 self.times.append(0.0)
-            while state.outcome is None:
-                seat_index = state.seat_to_move()
-                bot = self.seats[seat_index].bot
-                if state.can_swap():
-                    wants, spent = self._decide(seat_index, lambda limit, b=bot, i=seat_index: self._plain_swap(
-                        i, b.swap(state.copy(), limit)))
-                    if self._checked_swap(seat_index, wants):
-                        state.play(SWAP)
-                        self.times.append(spent)
-                        continue
-                    self.pending[seat_index] += spent
-                move, spent = self._decide(seat_index, lambda limit, b=bot, i=seat_index: self._plain_move(
-                    i, b.move(state.copy(), limit)))
-                self._play(seat_index, move)
-                self.times.append(spent + self.pending[seat_index])
-                self.pending[seat_index] = 0.0
+            while self.state.outcome is None:
+                try:
+                    self._turn()
+                except TakeBack as back:
+                    self._rewind(max(back.plies, len(opening)))
+                except Resign:
+                    seat_index = self.state.seat_to_move()
+                    raise _Fault(seat_index, Termination.FORFEIT, f"{self.seats[seat_index].name} resigned") from None
         except _Fault as fault:
             return fault
         return None
 
+    def _turn(self) -> None:
+        """One decision of the seat to move: the pie answer where it is offered, else a move."""
+        state = self.state
+        seat_index = state.seat_to_move()
+        bot = self.seats[seat_index].bot
+        if state.can_swap():
+            wants, spent = self._decide(seat_index, lambda limit, b=bot, i=seat_index: self._plain_swap(
+                i, b.swap(state.copy(), limit)))
+            if self._checked_swap(seat_index, wants):
+                state.play(SWAP)
+                self.times.append(spent)
+                return
+            self.pending[seat_index] += spent
+        move, spent = self._decide(seat_index, lambda limit, b=bot, i=seat_index: self._plain_move(
+            i, b.move(state.copy(), limit)))
+        self._play(seat_index, move)
+        self.times.append(spent + self.pending[seat_index])
+        self.pending[seat_index] = 0.0
+
+    def _rewind(self, plies: int) -> None:
+        """Take the game back to its first `plies` actions (a human seat's undo): the position is replayed."""
+        old = self.state
+        state = self.game.new_state(old.board, old.rules, old.handicap)
+        for move in old.history[:plies]:
+            state.play(move)
+        self.state = state
+        del self.times[plies:]
+        self.pending = [0.0, 0.0]
+
     def _decide(self, seat_index: int, ask: Callable[[Limit], T]) -> tuple[T, float]:
         remaining = self.remaining[seat_index]
+        if self.seats[seat_index].untimed:  # a person at the terminal: no clock, no deadline
+            begin = time.perf_counter()
+            answer = self._guarded(seat_index, lambda: ask(Limit()), UNTIMED_SECONDS)
+            return answer, time.perf_counter() - begin
         clock = self.clocks[seat_index]
         limit = OWN_BUDGET if self.seats[seat_index].own_budget else clock.limit(remaining)
         allowed = clock.allowed(remaining)
@@ -224,9 +253,11 @@ class _Referee:
 
     def _guarded(self, seat_index: int, call: Callable[[], T], seconds: float) -> T:
         """Call player code under a hard deadline of `seconds`; whatever it raises is that seat's fault."""
-        guard = not self.seats[seat_index].trusted  # the alarm's syscalls only where untrusted code runs
-        if self.watch is not None:  # the parent's watchdog (a shared-memory write) holds every seat to its deadline
-            self.watch(seat_index + 1, time.monotonic() + seconds)
+        seat = self.seats[seat_index]
+        guard = not seat.trusted and not seat.untimed  # the alarm's syscalls only where untrusted code runs
+        watch = None if seat.untimed else self.watch  # a person's wait is theirs: no watchdog
+        if watch is not None:  # the parent's watchdog (a shared-memory write) holds every seat to its deadline
+            watch(seat_index + 1, time.monotonic() + seconds)
         if guard and self.alarm:
             _ARMED[0] = True
             signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)  # rings again each second until the call ends
@@ -235,7 +266,7 @@ class _Referee:
         except DeadlinePassed:
             raise _Fault(seat_index, Termination.TIME, f"still thinking after its hard deadline of {seconds:.3f}s"
                          ) from None
-        except HaltGame:
+        except (HaltGame, SeatCommand):
             raise
         except BaseException as err:  # noqa: BLE001 - SystemExit, KeyboardInterrupt... from a bot lose its game
             try:  # described while the alarm still holds: a message that loops is stopped by it
@@ -248,8 +279,8 @@ class _Referee:
             if guard and self.alarm:
                 _ARMED[0] = False  # first: an alarm ringing now is ignored
                 signal.setitimer(signal.ITIMER_REAL, 0)
-            if self.watch is not None:
-                self.watch(0, 0.0)
+            if watch is not None:
+                watch(0, 0.0)
 
     def _plain_move(self, seat_index: int, answer: object) -> object:
         """An untrusted seat's move answer as a fresh Move, or _Illegal (converted inside the call's deadline)."""

@@ -106,3 +106,56 @@ def test_slow_games_show_seconds_per_game() -> None:
     assert rate_text(2, 30.0) == "15.0 s/game"
     assert rate_text(1, 600.0) == "10.0 min/game"
     assert rate_text(0, 5.0) == ""
+
+
+def _records(tmp_path: Path) -> list:
+    out = tmp_path / "m"
+    assert invoke("match", "random", "heuristic", "--board", "tri:5", "--out", str(out), "-q").exit_code == 0
+    return load_records(out)
+
+
+def test_on_a_terminal_the_lines_scroll_above_the_bar_and_in_a_log_they_are_plain_lines(tmp_path: Path) -> None:
+    import io
+
+    from ytourney.tournament.game_lines import GameReport
+    from ytourney.tournament.progress import Progress
+
+    record = _records(tmp_path)[0]
+    report = GameReport(("Finished game 1 (a vs b): 1-0 {connection}", "Score of a vs b: 1 - 0 - 0  [1.000] 1"),
+                        "LLR 0.10 [-2.94, 2.94]")
+    terminal = io.StringIO()
+    progress = Progress(terminal, live=True)
+    progress.start(4, 0, 1)
+    progress.game(record, lambda: "a (running rating 1.0)", report)
+    progress.finish(lambda: "a (rating 2.00)")
+    text = terminal.getvalue()
+    # the bar is cleared, the lines written whole, then the bar redrawn under them
+    assert "\r\x1b[KFinished game 1 (a vs b): 1-0 {connection}\nScore of a vs b: 1 - 0 - 0  [1.000] 1\n\r[" in text
+    assert text.rstrip("\n").rsplit("\r", 1)[-1].count("leader a (rating 2.00)") == 1
+    assert "LLR 0.10 [-2.94, 2.94]" in text.rsplit("\r", 1)[-1]
+    log = io.StringIO()
+    plain = Progress(log, live=False)
+    plain.start(4, 0, 1)
+    plain.game(record, lambda: "", report)
+    plain.finish()
+    lines = log.getvalue().splitlines()
+    assert "\r" not in log.getvalue() and "\x1b" not in log.getvalue()
+    assert lines[:2] == list(report.lines) and lines[-1].startswith("ytourney: 1/4 games (25%)")
+
+
+def test_a_win_probability_sprt_gets_the_elo_of_the_score(tmp_path: Path) -> None:
+    from ytourney.tournament.config import parse_config
+    from ytourney.tournament.game_lines import GameLines
+    from ytourney.tournament.schedule import sprt_condition
+
+    config = parse_config("name: m\nboard: tri:5\nschedule: {format: match, sprt: {p0: 0.4, p1: 0.6}}\n"
+                          "players: [{name: random, bot: random}, {name: heuristic, bot: heuristic}]\n")
+    stop, state = sprt_condition(config)
+    lines = GameLines(config, state)
+    assert stop is not None
+    for record in _records(tmp_path):
+        stop(record)
+        report = lines.report(record)
+    assert report.lines[1].startswith("Score of random vs heuristic: ")
+    assert report.lines[2].startswith("Elo difference: ") and report.status.startswith("LLR ")
+    assert lines.games == 2

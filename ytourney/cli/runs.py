@@ -151,6 +151,9 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
     --gtp-log DIR writes each engine's GTP exchange of each game to
     DIR/<player>/game-<id>-<seat>.log (a fault's record names its file).
     Exit codes: 0 done, 1 error, 130 Ctrl-C, 143 SIGTERM (games kept).
+    Each finished game prints a cutechess-style line on stderr
+    (`Finished game 12 (a vs b): 1-0 {connection}`, the first mover first),
+    a two-player match its running score too (--quiet drops them).
     --pgn-out/--jsonl-out append each game as it is stored; --rating-interval
     prints the table every N games; --set changes one key of the config.
     --publish SITE keeps a static site of the results up to date during the run.

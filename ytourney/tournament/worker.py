@@ -323,8 +323,8 @@ class GamePlayer:
                                         f"could not start: {describe_error(err)}")
                 if entry.spec.kind is BotKind.PLUGIN:
                     bot = _WatchedBot(bot, self.tracker, seat_index + 1)
-                seats.append(Seat(entry.name, bot, entry.own_budget, entry.spec.kind is BotKind.BUILTIN,
-                                  entry.time_control))
+                seats.append(Seat(entry.name, bot, own_budget=entry.own_budget,
+                                  trusted=entry.spec.kind is BotKind.BUILTIN, time_control=entry.time_control))
                 transcripts.append(_transcribe(bot, entry, task.slot, seat_index))
             try:
                 extra = context.time_odds(task.seats)

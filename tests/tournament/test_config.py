@@ -134,7 +134,7 @@ def test_errors_carry_source_key_path_value_and_expectation(tmp_path: Path) -> N
 def test_error_message_reads_file_key_path_expected_found_and_hint() -> None:
     with pytest.raises(ConfigError) as info:
         parse_config("name: x\nschedule: {format: round-robbin}\nplayers: [random, heuristic]\n", "t.yaml")
-    assert str(info.value) == ("t.yaml: schedule.format: expected one of round-robin, gauntlet, match; "
+    assert str(info.value) == ("t.yaml: schedule.format: expected one of round-robin, gauntlet, match, swiss, knockout; "
                                "found str 'round-robbin'; did you mean 'round-robin'?")
     assert (info.value.path, info.value.value) == ("schedule.format", "round-robbin")
 
@@ -174,7 +174,7 @@ def test_reading_without_files_keeps_named_paths_as_written(tmp_path: Path) -> N
         ("name: x\nschedule: {games_per_pair: 2.5}\nplayers: [random, heuristic]\n",
          "schedule.games_per_pair: expected a whole number; found float 2.5"),
         ("name: x\nschedule: {format: round-robbin}\nplayers: [random, heuristic]\n",
-         "schedule.format: expected one of round-robin, gauntlet, match; found str 'round-robbin'; did you mean"),
+         "schedule.format: expected one of round-robin, gauntlet, match, swiss, knockout; found str 'round-robbin'; did you mean"),
         ("name: x\nschedule: {format: gauntlet}\nplayers: [random, heuristic]\n", "schedule.challenger: missing"),
         ("name: x\nschedule: {format: gauntlet, challenger: randon}\nplayers: [random, heuristic]\n",
          "schedule.challenger: expected one of the player names (random, heuristic); found 'randon'; did you mean"),

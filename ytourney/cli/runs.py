@@ -110,6 +110,12 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
         for line in summary.lines():
             click.echo(f"ytourney: {line}", err=True)
     final_publish(sink, quiet, None if summary.complete else f"Stopped: {summary.lines()[0]}")
+    schedule = plan.config.schedule
+    if schedule.format.in_rounds:  # a Swiss's standings or a knockout's bracket, above the rating table
+        from ytourney.tournament.round_scheduler import report_lines, stored_plan
+
+        click.echo("\n".join(report_lines(stored_plan(plan.config, plan.directory), schedule.format,
+                                           schedule.rounds)) + "\n")
     click.echo(format_table(final_table()))
 
 

@@ -72,6 +72,11 @@ class LiveSite:
         self._forward("start", planned, stored, workers)
         self._maybe_publish(force=stored > 0)
 
+    def replan(self, planned: int) -> None:
+        """The run now plans `planned` games."""
+        self.planned = planned
+        self._forward("replan", planned)
+
     def game(self, record: GameRecord, leader: Callable[[], str], report: GameReport | None = None) -> None:
         """Count a stored game (its `report` goes to the display)."""
         self.done += 1

@@ -54,6 +54,9 @@ from ytourney.tournament.config_sections import (
 )
 
 DEFAULT_GAMES_PER_PAIR = 2
+DEFAULT_TIEBREAK_GAMES = 4
+"""Extra games a tied knockout match plays at most (in pairs, seats swapped) before the better seed goes through."""
+MAX_TIEBREAK_GAMES = 100
 DEFAULT_FAULT_LIMIT = 5
 MIN_MEMORY_MB = 256
 """The smallest `memory_mb` other than 0: below it no Python process, plugin host or engine, can start."""
@@ -65,7 +68,7 @@ NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 
 _TOP_KEYS = ("name", "game", "board", "rules", "schedule", "handicap", "time", "ratings", "workers", "seed",
              "fault_limit", "memory_mb", "players")
-_SCHEDULE_KEYS = ("format", "games_per_pair", "challenger", "openings", "sprt")
+_SCHEDULE_KEYS = ("format", "games_per_pair", "challenger", "openings", "sprt", "rounds", "tiebreak_games")
 _OPENING_KEYS = ("file", "random_plies", "order")
 _PLAYER_KEYS = ("name", "bot", "gtp", "time")
 _UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
@@ -79,6 +82,13 @@ class ScheduleFormat(str, enum.Enum):
     ROUND_ROBIN = "round-robin"
     GAUNTLET = "gauntlet"
     MATCH = "match"
+    SWISS = "swiss"
+    KNOCKOUT = "knockout"
+
+    @property
+    def in_rounds(self) -> bool:
+        """True for the formats whose next round is paired from the results of the rounds before it."""
+        return self in (ScheduleFormat.SWISS, ScheduleFormat.KNOCKOUT)
 
 
 class OpeningOrder(str, enum.Enum):
@@ -100,13 +110,16 @@ class OpeningSettings:
 
 @dataclass(frozen=True)
 class ScheduleSettings:
-    """Pairings: format, games per pair (seats balanced in pairs of games), gauntlet challenger, openings."""
+    """Pairings: format, games per pair (seats balanced in pairs of games), gauntlet challenger, openings, a Swiss's
+    rounds and a knockout's most tie-break games."""
 
     format: ScheduleFormat = ScheduleFormat.ROUND_ROBIN
     games_per_pair: int = DEFAULT_GAMES_PER_PAIR
     challenger: str | None = None
     openings: OpeningSettings | None = None
     sprt: SprtSettings | EloSprtSettings | None = None
+    rounds: int = 0
+    tiebreak_games: int = DEFAULT_TIEBREAK_GAMES
 
 
 @dataclass(frozen=True)
@@ -191,13 +204,23 @@ class TournamentConfig:
         return hashlib.sha256(self.canonical.encode("utf-8")).hexdigest()
 
 
-def pair_count(fmt: ScheduleFormat, players: int) -> int:
-    """How many pairs meet: every pair (round-robin), the challenger and each other player (gauntlet), or one."""
-    if fmt is ScheduleFormat.GAUNTLET:
+def pair_count(fmt: ScheduleFormat, players: int, rounds: int = 0) -> int:
+    """How many pairings meet: every pair (round-robin), the challenger and each other player (gauntlet), one
+    (match), half the players in each of `rounds` rounds (swiss), or one match per player knocked out (knockout,
+    tie-break games aside)."""
+    if fmt is ScheduleFormat.GAUNTLET or fmt is ScheduleFormat.KNOCKOUT:
         return players - 1
     if fmt is ScheduleFormat.MATCH:
         return 1
+    if fmt is ScheduleFormat.SWISS:
+        return rounds * (players // 2)
     return players * (players - 1) // 2
+
+
+def most_rounds(players: int) -> int:
+    """The most rounds a Swiss of `players` may have: a round-robin's (each player meets each other once, and with
+    an odd count sits out once)."""
+    return players - 1 if players % 2 == 0 else players
 
 
 # --- loading -----------------------------------------------------------------------------------------------
@@ -430,7 +453,7 @@ class _ConfigReader(FieldReader):
 
     def schedule(self, value: Any, players: Sequence[PlayerConfig], board: Board, rules: Any,
                  handicap: HandicapSettings) -> ScheduleSettings:
-        """Format, games per pair, challenger, openings and SPRT."""
+        """Format, games per pair, challenger, rounds, tie-break games, openings and SPRT."""
         section = self.mapping(value, "schedule", _SCHEDULE_KEYS)
         fmt = self.choice(section.get("format", "round-robin"), "schedule.format", ScheduleFormat)
         games = DEFAULT_GAMES_PER_PAIR if "games_per_pair" not in section else self.integer(
@@ -451,13 +474,28 @@ class _ConfigReader(FieldReader):
         if fmt is ScheduleFormat.MATCH and len(players) != 2:
             raise self.error("players", f"format match needs exactly 2 players; found {len(players)}",
                              value=names, expected="exactly 2 players")
-        planned = pair_count(fmt, len(players)) * games
+        rounds = self.rounds(section, fmt, len(players))
+        tiebreak = DEFAULT_TIEBREAK_GAMES
+        if "tiebreak_games" in section:
+            if fmt is not ScheduleFormat.KNOCKOUT:
+                raise self.unused("schedule.tiebreak_games", section["tiebreak_games"],
+                                  f"format knockout, not {fmt.value!r}")
+            tiebreak = self.integer(section["tiebreak_games"], "schedule.tiebreak_games", at_least=0,
+                                    at_most=MAX_TIEBREAK_GAMES)
+            if tiebreak % 2:
+                raise self.mismatch("schedule.tiebreak_games", tiebreak,
+                                    "an even number (tie-break games are played in pairs, seats swapped)")
+        if fmt.in_rounds and handicap.mode is not HandicapMode.NONE:
+            raise self.error("handicap", f"format {fmt.value} plays even games; handicaps are for round-robin, "
+                             "gauntlet and match", value=handicap.mode.value, expected="handicap: {mode: none}")
+        planned = pair_count(fmt, len(players), rounds) * games
         if planned > MAX_PLANNED_GAMES:
             raise self.error(
                 "schedule.games_per_pair",
-                f"{pair_count(fmt, len(players)):,} pairs x {games:,} games per pair plan {planned:,} games; expected "
-                f"at most {MAX_PLANNED_GAMES:,} in one tournament (fewer players or games per pair, or several "
-                "tournaments rated together)", value=games, expected=f"at most {MAX_PLANNED_GAMES:,} planned games")
+                f"{pair_count(fmt, len(players), rounds):,} pairs x {games:,} games per pair plan {planned:,} games; "
+                f"expected at most {MAX_PLANNED_GAMES:,} in one tournament (fewer players or games per pair, or "
+                "several tournaments rated together)", value=games,
+                expected=f"at most {MAX_PLANNED_GAMES:,} planned games")
         sprt = None
         if section.get("sprt") is not None:
             if fmt is not ScheduleFormat.MATCH:
@@ -466,7 +504,22 @@ class _ConfigReader(FieldReader):
         openings = None
         if section.get("openings") is not None:
             openings = self.openings(section["openings"], board, rules, handicap)
-        return ScheduleSettings(fmt, games, challenger, openings, sprt)
+        return ScheduleSettings(fmt, games, challenger, openings, sprt, rounds, tiebreak)
+
+    def rounds(self, section: Mapping[str, Any], fmt: ScheduleFormat, players: int) -> int:
+        """A Swiss's number of rounds (0 for the other formats)."""
+        if fmt is not ScheduleFormat.SWISS:
+            if "rounds" in section:
+                raise self.unused("schedule.rounds", section["rounds"], f"format swiss, not {fmt.value!r}")
+            return 0
+        if "rounds" not in section:
+            raise self.missing("schedule.rounds", "a number of rounds", "a swiss names how many rounds it plays")
+        rounds = self.integer(section["rounds"], "schedule.rounds", at_least=1)
+        most = most_rounds(players)
+        if rounds > most:
+            raise self.mismatch("schedule.rounds", rounds, f"at most {most}: a swiss of {players} players runs out of "
+                                "opponents not met before after that many rounds", found=repr(rounds))
+        return rounds
 
     def unused(self, path: str, value: Any, needs: str) -> ConfigError:
         """A key given where the rest of the config makes no use of it."""
@@ -573,6 +626,10 @@ class _ConfigReader(FieldReader):
             "seed": seed,
             "players": raw_players,
         }
+        if schedule.format is ScheduleFormat.SWISS:  # keys of the newer formats only: older folders keep theirs
+            key["schedule"]["rounds"] = schedule.rounds
+        elif schedule.format is ScheduleFormat.KNOCKOUT:
+            key["schedule"]["tiebreak_games"] = schedule.tiebreak_games
         key |= game_key(game.name)  # Y folders written before games existed keep their key
         return json.dumps(key, sort_keys=True, default=str)
 

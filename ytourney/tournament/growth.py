@@ -41,6 +41,9 @@ def growth_problem(old_key: Mapping[str, Any], config: TournamentConfig) -> str 
     old, new = _games_per_pair(old_key), config.schedule.games_per_pair
     if old is None:
         return f"differs in: {GROWABLE}"
+    if config.schedule.format.in_rounds:
+        return (f"differs in: {GROWABLE}, {old} when stored and now {new}: a {config.schedule.format.value} plans "
+                "each round from the games before it, so its games per pair never change")
     if new < old:
         return f"differs in: {GROWABLE}, {old} when stored and now {new}: games per pair may grow, never shrink"
     if not _extends(config, old):

@@ -68,6 +68,10 @@ class Progress:
         if stored < planned and self.live:
             self._draw(force=True)
 
+    def replan(self, planned: int) -> None:
+        """The run now plans `planned` games."""
+        self.planned = planned
+
     def game(self, record: GameRecord, leader: Callable[[], str], report: GameReport | None = None) -> None:
         """Count a stored game and print its lines; redraw when due."""
         self.done += 1

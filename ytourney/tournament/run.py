@@ -46,6 +46,7 @@ from ytourney.tournament.match import HaltGame
 from ytourney.tournament.pool import ProcessExecutor
 from ytourney.tournament.progress import rate_text
 from ytourney.tournament.ray import actor_factory, cluster_cpus
+from ytourney.tournament.round_scheduler import RoundScheduler
 from ytourney.tournament.schedule import (
     Scheduler,
     StopCondition,
@@ -86,6 +87,9 @@ class ProgressSink(Protocol):
 
     def tick(self, leader: Callable[[], str]) -> None:
         """Time passes (redraw if due)."""
+
+    def replan(self, planned: int) -> None:
+        """The run now plans `planned` games (a knockout's tie-break games were added)."""
 
     def note(self, message: str) -> None:
         """Something the user should see at once (a suspension)."""
@@ -140,7 +144,7 @@ def open_store(config: TournamentConfig, directory: str | os.PathLike[str], plan
     check_folder(directory, config)  # a refusal that says why more games per pair cannot grow this folder
     return ResultStore.open(
         directory, name=config.name, config_text=config.text, config_hash=config.digest(), config_key=config.key(),
-        planned_games=len(build_slots(config)) if planned is None else planned, players=players,
+        planned_games=planned_games(config) if planned is None else planned, players=players,
         config_path=config.path, grows=lambda info: grows(info, config),
     )
 
@@ -210,16 +214,21 @@ class Runner:
     def run(self) -> RunSummary:
         """Play every planned game not yet stored; raise RunInterrupted on Ctrl-C/SIGTERM (games kept)."""
         config = self.config
-        slots = build_slots(config)
+        in_rounds = config.schedule.format.in_rounds
+        slots = None if in_rounds else build_slots(config)
         begin = time.perf_counter()
-        with open_store(config, self.directory, len(slots)) as store:
+        with open_store(config, self.directory, planned_games(config) if slots is None else len(slots)) as store:
             already = store.count()
             # the scheduler learns standings, faults, handicaps and the stop rule from the stored results
             stored = self._remember(store.iter_records(completion_order=True, moves=False))
-            scheduler = Scheduler(config, slots, stored, stop_condition=self.stop_condition)
+            scheduler: Scheduler | RoundScheduler
+            if slots is None:  # a Swiss or knockout: each round is planned from the results before it
+                scheduler = RoundScheduler(config, stored)
+            else:
+                scheduler = Scheduler(config, slots, stored, stop_condition=self.stop_condition)
             counts = {"played": 0, "forfeits": 0}
             if self.progress is not None:
-                self.progress.start(len(slots), already, self.workers)
+                self.progress.start(scheduler.planned, already, self.workers)
             ended = False
             try:
                 with self._signals():
@@ -236,7 +245,7 @@ class Runner:
                 if self.progress is not None:  # the table's leader only once the run ended by itself
                     self.progress.finish(self.final_leader if ended else None)
             summary = RunSummary(
-                directory=self.directory, planned=len(slots), stored_before=already, played=counts["played"],
+                directory=self.directory, planned=scheduler.planned, stored_before=already, played=counts["played"],
                 forfeits=counts["forfeits"], stored=store.count(), skipped=scheduler.skipped,
                 seconds=time.perf_counter() - begin, stopped=scheduler.stopped, suspended=scheduler.suspended(),
             )
@@ -267,14 +276,14 @@ class Runner:
                 self.lines.remember(record)
             yield record
 
-    def _loop(self, scheduler: Scheduler, store: ResultStore, counts: dict[str, int]) -> None:
+    def _loop(self, scheduler: Scheduler | RoundScheduler, store: ResultStore, counts: dict[str, int]) -> None:
         leader = _leader(self._ratings)
         failures: collections.Counter[int] = collections.Counter()
-        exhausted = False
         # when results steer the schedule (a stop rule, adaptive handicaps, a player close to suspension), decide
         # games as late as possible: at most two per worker in flight, however short the games are
         adaptive = self.stop_condition is not None or self.config.handicap.mode is HandicapMode.AUTO
         while self._signal is None:
+            exhausted = False  # asked again each time: a Swiss or knockout plans its next round once one is stored
             executor = self._executor
             room = 1 if executor is None else self._room(executor, adaptive or scheduler.faulting)
             while not exhausted and room > 0:
@@ -319,7 +328,7 @@ class Runner:
             capacity = min(capacity, ADAPTIVE_IN_FLIGHT * self.workers)
         return capacity - executor.in_flight
 
-    def _store(self, record: GameRecord, scheduler: Scheduler, store: ResultStore, leader: Callable[[], str],
+    def _store(self, record: GameRecord, scheduler: Scheduler | RoundScheduler, store: ResultStore, leader: Callable[[], str],
                moves: EncodedMoves | None = None) -> None:
         store.add_game(record, moves)
         if self.on_game is not None:
@@ -327,9 +336,11 @@ class Runner:
                 record, moves=tuple(json.loads(moves.moves)), move_seconds=tuple(json.loads(moves.seconds))))
         if self.progress is not None:
             self._ratings.add(record)
-        before = scheduler.suspensions
+        before, planned = scheduler.suspensions, scheduler.planned
         scheduler.record(record)
         if self.progress is not None:
+            if scheduler.planned != planned:
+                self.progress.replan(scheduler.planned)
             self.progress.game(record, leader, self.lines.report(record))
             if scheduler.suspensions > before:
                 for name, reason in scheduler.suspended().items():

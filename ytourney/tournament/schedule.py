@@ -103,6 +103,8 @@ def pairings(config: TournamentConfig) -> list[tuple[int, int]]:
     """Player-index pairs in config order: every pair (round-robin), challenger vs the rest (gauntlet), or one."""
     count = len(config.players)
     fmt = config.schedule.format
+    if fmt.in_rounds:
+        raise YTourneyError(f"format {fmt.value} pairs each round from the results before it; it has no fixed pairs")
     if fmt is ScheduleFormat.GAUNTLET:
         challenger = config.player_names.index(config.schedule.challenger or "")
         return [(challenger, other) for other in range(count) if other != challenger]
@@ -161,15 +163,16 @@ class SlotPlan:
 
 def planned_games(config: TournamentConfig) -> int:
     """How many games the config plans, counted without building them."""
-    return pair_count(config.schedule.format, len(config.players)) * config.schedule.games_per_pair
+    schedule = config.schedule
+    return pair_count(schedule.format, len(config.players), schedule.rounds) * schedule.games_per_pair
 
 
 def seat_imbalance(config: TournamentConfig, shown: int = 6) -> str:
     """A warning when an odd `games_per_pair` gives one player of every pair the first stone once more (naming
     who, for the first `shown` pairs), else ''. Handicap games seat the weaker player first, so they never warn."""
     games = config.schedule.games_per_pair
-    if games % 2 == 0 or config.handicap.mode is not HandicapMode.NONE:
-        return ""
+    if games % 2 == 0 or config.handicap.mode is not HandicapMode.NONE or config.schedule.format.in_rounds:
+        return ""  # a Swiss seats the odd game by who had the first seat less often, a knockout by a seeded lot
     last_round = (games + 1) // 2
     names = config.player_names
     extra = []
@@ -220,14 +223,77 @@ def random_opening(variant: Variant, plies: int, rng: random.Random) -> tuple[Mo
 
 @dataclass
 class _Standing:
-    """Running totals of one player."""
+    """Running totals of one player (the fixed-handicap seating reads them)."""
 
     games: int = 0
     wins: int = 0
-    faults_in_a_row: int = 0
-    last_fault: str = ""
-    suspended: str = ""
-    suspended_at: int = 0
+
+
+class Suspensions:
+    """Each player's streak of faults, and the players suspended for reaching `fault_limit` in a row."""
+
+    def __init__(self, names: Iterable[str], limit: int) -> None:
+        self.limit = limit
+        self._streak = dict.fromkeys(names, 0)
+        self._last_fault: dict[str, str] = {}
+        self._reason: dict[str, str] = {}
+        self._order: dict[str, int] = {}
+        self.count = 0
+
+    @property
+    def faulting(self) -> bool:
+        """True while a player not yet suspended is on a streak of faults (its next games decide a suspension)."""
+        return any(streak and name not in self._reason for name, streak in self._streak.items())
+
+    def suspended(self) -> dict[str, str]:
+        """Suspended players and why."""
+        return dict(self._reason)
+
+    def is_suspended(self, name: str) -> bool:
+        """True once `name` is suspended."""
+        return name in self._reason
+
+    def fresh_start(self) -> None:
+        """Forget streaks and suspensions: a resumed run gives every player a fresh start (a faulty engine may have
+        been fixed in between)."""
+        self._streak = dict.fromkeys(self._streak, 0)
+        self._reason.clear()
+        self._order.clear()
+
+    def learn(self, record: GameRecord) -> None:
+        """Count a played game's fault (a forfeit says nothing about the player's program)."""
+        if record.termination is Termination.FORFEIT:
+            return
+        drawn = record.winner is None
+        winner, loser = (record.black, record.white) if drawn else (record.winner_name, record.loser_name)
+        if winner not in self._streak or loser not in self._streak:
+            return  # a record of a player no longer in the config: ignore
+        self._count(winner, None)
+        self._count(loser, record if record.termination.is_fault else None)
+
+    def _count(self, name: str, fault: GameRecord | None) -> None:
+        if fault is None:
+            self._streak[name] = 0
+            return
+        self._streak[name] += 1
+        self._last_fault[name] = (f"{fault.termination.value}: {fault.reason}" if fault.reason
+                                  else fault.termination.value)
+        if self.limit and self._streak[name] >= self.limit and name not in self._reason:
+            self.count += 1
+            self._reason[name] = (f"was suspended after {self._streak[name]} faults in a row "
+                                  f"(last: {self._last_fault[name]})")
+            self._order[name] = self.count
+
+    def forfeit(self, config: TournamentConfig, slot: GameSlot, a: str, b: str) -> GameRecord:
+        """The forfeit record of slot `slot` between `a` (first) and `b`: the suspended player loses (the one
+        suspended first if both are)."""
+        if a in self._reason and (b not in self._reason or self._order[a] <= self._order[b]):
+            loser, reason = a, self._reason[a]
+        else:
+            loser, reason = b, self._reason[b]
+        setup = GameSetup(config.variant, first=a, second=b, tournament=config.name, round=slot.round,
+                          seed=slot.seed, id=slot.id)
+        return setup.lost_by(0 if loser == a else 1, Termination.FORFEIT, f"{loser} {reason}")
 
 
 @dataclass
@@ -243,10 +309,10 @@ class Scheduler:
     _pairs: list[tuple[int, int]] = field(init=False)
     _pending: array.array = field(init=False)
     _standing: dict[str, _Standing] = field(init=False)
+    _faults: Suspensions = field(init=False)
     _head_to_head: dict[tuple[str, str], int] = field(init=False)
     _skipped_pairs: set[int] = field(init=False)
     _stopped: str = field(init=False, default="")
-    _suspensions: int = field(init=False, default=0)
     _skipped_count: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
@@ -254,6 +320,7 @@ class Scheduler:
         self._names = names  # the config computes this tuple on every access; dispatch needs it per game
         self._pairs = self.slots.pairs
         self._standing = {name: _Standing() for name in names}
+        self._faults = Suspensions(names, self.config.fault_limit)
         self._head_to_head = {}
         self._skipped_pairs = set()
         mode = self.config.handicap.mode
@@ -267,10 +334,7 @@ class Scheduler:
         self.stored = ()
         # pending slot ids, last first: pop() from the end gives slot order
         self._pending = array.array("I", (i for i in range(len(self.slots), 0, -1) if not done[i]))
-        # a resumed run gives every player a fresh start: a faulty engine may have been fixed in between
-        for standing in self._standing.values():
-            standing.faults_in_a_row = 0
-            standing.suspended = ""
+        self._faults.fresh_start()
         self._skip_finished_pairs()
 
     # --- queries --------------------------------------------------------------------------------------
@@ -292,18 +356,23 @@ class Scheduler:
         return self._skipped_count + pending
 
     @property
+    def planned(self) -> int:
+        """How many games the tournament plans."""
+        return len(self.slots)
+
+    @property
     def faulting(self) -> bool:
         """True while a player not yet suspended is on a streak of faults (its next games decide a suspension)."""
-        return any(s.faults_in_a_row and not s.suspended for s in self._standing.values())
+        return self._faults.faulting
 
     @property
     def suspensions(self) -> int:
         """How many players have been suspended so far in this run."""
-        return self._suspensions
+        return self._faults.count
 
     def suspended(self) -> dict[str, str]:
         """Suspended players and why."""
-        return {name: s.suspended for name, s in self._standing.items() if s.suspended}
+        return self._faults.suspended()
 
     # --- dispatch -------------------------------------------------------------------------------------
 
@@ -318,9 +387,8 @@ class Scheduler:
                 continue
             slot = self.slots[slot_id - 1]
             a, b = self._names[slot.players[0]], self._names[slot.players[1]]
-            standing = self._standing
-            if standing[a].suspended or standing[b].suspended:
-                return self._forfeit(slot, a, b)
+            if self._faults.is_suspended(a) or self._faults.is_suspended(b):
+                return self._faults.forfeit(self.config, slot, a, b)
             return self._task(slot, a, b)
         return None
 
@@ -355,17 +423,6 @@ class Scheduler:
 
         return min(players, key=strength)
 
-    def _forfeit(self, slot: GameSlot, a: str, b: str) -> GameRecord:
-        """A forfeit record: the suspended player loses (the one suspended first if both are)."""
-        sa, sb = self._standing[a], self._standing[b]
-        if sa.suspended and (not sb.suspended or sa.suspended_at <= sb.suspended_at):
-            loser, reason = a, sa.suspended
-        else:
-            loser, reason = b, sb.suspended
-        setup = GameSetup(self.config.variant, first=a, second=b, tournament=self.config.name, round=slot.round,
-                          seed=slot.seed, id=slot.id)
-        return setup.lost_by(0 if loser == a else 1, Termination.FORFEIT, f"{loser} {reason}")
-
     # --- results --------------------------------------------------------------------------------------
 
     def record(self, record: GameRecord) -> None:
@@ -385,27 +442,12 @@ class Scheduler:
             self._standing[winner].wins += 1
             key = (winner, loser)
             self._head_to_head[key] = self._head_to_head.get(key, 0) + 1
+        self._faults.learn(record)
         if record.termination is not Termination.FORFEIT:
-            self._count_fault(winner, None)
-            self._count_fault(loser, record if record.termination.is_fault else None)
             if self.planner is not None and self.config.handicap.mode is HandicapMode.AUTO:
                 self.planner.record_game(record)  # skips faults: they say nothing about what a level is worth
         if self.stop_condition is not None and not self._stopped and self.stop_condition(record):
             self._stopped = "the stop condition was met"
-
-    def _count_fault(self, name: str, fault: GameRecord | None) -> None:
-        standing = self._standing[name]
-        if fault is None:
-            standing.faults_in_a_row = 0
-            return
-        standing.faults_in_a_row += 1
-        standing.last_fault = f"{fault.termination.value}: {fault.reason}" if fault.reason else fault.termination.value
-        limit = self.config.fault_limit
-        if limit and standing.faults_in_a_row >= limit and not standing.suspended:
-            self._suspensions += 1
-            standing.suspended = (f"was suspended after {standing.faults_in_a_row} faults in a row "
-                                  f"(last: {standing.last_fault})")
-            standing.suspended_at = self._suspensions
 
     def _skip_finished_pairs(self) -> None:
         """With auto handicap and a stop width, a pair whose estimate is narrow enough plays no more games."""

@@ -18,13 +18,13 @@ from ytourney.errors import BackendError, RunnerError, YTourneyError
 from ytourney.players.plugin import check_plugin_source
 from ytourney.players.spec import BotKind, create_bot
 from ytourney.stats.handicap import HandicapMode
-from ytourney.tournament.config import PlayerConfig, TournamentConfig, load_config
+from ytourney.tournament.config import PlayerConfig, ScheduleFormat, TournamentConfig, load_config, pair_count
 from ytourney.tournament.executor import Backend
 from ytourney.tournament.growth import growth_problem
 from ytourney.tournament.probe import probe_engine
 from ytourney.tournament.ray import RayNode, on_every_node
 from ytourney.tournament.run import results_folder
-from ytourney.tournament.schedule import pairings, planned_games
+from ytourney.tournament.schedule import planned_games
 from ytourney.tournament.store import (
     config_differences,
     stored_count,
@@ -241,11 +241,18 @@ class Validation:
         board, rules, schedule, handicap = (config.variant.board, config.rules, config.schedule,
                                              config.handicap)
         fmt = schedule.format.value + (f" (challenger {schedule.challenger})" if schedule.challenger else "")
+        if schedule.format is ScheduleFormat.SWISS:
+            fmt += f" of {schedule.rounds} round{'s' * (schedule.rounds != 1)}"
+            fmt += ", a bye a round to one player" if len(config.players) % 2 else ""
+        extra = ""
+        if schedule.format is ScheduleFormat.KNOCKOUT:
+            extra = (f", and a tied match up to {schedule.tiebreak_games} more (then the better seed goes through)"
+                     if schedule.tiebreak_games else " (a tied match: the better seed goes through)")
         lines = [
             f"{self.source}: tournament {config.name!r}",
             f"  board      {board.spec} ({board.num_cells} cells), {config.game_rules.rules_text(rules)}",
             f"  schedule   {fmt}: {self.pairs} pair{'s' * (self.pairs != 1)} x {schedule.games_per_pair} games = "
-            f"{self.games} games",
+            f"{self.games} games{extra}",
         ]
         if schedule.sprt is not None:
             sprt = schedule.sprt
@@ -300,5 +307,6 @@ def validate_config(path: str, *, start: bool = True, backend: Backend = Backend
     nodes = None
     if backend is Backend.RAY:
         nodes = tuple(check_cluster(config, address=address, start=start))
-    return Validation(path, config, planned_games(config), len(pairings(config)), directory,
+    return Validation(path, config, planned_games(config),
+                      pair_count(config.schedule.format, len(config.players), config.schedule.rounds), directory,
                       stored_count(directory), differing, players, nodes, address)

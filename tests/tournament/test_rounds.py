@@ -1,0 +1,232 @@
+"""Tests of the Swiss and knockout formats: config errors, pairing properties, the bracket, resume exactness."""
+
+from __future__ import annotations
+
+import collections
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ytourney.errors import ConfigError
+from ytourney.games.record import GameRecord, GameSetup
+from ytourney.games.y.state import CONNECTION
+from ytourney.tournament.config import parse_config
+from ytourney.tournament.knockout import bracket_places
+from ytourney.tournament.round_scheduler import (
+    RoundScheduler,
+    plan_rounds,
+    report_lines,
+)
+from ytourney.tournament.rounds import GameResult, RoundPlan
+from ytourney.tournament.schedule import GameTask
+
+
+def config(players: int, schedule: str, seed: int = 1):
+    names = ", ".join(f"{{name: p{i}, bot: random}}" for i in range(players))
+    return parse_config(f"name: t\nboard: tri:5\nseed: {seed}\nschedule: {schedule}\nplayers: [{names}]\n")
+
+
+def play_out(cfg, decide) -> tuple[RoundPlan, dict[int, GameResult]]:
+    """Plan and store every round, `decide(first, second, game_id)` giving the first seat's points."""
+    results: dict[int, GameResult] = {}
+    while True:
+        plan = plan_rounds(cfg, results)
+        if not plan.open_games:
+            return plan, results
+        for slot in plan.open_games:
+            first, second = slot.players
+            results[slot.id] = GameResult(cfg.player_names[first], decide(first, second, slot.id))
+
+
+def stronger(first: int, second: int, game_id: int) -> float:
+    return 1.0 if first < second else 0.0
+
+
+# --- config ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("schedule", "message"), [
+    ("{format: swiss}", "schedule.rounds: missing; a swiss names how many rounds it plays"),
+    ("{format: swiss, rounds: 0}", "schedule.rounds: expected a whole number >= 1; found 0"),
+    ("{format: swiss, rounds: 5}", ("schedule.rounds: expected at most 3: a swiss of 4 players runs out of "
+                                   "opponents not met before after that many rounds; found 5")),
+    ("{format: knockout, rounds: 2}", "schedule.rounds: only used with format swiss, not 'knockout'"),
+    ("{format: round-robin, rounds: 2}", "schedule.rounds: only used with format swiss, not 'round-robin'"),
+    ("{format: swiss, rounds: 2, tiebreak_games: 2}",
+     "schedule.tiebreak_games: only used with format knockout, not 'swiss'"),
+    ("{format: knockout, tiebreak_games: 3}",
+     "schedule.tiebreak_games: expected an even number (tie-break games are played in pairs, seats swapped)"),
+    ("{format: knockout, tiebreak_games: -2}", "schedule.tiebreak_games: expected a whole number >= 0; found -2"),
+])
+def test_config_errors_name_the_key(schedule: str, message: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        config(4, schedule)
+    assert message in str(info.value)
+
+
+def test_handicaps_are_refused_in_rounds() -> None:
+    with pytest.raises(ConfigError, match="format knockout plays even games; handicaps are for round-robin"):
+        parse_config("name: t\nschedule: {format: knockout}\nhandicap: {mode: auto}\nplayers: [random, mcts]\n")
+
+
+def test_older_formats_keep_their_canonical_key() -> None:
+    key = config(4, "{format: round-robin}").key()
+    assert set(key["schedule"]) == {"format", "games_per_pair", "challenger", "openings", "sprt"}
+    assert config(4, "{format: swiss, rounds: 3}").key()["schedule"]["rounds"] == 3
+    assert config(4, "{format: knockout}").key()["schedule"]["tiebreak_games"] == 4
+
+
+# --- swiss ----------------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(players=st.integers(2, 11), data=st.data(), games=st.integers(1, 3), seed=st.integers(0, 50))
+def test_swiss_pairs_never_repeat_and_byes_go_to_distinct_players(players: int, data: st.DataObject, games: int,
+                                                                  seed: int) -> None:
+    most = players - 1 if players % 2 == 0 else players
+    rounds = data.draw(st.integers(1, most))
+    cfg = config(players, f"{{format: swiss, rounds: {rounds}, games_per_pair: {games}}}", seed)
+    outcomes = random.Random(seed)
+    plan, _results = play_out(cfg, lambda a, b, i: outcomes.choice((0.0, 1.0, 1.0, 0.5)))
+    met = [frozenset(p.players) for r in plan.rounds for p in r.pairings]
+    assert len(met) == len(set(met))  # never the same pair twice
+    byes = [bye for r in plan.rounds for bye in r.byes]
+    assert len(byes) == len(set(byes))  # byes to distinct players
+    for round_ in plan.rounds:
+        seated = [p for pairing in round_.pairings for p in pairing.players] + list(round_.byes)
+        assert sorted(seated) == list(range(players))  # everyone plays or sits out, once
+        assert len(round_.byes) == players % 2
+        for pairing in round_.pairings:
+            assert len(pairing.games) == games
+    ids = [g.id for r in plan.rounds for p in r.pairings for g in p.games]
+    assert ids == list(range(1, len(ids) + 1))
+    if plan.stopped:
+        assert "cannot be paired without a rematch" in plan.stopped
+    else:
+        assert len(plan.rounds) == rounds and len(ids) == plan.planned
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.integers(2, 10), seed=st.integers(0, 50))
+def test_swiss_seats_balance(players: int, seed: int) -> None:
+    most = players - 1 if players % 2 == 0 else players
+    even = config(players, f"{{format: swiss, rounds: {most}, games_per_pair: 2}}", seed)
+    outcomes = random.Random(seed)
+    plan, _ = play_out(even, lambda a, b, i: outcomes.choice((0.0, 1.0)))
+    firsts, seconds = collections.Counter(), collections.Counter()
+    for round_ in plan.rounds:
+        for pairing in round_.pairings:
+            for game in pairing.games:
+                firsts[game.players[0]] += 1
+                seconds[game.players[1]] += 1
+    assert firsts == seconds  # an even count: every player takes the first seat in half its games
+    odd = config(players, f"{{format: swiss, rounds: {most}, games_per_pair: 1}}", seed)
+    plan, _ = play_out(odd, lambda a, b, i: outcomes.choice((0.0, 1.0)))
+    owed = collections.Counter()
+    for round_ in plan.rounds:
+        for pairing in round_.pairings:
+            first, second = pairing.games[0].players
+            assert owed[first] >= owed[second]  # the first seat goes to whoever had it less often
+            owed[first] -= 1
+            owed[second] += 1
+    assert max(abs(value) for value in owed.values()) <= 2
+
+
+def test_swiss_pairs_equal_scores_and_ranks_by_score_then_tiebreaks() -> None:
+    cfg = config(8, "{format: swiss, rounds: 3, games_per_pair: 2}")
+    plan, _ = play_out(cfg, stronger)
+    second_round = plan.rounds[1]
+    for pairing in second_round.pairings:
+        a, b = pairing.players
+        assert (a < 4) == (b < 4) or abs(a - b) == 1  # the round 1 winners meet each other
+    assert [s.name for s in plan.standings][:1] == ["p0"] and plan.standings[0].score == 6
+    text = "\n".join(report_lines(plan, cfg.schedule.format, 3))
+    assert "Swiss standings after 3 of 3 rounds" in text and "buchholz" in text
+
+
+def test_swiss_bye_scores_a_won_pairing_without_a_game() -> None:
+    cfg = config(3, "{format: swiss, rounds: 3, games_per_pair: 2}")
+    plan, results = play_out(cfg, stronger)
+    assert len(results) == 3 * 2  # one pairing of two games a round; the bye plays none
+    assert sorted(bye for r in plan.rounds for bye in r.byes) == [0, 1, 2]
+    scores = {s.name: (s.score, s.byes, s.games) for s in plan.standings}
+    assert scores == {"p0": (6.0, 1, 4), "p1": (4.0, 1, 4), "p2": (2.0, 1, 4)}
+
+
+# --- knockout -------------------------------------------------------------------------------------------------
+
+
+def test_bracket_places_keep_top_seeds_apart() -> None:
+    assert bracket_places(8) == [1, 8, 4, 5, 2, 7, 3, 6]
+    places = bracket_places(16)
+    assert sorted(places) == list(range(1, 17)) and places.index(2) >= 8 and places.index(1) == 0
+
+
+def test_knockout_gives_byes_to_top_seeds_and_the_best_wins() -> None:
+    cfg = config(6, "{format: knockout, games_per_pair: 2}")
+    plan, results = play_out(cfg, stronger)
+    first = plan.rounds[0]
+    assert first.byes == (0, 1)  # 6 players in a bracket of 8: seeds 1 and 2 go straight to round 2
+    assert {pairing.players for pairing in first.pairings} == {(3, 4), (2, 5)}
+    assert plan.champion == 0 and plan.done and len(plan.rounds) == 3
+    assert len(results) == 5 * 2 == plan.planned
+    assert "winner: p0" in report_lines(plan, cfg.schedule.format, 0)
+
+
+def test_knockout_tie_plays_extra_games_in_pairs_then_seed_decides() -> None:
+    cfg = config(2, "{format: knockout, games_per_pair: 2, tiebreak_games: 4}")
+    plan, results = play_out(cfg, lambda a, b, i: 1.0)  # the first seat always wins: every pair of games ties
+    pairing = plan.rounds[0].pairings[0]
+    assert len(pairing.games) == 2 + 4 and len(results) == 6 == plan.planned
+    assert [g.players[0] for g in pairing.games] in ([0, 1] * 3, [1, 0] * 3)  # seats swap in every pair
+    assert plan.champion == 0  # still tied: the better seed goes through
+    assert "(4 tie-break games): p0 goes through on seed" in "\n".join(report_lines(plan, cfg.schedule.format, 0))
+    decided = config(2, "{format: knockout, games_per_pair: 2, tiebreak_games: 4}")
+    plan, results = play_out(decided, lambda a, b, i: 1.0 if i <= 2 else (1.0 if b == 0 else 0.0))
+    assert len(results) == 4 and plan.champion == 1  # the first tie-break pair decides it for seed 2
+    none = config(2, "{format: knockout, games_per_pair: 2, tiebreak_games: 0}")
+    plan, results = play_out(none, lambda a, b, i: 1.0)
+    assert len(results) == 2 and plan.champion == 0
+
+
+# --- resume ---------------------------------------------------------------------------------------------------
+
+
+def result(task: GameTask, cfg, winner_seat: int) -> GameRecord:
+    names = [cfg.player_names[i] for i in task.seats]
+    setup = GameSetup(cfg.variant, first=names[0], second=names[1], tournament=cfg.name, round=task.round,
+                      seed=task.seed, id=task.slot)
+    return setup.lost_by(1 - winner_seat, CONNECTION, "")
+
+
+def drain_round(scheduler: RoundScheduler) -> list[GameTask]:
+    tasks = []
+    while isinstance(item := scheduler.next_item(), GameTask):
+        tasks.append(item)
+    return tasks
+
+
+@pytest.mark.parametrize("schedule", ["{format: swiss, rounds: 4, games_per_pair: 2}",
+                                      "{format: knockout, games_per_pair: 2, tiebreak_games: 2}"])
+def test_a_restarted_scheduler_plans_the_same_games(schedule: str) -> None:
+    cfg = config(7, schedule, seed=5)
+    outcomes = random.Random(3)
+    whole, stored, tasks = RoundScheduler(cfg), [], []
+    while batch := drain_round(whole):
+        assert whole.next_item() is None  # the next round waits for this one's results
+        for task in batch:
+            record = result(task, cfg, outcomes.choice((0, 1)))
+            whole.record(record)
+            stored.append(record)
+        tasks += batch
+    assert tasks and whole.next_item() is None
+    for cut in (1, len(tasks) // 2, len(tasks) - 1):
+        resumed = RoundScheduler(cfg, stored[:cut])  # a new run over the stored games: the rest is the same
+        again = []
+        while batch := drain_round(resumed):
+            for task in batch:
+                resumed.record(stored[task.slot - 1])
+            again += batch
+        assert again == [task for task in tasks if task.slot > cut]

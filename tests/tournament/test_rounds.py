@@ -131,7 +131,6 @@ def test_swiss_seats_balance(players: int, seed: int) -> None:
             assert owed[first] >= owed[second]  # the first seat goes to whoever had it less often
             owed[first] -= 1
             owed[second] += 1
-    assert max(abs(value) for value in owed.values()) <= 2
 
 
 def test_swiss_pairs_equal_scores_and_ranks_by_score_then_tiebreaks() -> None:

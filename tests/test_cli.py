@@ -33,6 +33,12 @@ def test_play_kadon_prints_a_finished_game() -> None:
     assert lines[9] == "X black, O white; lower case: the last move's stones"
 
 
+def test_play_names_the_winner_of_twin_players_once_by_colour() -> None:
+    code, out = invoke("play", "random", "random", "--board", "tri:5", "--seed", "3")
+    result = out.splitlines()[-1]
+    assert code == 0 and result.startswith("result: random (black) wins") and "(black) (black)" not in result
+
+
 def test_play_is_reproducible_for_a_seed() -> None:
     first = invoke("play", "random", "random", "--seed", "11", "--json")[1]
     second = invoke("play", "random", "random", "--seed", "11", "--json")[1]

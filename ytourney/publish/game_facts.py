@@ -40,7 +40,9 @@ def result_sentence(record: GameRecord) -> str:
     if record.winner is None:
         text = game.views.result_text(None, None, Outcome(None, record.termination, record.score, record.reason))
         return f"{text[:1].upper()}{text[1:]} after {plies} moves"
-    text = f"{record.winner_name} ({record.winner}) wins {game.views.win_text(record.termination, record.rules)}"
+    name = record.winner_name or ""
+    seat = "" if name.endswith(f"({record.winner})") else f" ({record.winner})"  # play names twins by colour
+    text = f"{name}{seat} wins {game.views.win_text(record.termination, record.rules)}"
     if record.score is not None:
         text += f", score {score_text(record.score)}"
     return f"{text} after {plies} moves"

@@ -49,8 +49,8 @@ def play(first: str, second: str, game_name: str, board_spec: str | None, pie: b
     """Play one game between two players and show the board and moves.
 
     \b
-    FIRST makes the first move: Black in Y and most games, White in YvY
-    (`ytourney games` names each game's first mover); SECOND answers and,
+    FIRST makes the first move, as the game's first side (Black in most
+    games; `ytourney games` names each game's first mover); SECOND answers and,
     with the pie rule, may swap. The seats are shown by the game's side names.
     Players: random, mcts, mcts:playouts=2000, path/to/file.py:ClassName,
     a GTP engine 'gtp:NAME=COMMAND ARGS;KEY=VALUE;...' as `match` takes it,

@@ -124,8 +124,9 @@ def test_validate_names_the_plugin_problem_and_exits_1(tmp_path: Path, kind: str
 
 
 @pytest.mark.parametrize(("kind", "termination", "words"), [
-    ("AnswersEndless", "time", "hard deadline"),
-    ("AnswersUnprintable", "illegal", "repr raised RuntimeError"),
+    # a move answer's repr is never called (refused by its type); a pie answer's repr is, under the deadline
+    ("AnswersEndless", "illegal|time", "an object of type Endless, which is not a move|hard deadline"),
+    ("AnswersUnprintable", "illegal", "an object of type Unprintable, which is not a move|repr raised RuntimeError"),
     ("RaisesEndless", "time", "error message"),
     ("RaisesHuge", "crash", "RuntimeError: xxx"),
     ("MoveExits", "crash", "exit code 5"),
@@ -144,9 +145,9 @@ def test_a_hostile_plugin_in_a_worker_loses_its_games_and_the_run_ends_well(
     records = load_records(out)
     assert sorted(r.id for r in records) == [1, 2]  # each game stored once
     for record in records:
-        assert record.termination.value == termination, (record.termination, record.reason)
+        assert record.termination.value in termination.split("|"), (record.termination, record.reason)
         if termination != "connection":
-            assert record.loser_name == "bad" and words in record.reason, record.reason
+            assert record.loser_name == "bad" and any(w in record.reason for w in words.split("|")), record.reason
             assert len(record.reason) <= MESSAGE_CHARS + 100
 
 

@@ -182,7 +182,8 @@ def test_bot_failures_are_reported_and_the_server_stays_up() -> None:
     server = GtpServer(Broken(), "tri:4", game=get_game("y"))
     assert ask(server, "genmove b") == ["? bot failed: RuntimeError: out of memory"]
     server = GtpServer(SpyBot(moves=[0, 0]), "tri:4", game=get_game("y"))
-    assert ask(server, "genmove b", "genmove w", "name") == ["= a1", "? bot answered illegal move 0", "= ytourney-spy"]
+    assert ask(server, "genmove b", "genmove w", "name") == [
+        "= a1", "? bot answered an illegal move: cell 'a1' is already occupied by black", "= ytourney-spy"]
 
 
 def test_kadon_board_by_boardsize() -> None:

@@ -112,6 +112,48 @@ PASS = Move(MoveKind.PASS)
 SWAP_TOKEN = "swap"
 PASS_TOKEN = "pass"
 
+_PATH_LENGTHS = {MoveKind.PLACE: (1, 1, "one node"), MoveKind.STEP: (2, 2, "two nodes, FROM and TO"),
+                 MoveKind.JUMP: (2, None, "two nodes or more, FROM and every landing")}
+"""The nodes each kind of move names: (fewest, most or None, in words)."""
+
+
+def _shown(value: object) -> str:
+    """A value of a foreign Move for a message: the repr of a plain value, else only its type (a repr may lie)."""
+    if type(value) in (int, bool, float, type(None)):
+        return repr(value)
+    if type(value) is str:
+        return repr(value if len(value) <= 40 else value[:40] + "...")
+    return f"an object of type {type(value).__name__}"
+
+
+def move_fault(board: Board, move: object) -> str | None:
+    """Why `move` cannot be a move on `board` in any game, in words: not a Move, a kind that is none, nodes that are
+    not whole numbers of the board (a negative index, a bool, a float), a path too short or too long for its kind;
+    None for a well-formed move. Every Move from player code is checked here before anything reads its nodes."""
+    if not isinstance(move, Move):
+        return f"answered {_shown(move)}, which is not a move (a Move or its notation)"
+    kind, path, capture = move.kind, move.path, move.capture
+    if type(kind) is not MoveKind:
+        return f"a move of kind {_shown(kind)}, which is no kind of move (expected a MoveKind)"
+    if type(path) is not tuple:
+        return f"a {kind.value} move must list its nodes in a tuple; got {_shown(path)}"
+    if kind in (MoveKind.PASS, MoveKind.SWAP):
+        if path or capture is not None:
+            return f"a {kind.value} names no node; got the path {path!r}" if path else \
+                f"a {kind.value} names no node; got the capture {_shown(capture)}"
+        return None
+    fewest, most, words = _PATH_LENGTHS[kind]
+    if len(path) < fewest or (most is not None and len(path) > most):
+        return f"a {kind.value} move names {words}; got {len(path)}"
+    if kind is MoveKind.PLACE and capture is not None:
+        return f"a place move captures nothing; got the capture {_shown(capture)}"
+    size = board.num_cells
+    for node in (*path, capture) if capture is not None else path:
+        if type(node) is not int or not 0 <= node < size:
+            return (f"a {kind.value} move names {_shown(node)}, which is no node of {board.spec}: nodes are whole "
+                    f"numbers 0..{size - 1}")
+    return None
+
 
 def score_text(score: tuple[float, float]) -> str:
     """A game's score, Black's first, as '12 to 7': unambiguous when a score is negative ('-5 to -2')."""
@@ -321,9 +363,29 @@ class Game(abc.ABC):
         return parsed
 
     def coerce_move(self, board: Board, answer: object) -> Move:
-        """A bot's answer as a Move: a Move, its notation, or (placement games) a node index."""
-        if isinstance(answer, Move):
-            return answer
+        """A bot's answer as a Move: a Move (its every node checked for type and range, `move_fault`) or its
+        notation; anything else is an IllegalMoveError saying why in words."""
         if isinstance(answer, str):
             return self.parse_move(board, answer)
-        raise IllegalMoveError(f"answered {answer!r}, which is not a move (a Move or its notation)")
+        fault = move_fault(board, answer)
+        if fault is not None:
+            raise IllegalMoveError(fault)
+        return answer  # type: ignore[return-value]
+
+    def read_answer(self, board: Board, answer: object) -> Move:
+        """A bot's answer as a fresh Move of this game, read back from its notation (`coerce_move`, then the
+        notation both ways); an IllegalMoveError in words when it is none, or when the game reads its notation as
+        another move (a step where the game has jumps, a jump of one node)."""
+        move = self.coerce_move(board, answer)
+        if move.kind is MoveKind.SWAP:
+            return SWAP
+        try:
+            text = self.format_move(board, move)
+            fresh = self.parse_move(board, text)
+        except (NotationError, IllegalMoveError) as err:
+            raise IllegalMoveError(f"a {move.kind.value} move is no move of {self.name} ({err})") from None
+        if (fresh.kind, fresh.path, fresh.capture) != (move.kind, move.path, move.capture):  # fields checked above
+            raise IllegalMoveError(f"a {move.kind.value} move written {text!r} is no move of {self.name}, which reads "
+                                   f"{text!r} as a {fresh.kind.value}" +
+                                   (" with a capture" if fresh.capture is not None else ""))
+        return fresh

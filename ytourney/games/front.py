@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from ytourney.boards.board import Board
 from ytourney.errors import GameOverError, IllegalMoveError, SwapNotAllowedError
-from ytourney.games.api import PASS, SWAP, Color, Game, Move, MoveKind, Outcome, Termination
+from ytourney.games.api import PASS, SWAP, Color, Game, Move, MoveKind, Outcome, Termination, move_fault
 from ytourney.games.kernel import DRAW, NODE_LIMIT, ONGOING, PASS_ACTION, Kernel, decode_path, encode_path
 from ytourney.games.pie import PieSeats, swap_allowed
 
@@ -108,20 +108,10 @@ class KernelState(PieSeats, abc.ABC):
         return f"{self._name(move)} is not a legal move for {self.to_move} here"
 
     def malformed(self, move: object) -> str | None:
-        """Why `move` cannot be a move on this board at all, in words (a node that is no int of the board, a move
-        with no node), before the game's own refusal is asked; None for a well-formed move."""
-        if not isinstance(move, Move):
-            return f"answered {move!r}, which is not a move (a Move or its notation)"
-        if move.kind in (MoveKind.PASS, MoveKind.SWAP):
-            return None
-        if not move.path:
-            return f"a {move.kind.value} move must name its nodes; got none"
-        size = self.board.num_cells
-        for node in (*move.path, move.capture) if move.capture is not None else move.path:
-            if type(node) is not int or not 0 <= node < size:
-                return (f"a {move.kind.value} move names {node!r}, which is no node of {self.board.spec}: nodes are "
-                        f"whole numbers 0..{size - 1}")
-        return None
+        """Why `move` cannot be a move on this board at all, in words (`games.api.move_fault`: a node that is no int
+        of the board, a path too short or too long for its kind), before the game's own refusal is asked; None for a
+        well-formed move."""
+        return move_fault(self.board, move)
 
     def end_reason(self) -> str:
         """The end in words, once the kernel has decided it (a game words its own endings)."""
@@ -280,7 +270,7 @@ class KernelState(PieSeats, abc.ABC):
 
     def _name(self, move: object) -> str:
         try:
-            return repr(self.game.format_move(self.board, move))  # type: ignore[arg-type]
+            return repr(self.game.format_move(self.board, move) or move.kind.value)  # type: ignore[arg-type,union-attr]
         except Exception:  # noqa: BLE001 - any unformattable answer is shown as it came
             return repr(move)
 

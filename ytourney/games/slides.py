@@ -421,7 +421,10 @@ class SlideState(KernelState):
             return super().refusal(move)
         name = self._name(move).strip("'")
         names = self.board.names
-        if move.kind is not MoveKind.STEP or move.capture is not None or len(move.path) != 2:
+        if move.kind is MoveKind.STEP and move.capture is not None:
+            return (f"{name}: {self.game.name} moves capture nothing by choice; write the slide alone "
+                    f"(FROM-TO, e.g. {self.example})")
+        if move.kind is not MoveKind.STEP or len(move.path) != 2:
             return (f"{name}: {self.game.name} moves slide a stone along a line (FROM-TO, e.g. {self.example}), "
                     f"no {move.kind.value}")
         source, target = move.path

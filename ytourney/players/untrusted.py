@@ -67,8 +67,7 @@ def _type_name(value: object) -> str:
 def plain_move(game: Game, board: Board, answer: object) -> Move | str:
     """A bot's move answer as a fresh Move of `game` (read back from its notation), or why it is not one."""
     try:
-        move = game.coerce_move(board, answer)
-        return game.parse_move(board, str.__str__(game.format_move(board, move)))
+        return game.read_answer(board, answer)
     except YTourneyError as err:
         return describe_error(err).partition(": ")[2] or "not a move"
     except Exception as err:  # noqa: BLE001 - an answer whose methods fail is an illegal answer, not a crash of ours

@@ -116,4 +116,6 @@ class TetraState(KernelState):
             if all(t != target for t, _ in step_table(self.board)[source]):
                 return f"{name}: not on a line from {names[source]} within 2 nodes"
             return f"{name}: the way from {names[source]} to {names[target]} is blocked"
+        if move.kind is MoveKind.STEP:
+            return f"{name}: tetra moves capture nothing by choice; write the move alone (E5-E7)"
         return f"{name}: tetra moves are placements (E5) and moves of 1 or 2 nodes (E5-E7), no {move.kind.value}"

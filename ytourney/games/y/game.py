@@ -13,7 +13,7 @@ from ytourney.boards.board import (
     parse_board,
 )
 from ytourney.boards.text import board_text
-from ytourney.errors import GameSpecError
+from ytourney.errors import GameSpecError, NotationError
 from ytourney.games.api import (
     EMPTY,
     SWAP,
@@ -130,12 +130,13 @@ class YGame(Game):
         """The cell's name, or 'swap'."""
         if move.kind is MoveKind.SWAP:
             return SWAP_TOKEN
+        if move.kind is not MoveKind.PLACE or len(move.path) != 1 or move.capture is not None:
+            raise NotationError(f"{move.kind.value} moves are not part of Y: a move places one stone, or swaps")
         return notation.cell_name(board, move.cell)
 
     def coerce_move(self, board: Board, answer: object) -> Move:
-        """A Move, its notation, or a cell index (the bot protocol of plugins written before the game API)."""
-        if type(answer) is Move:
-            return answer
+        """A Move (its nodes checked), its notation, or a cell index (the bot protocol of plugins written before the
+        game API)."""
         cell = legacy_cell(board, answer)
         return super().coerce_move(board, answer) if cell is None else placements(board)[cell]
 

@@ -84,12 +84,12 @@ _PLACEMENTS: dict[str, tuple[Move, ...]] = {}
 
 def _cell_of(move: Move) -> int:
     """The cell index (or SWAP) the core plays for a Move; Y has no other kind of move."""
-    if move.kind is MoveKind.PLACE and len(move.path) == 1 and type(move.path[0]) is int:
-        return move.path[0]
+    if move.kind is MoveKind.PLACE and len(move.path) == 1 and type(move.path[0]) is int and move.path[0] >= 0:
+        return move.path[0]  # a negative index would read as SWAP: it is refused below
     if move.kind is MoveKind.SWAP:
         return SWAP
     if move.kind is MoveKind.PLACE:
-        raise IllegalMoveError(f"a placement names one cell by its index; got {move.path!r}")
+        raise IllegalMoveError(f"a placement names one cell by its index, a whole number from 0; got {move.path!r}")
     raise IllegalMoveError(f"{move.kind.value} moves are not part of Y: a move places one stone, or swaps")
 
 

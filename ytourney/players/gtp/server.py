@@ -11,7 +11,7 @@ from typing import Any, TextIO
 
 from ytourney import __version__
 from ytourney.boards.board import Board
-from ytourney.errors import ConfigError, IllegalMoveError, NotationError, YTourneyError
+from ytourney.errors import ConfigError, IllegalAnswerError, IllegalMoveError, NotationError, YTourneyError
 from ytourney.games.api import SWAP, SWAP_TOKEN, Color, Game, Move, State
 from ytourney.games.dialect import TimeSetting
 from ytourney.games.bot import Bot, Limit
@@ -25,7 +25,7 @@ from ytourney.players.gtp.dialect import (
     to_engine_move,
 )
 from ytourney.players.gtp.settings import FirstColor, RowOrder, SwapStyle
-from ytourney.players.untrusted import cap, describe, describe_error
+from ytourney.players.untrusted import cap, describe_error, plain_move
 
 # `ytourney-rules KEY=VALUE ... genmove_swap=on|off` (an extension GtpBot sends when it is known): the game's rules
 # (for Y `pie=on|off misere=on|off`), and whether genmove may answer `swap` (off when the controller decides the pie).
@@ -262,16 +262,21 @@ class GtpServer:
                 self.state = state
                 return SWAP_TOKEN
             answer = self.bot.move(state.copy(), limit)
+        except IllegalAnswerError as err:
+            raise GtpCommandError(f"bot answered an illegal move: {err}") from None
         except YTourneyError as err:
             raise GtpCommandError(f"bot failed: {err}") from None
         except Exception as err:  # noqa: BLE001 - a failing bot is reported on the wire, the server stays up
             raise GtpCommandError(f"bot failed: {describe_error(err)}") from None
+        move = plain_move(self.game, self.board, answer)  # every node checked, read back from its notation
+        if not isinstance(move, Move):
+            raise GtpCommandError(f"bot answered an illegal move: {move}")
+        if move.is_swap:
+            raise GtpCommandError("bot answered an illegal move: swap, to a move request (the pie answer is swap())")
         try:
-            move = None if isinstance(answer, bool) else self.game.coerce_move(self.board, answer)
-        except YTourneyError:
-            move = None
-        if move is None or move.is_swap or not state.is_legal(move):
-            raise GtpCommandError(f"bot answered illegal move {describe(answer)}")
+            state.copy().play(move)
+        except YTourneyError as err:
+            raise GtpCommandError(f"bot answered an illegal move: {err}") from None
         state.play(move)
         self.state = state
         return to_engine_move(self.game, self.board, move, self.rows)

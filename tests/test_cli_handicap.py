@@ -146,3 +146,19 @@ def test_a_game_without_a_handicap_ladder_gets_no_fair_levels(tmp_path: Path) ->
 def test_record_helper_matches_the_store(records: list[GameRecord]) -> None:
     assert all(r.termination is CONNECTION for r in records)
     assert len(records) == 36 and sorted(r.id for r in records) == list(range(1, 37))
+
+
+def test_an_empty_level_worth_table_is_a_line(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from ytourney.cli import main
+
+    config = tmp_path / "even.yaml"
+    config.write_text("name: even\nboard: tri:5\nschedule: {games_per_pair: 2}\nplayers: [random, heuristic]\n")
+    assert CliRunner().invoke(main, ["run", str(config), "--out", str(tmp_path / "even"), "-q"]).exit_code == 0
+    for args in ((), ("--levels",)):
+        result = CliRunner().invoke(main, ["handicap", str(tmp_path / "even"), *args])
+        assert result.exit_code == 0, result.output
+        assert ("Worth of each handicap level: even: nothing to show (no handicap games were played, so no level's "
+                "worth was learned).") in result.output
+        assert "sigma" not in result.output  # no header of an empty table

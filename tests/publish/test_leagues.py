@@ -76,3 +76,13 @@ def test_one_table_formats_refuse_several_boards_and_name_the_option(tmp_path: P
     assert code == 0
     if fmt == "json":
         assert json.loads(out)
+
+
+def test_a_league_section_is_titled_with_its_own_folders(tmp_path: Path) -> None:
+    nine, eleven = folder(tmp_path, "nine", "tri:9"), folder(tmp_path, "eleven", "tri:11")
+    code, out = invoke("publish", str(nine), str(eleven), "--out", str(tmp_path / "site"))
+    assert code == 0, out
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert "nine + eleven" in index  # the index names every folder
+    section = (tmp_path / "site" / "tri-9" / "index.html").read_text(encoding="utf-8")
+    assert "<title>nine [tri:9]" in section and "eleven" not in section

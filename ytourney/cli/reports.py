@@ -208,10 +208,17 @@ def handicap_command(dirs: tuple[str, ...], fmt: str, only_levels: bool, pool: b
         report = handicap_report(ratings.records, sources[0].handicap_settings, ratings)
         pairs = report.pairs_table(f"Fair handicaps: {names}")
         levels = report.levels_table(f"Worth of each handicap level: {names}")
+        empty = ""
+        if not levels.rows and fmt in ("text", "md"):  # nothing learned: a line says so instead of an empty table
+            why = ("handicap games were rated as plain wins and losses (ratings.handicap: even)" if not report.learned
+                   else "no handicap games were played")
+            empty = f"{levels.title}: nothing to show ({why}, so no level's worth was learned)."
         if only_levels:
-            outputs.append(render_table(levels, fmt).rstrip("\n"))
+            outputs.append(empty or render_table(levels, fmt).rstrip("\n"))
         elif fmt in ("csv", "json"):
             outputs.append(render_table(pairs, fmt).rstrip("\n"))
+        elif empty:
+            outputs.append(render_tables([pairs], fmt, f"Fair handicaps: {names}") + "\n\n" + empty)
         else:
             outputs.append(render_tables([pairs, levels], fmt, f"Fair handicaps: {names}"))
     click.echo("\n\n".join(outputs))

@@ -73,7 +73,8 @@ def publish_leagues(dirs: Sequence[str | os.PathLike[str]], out: str | os.PathLi
         raise
     pages, games = 1, 0
     for variant, held, ratings, folder in leagues:
-        result = publish_site(ratings, Path(out) / folder, title=f"{site_title} [{_heading(variant, mixed)}]",
+        own = title or " + ".join(dict.fromkeys(source.name for source in held))  # this section's folders only
+        result = publish_site(ratings, Path(out) / folder, title=f"{own} [{_heading(variant, mixed)}]",
                               handicap_report=handicap_section(held, ratings), status=status)
         files += result.files
         pages += result.pages

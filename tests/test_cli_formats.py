@@ -1,4 +1,4 @@
-"""Tests of `ytourney run` with the Swiss and knockout formats: standings and bracket, resume after a kill."""
+"""Tests of `ytourney run` with the Swiss and knockout formats: standings and bracket, resume after a kill, site."""
 
 from __future__ import annotations
 
@@ -63,3 +63,14 @@ def test_a_run_killed_mid_round_resumes_to_the_same_games(tmp_path: Path, schedu
     resumed = run(str(config), "--out", str(tmp_path / "cut"))
     assert games(tmp_path / "cut") == expected
     assert resumed.output == whole.output.replace(str(tmp_path / "whole"), str(tmp_path / "cut"))
+def test_site_shows_the_rounds_and_the_bracket(tmp_path: Path) -> None:
+    run(str(write(tmp_path, "{format: swiss, rounds: 2}", "sw")), "--out", str(tmp_path / "sw"))
+    run(str(write(tmp_path, "{format: knockout, games_per_pair: 1}", "ko")), "--out", str(tmp_path / "ko"))
+    for folder, words in (("sw", ("Round 1", "Round 2", "bye", "Buchholz")), ("ko", ("Quarter-finals", "Semi-finals", "Final", "bye", "Winner:"))):
+        site = str(tmp_path / f"site-{folder}")
+        result = CliRunner().invoke(main, ["publish", str(tmp_path / folder), "--out", site])
+        assert result.exit_code == 0, result.output
+        page = (tmp_path / f"site-{folder}" / "rounds.html").read_text(encoding="utf-8")
+        for word in words:
+            assert word in page
+        assert 'href="rounds.html"' in (tmp_path / f"site-{folder}" / "index.html").read_text(encoding="utf-8")

@@ -16,6 +16,7 @@ from ytourney.games.record import utc_now
 from ytourney.publish.handicap_table import handicap_section
 from ytourney.publish.html import render_page, stylesheet
 from ytourney.publish.live import publish_results
+from ytourney.publish.round_pages import rounds_of
 from ytourney.publish.site import SiteResult, publish_site
 from ytourney.publish.site_files import SiteWriter
 from ytourney.publish.sources import (LeagueKey, load_sources, rate_sources, refuse_pool_across_games,
@@ -75,7 +76,8 @@ def publish_leagues(dirs: Sequence[str | os.PathLike[str]], out: str | os.PathLi
     for variant, held, ratings, folder in leagues:
         own = title or " + ".join(dict.fromkeys(source.name for source in held))  # this section's folders only
         result = publish_site(ratings, Path(out) / folder, title=f"{own} [{_heading(variant, mixed)}]",
-                              handicap_report=handicap_section(held, ratings), status=status)
+                              handicap_report=handicap_section(held, ratings), status=status,
+                              rounds=rounds_of(held))
         files += result.files
         pages += result.pages
         games += result.games

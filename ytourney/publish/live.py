@@ -11,6 +11,7 @@ from pathlib import Path
 from ytourney.errors import ReportError, YTourneyError
 from ytourney.games.record import GameRecord
 from ytourney.publish.handicap_table import handicap_section
+from ytourney.publish.round_pages import rounds_of
 from ytourney.publish.site import SiteResult, publish_site
 from ytourney.publish.site_files import check_site_folder
 from ytourney.publish.sources import load_sources, rate_sources, sprt_state_of
@@ -27,7 +28,8 @@ def publish_results(dirs: Sequence[str | os.PathLike[str]], out: str | os.PathLi
     ratings = rate_sources(sources, sources[0].rating_settings)
     report = handicap_section(sources, ratings)
     sprt = sprt_state_of(sources[0]) if len(sources) == 1 else None
-    return publish_site(ratings, out, title=title, handicap_report=report, sprt=sprt, status=status)
+    return publish_site(ratings, out, title=title, handicap_report=report, sprt=sprt, status=status,
+                        rounds=rounds_of(sources))
 
 
 def running_banner(done: int, planned: int, written: str | None = None) -> str:

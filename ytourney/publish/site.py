@@ -42,6 +42,7 @@ from ytourney.publish.pair_pages import (
     pairs_page,
 )
 from ytourney.publish.ratings_table import build_table
+from ytourney.publish.round_pages import RoundsOf, rounds_context
 from ytourney.publish.site_files import SiteWriter
 from ytourney.publish.table import Table
 from ytourney.stats.elo import EloFit, fit_elo
@@ -103,6 +104,7 @@ def publish_site(
     downloads: bool = True,
     generated: str | None = None,
     status: str | None = None,
+    rounds: Sequence[RoundsOf] = (),
 ) -> SiteResult:
     """Write a static site of a replay: index (tables, chart, heat maps), games list, pairs, player and game pages.
 
@@ -110,14 +112,15 @@ def publish_site(
     Table or tables (see handicap_table.HandicapReport: fair handicaps per pair, worth of each level) shown under the
     crosstable and on the handicaps page; `handicap_report` the report they come from, whose estimates the pair
     pages and the handicap charts draw (its tables are used when `handicap` is not given); `sprt` an SprtState
-    shown above the ratings; `status` a banner on every page (a run in progress). A folder that already holds a
+    shown above the ratings; `status` a banner on every page (a run in progress); `rounds` the Swiss and knockout
+    tournaments among the folders, shown on a rounds page. A folder that already holds a
     site from an earlier publish is updated; any other non-empty folder is refused.
     """
     writer = SiteWriter(out)
     try:
         files, pages = _write_site(writer, ratings, title=title, handicap=handicap, report=handicap_report,
                                    sprt=sprt, crosstable=crosstable, downloads=downloads,
-                                   generated=generated, status=status)
+                                   generated=generated, status=status, rounds=rounds)
     except BaseException:
         writer.abandon()
         raise
@@ -127,7 +130,8 @@ def publish_site(
 
 def _write_site(writer: SiteWriter, ratings: Ratings, *, title: str | None, handicap: Table | Sequence[Table] | None,
                 report: HandicapReport | None, sprt: SprtState | None, crosstable: Crosstable | None,
-                downloads: bool, generated: str | None, status: str | None) -> tuple[tuple[Path, ...], int]:
+                downloads: bool, generated: str | None, status: str | None,
+                rounds: Sequence[RoundsOf] = ()) -> tuple[tuple[Path, ...], int]:
     games = ratings.games
     records = ratings.records
     elo = fit_elo(records) if records else None
@@ -152,6 +156,8 @@ def _write_site(writer: SiteWriter, ratings: Ratings, *, title: str | None, hand
            ("Games", "games.html")]
     if has_handicaps:
         nav.append(("Handicaps", "handicaps.html"))
+    if rounds:
+        nav.append(("Rounds", "rounds.html"))
     common = {"site_title": site_title, "nav": tuple(nav), "inline_css": False,
               "generated": generated if generated is not None else utc_now(), "status": status}
     links = SiteLinks(game_href, player_href, pair_href, common)
@@ -192,6 +198,9 @@ def _write_site(writer: SiteWriter, ratings: Ratings, *, title: str | None, hand
         writer.text(href, player_page(standing.name, standing, games, by_player.get(standing.name, []),
                                       f"{stem}.svg" if history_chart else None, CHART_WIDTH, links))
     _write_pairs(writer, ratings, pairs, report, has_handicaps, handicap_views, links, elo)
+    if rounds:
+        writer.text("rounds.html", render_page("rounds.html", title="Rounds", root="",
+                                               sections=rounds_context(rounds, player_href), **common))
     files = writer.commit()
     return files, sum(1 for p in files if p.suffix == ".html")
 

@@ -79,6 +79,9 @@ class LeapOverGame(Game):
                            "triangle full with at least one own stone in it", choices=GOALS),
     }
     rules_class = Rules
+    own_bots: ClassVar[Mapping[str, str]] = {
+        "heuristic": "ytourney.games.leap_over.bots:HeuristicBot",
+    }
 
     def parse_board(self, spec: str) -> Board:
         """Only the 93-node kadon board."""

@@ -1,4 +1,5 @@
-"""YvY's own `random` (with an optional late pass); its `mcts` is the generic one with the state's hooks."""
+"""YvY's own `random` (with an optional late pass) and `heuristic` (one ply deep: loops, blocks, threats, the
+count); its `mcts` is the generic one with the game's knowledge."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import ClassVar
 
 from ytourney.games.api import PASS, Move, MoveKind, State
 from ytourney.games.bot import QUICK_SECONDS, BaseBot, BotOption, Limit
+from ytourney.games.kernel import PASS_ACTION, Kernel
+from ytourney.games.one_ply import OnePlyBot
 
 
 def _placements(state: State) -> list[Move]:
@@ -49,6 +52,51 @@ class YvyRandomBot(BaseBot):
             if filled >= self.late and self._rng.random() < self.late_pass:
                 return PASS
         return self._rng.choice(moves)
+
+    def swap(self, state: State, limit: Limit) -> bool:
+        """Swap with probability `swap_rate`."""
+        return self._rng.random() < self.swap_rate
+
+
+LOSS_IN_ONE = 1000.0
+"""What each cell where the opponent would close a loop next costs (one is a loss unless it is the last move)."""
+THREAT = 30.0
+"""What each cell where the mover could close a loop next is worth (two: the opponent cannot block both)."""
+TOUCH = 0.5
+"""What each own stone next to the new stone is worth (stones that touch grow the rings loops are made of)."""
+
+
+class YvyHeuristicBot(OnePlyBot):
+    """One ply deep: closes a loop, blocks the opponent's, makes loop threats (two win), then the count (sprouts
+    minus twice the groups) and stones that touch; passes only to end a game the count wins, or on a full board."""
+
+    OPTIONS: ClassVar[dict[str, BotOption]] = {
+        **OnePlyBot.OPTIONS,
+        "swap_rate": BotOption(float, 0.5, "probability of answering the first move with swap", 0, 1),
+    }
+
+    def __init__(self, seed: int | None = None, seconds: float = 0.0, swap_rate: float = 0.5) -> None:
+        super().__init__(seed, seconds)
+        self.swap_rate = swap_rate
+
+    def candidates(self, kernel: Kernel) -> list[int]:
+        """Every empty cell; the pass too after the opponent's (it ends the game by the count), or alone."""
+        cells = kernel.placements()  # type: ignore[attr-defined]
+        if not cells or kernel.passes == 1:  # type: ignore[attr-defined]
+            cells.append(PASS_ACTION)
+        return cells
+
+    def score(self, kernel: Kernel, mover: int, action: int) -> float:
+        """Loops the opponent threatens (a loss), loops the mover threatens, the count, own stones touching."""
+        opponent = 3 - mover
+        value = -LOSS_IN_ONE * len(kernel.closing_cells(opponent))  # type: ignore[attr-defined]
+        value += THREAT * min(len(kernel.closing_cells(mover)), 2)  # type: ignore[attr-defined]
+        black, white = kernel.count_score()  # type: ignore[attr-defined]
+        value += black - white if mover == 1 else white - black
+        if action != PASS_ACTION and self.board is not None:
+            cells = kernel.cells
+            value += TOUCH * sum(1 for other in self.board.neighbors[action] if cells[other] == mover)
+        return value
 
     def swap(self, state: State, limit: Limit) -> bool:
         """Swap with probability `swap_rate`."""

@@ -117,6 +117,7 @@ class YvyGame(Game):
     rules_class = YvyRules
     own_bots: ClassVar[Mapping[str, str]] = {
         "random": "ytourney.games.yvy.bots:YvyRandomBot",
+        "heuristic": "ytourney.games.yvy.bots:YvyHeuristicBot",
     }
 
     def parse_board(self, spec: str) -> Board:

@@ -1,0 +1,21 @@
+"""Leap Over's own `heuristic` bot: one ply deep on the kernel, every chain the search would weigh scored by the race
+evaluation (distances to the goal, the last stone, stranded stones, stones at home)."""
+
+from __future__ import annotations
+
+from ytourney.games.kernel import Kernel
+from ytourney.games.leap_over.knowledge import knowledge
+from ytourney.games.one_ply import OnePlyBot
+
+
+class HeuristicBot(OnePlyBot):
+    """The chain after which the race evaluation likes the position best; a filling chain at once."""
+
+    def candidates(self, kernel: Kernel) -> list[int]:
+        """One chain per stone and landing (the search's), the pass when there is none."""
+        return knowledge(self.board).search_actions(kernel)  # type: ignore[arg-type]
+
+    def score(self, kernel: Kernel, mover: int, action: int) -> float:
+        """The mover's chance by the race evaluation."""
+        black = knowledge(self.board).evaluate(kernel)  # type: ignore[arg-type]
+        return black if mover == 1 else 1.0 - black

@@ -38,6 +38,7 @@
 #define MAX_JUMPS 16
 #define ONGOING (-1)
 #define DRAW 0
+#define MAX_CHAIN 512 /* kernel.MAX_CHAIN: the most nodes a chain's path can have (a capture lets it revisit) */
 #define SMALL_PATH 6 /* nodes a packed path may have and still fit 64 bits */
 #define POLICY_TRIES 16
 
@@ -469,7 +470,7 @@ static PyTypeObject TablesType = {
 typedef struct {
     uint8_t *nodes;
     int32_t *off;
-    uint8_t *len;
+    uint16_t *len;
     Py_ssize_t count, cap;
     Py_ssize_t used, room;
 } MoveBuf;
@@ -495,7 +496,7 @@ buf_push(MoveBuf *b, const uint8_t *path, int len)
             return -1;
         }
         b->off = off;
-        uint8_t *lens = PyMem_Realloc(b->len, (size_t)cap);
+        uint16_t *lens = PyMem_Realloc(b->len, (size_t)cap * sizeof(uint16_t));
         if (lens == NULL) {
             PyErr_NoMemory();
             return -1;
@@ -522,7 +523,7 @@ buf_push(MoveBuf *b, const uint8_t *path, int len)
     }
     memcpy(b->nodes + b->used, path, (size_t)len);
     b->off[b->count] = (int32_t)b->used;
-    b->len[b->count] = (uint8_t)len;
+    b->len[b->count] = (uint16_t)len;
     b->count++;
     b->used += len;
     return 0;
@@ -643,7 +644,7 @@ decode_big(PyObject *action, int n, uint8_t *path)
             }
             unsigned field = (unsigned)(chunk & (NODE_LIMIT - 1));
             chunk >>= NODE_BITS;
-            if (field == 0 || (int)field > n || len > n) { /* a hole, a node off the board, or too long to be legal */
+            if (field == 0 || (int)field > n || len >= MAX_CHAIN) { /* a hole, a node off the board, or too long */
                 goto done;
             }
             path[len++] = (uint8_t)(field - 1);
@@ -661,7 +662,7 @@ done:
 }
 
 /* The path of an action int: its length (1 for a placement), 0 when no well-formed action, -1 on an error.
- * `path` has room for MAX_NODES + 2 nodes. */
+ * `path` has room for MAX_CHAIN + 1 nodes. */
 static int
 decode_action(PyObject *action, int n, uint8_t *path)
 {
@@ -745,8 +746,9 @@ is_neighbor(const TablesObject *t, int a, int b)
     return m_has(&t->neighmask[a], b);
 }
 
-/* Chains from `at` (tables.py's _chains): over any stone to an empty landing not yet on the path; a jumped Amazon
- * leaves the board at once. `stones` holds every stone but the moving Alien. */
+/* Chains from `at` (kernel._chains): over any stone to an empty landing not in `visited`, the nodes landed on since
+ * the chain's last capture (its start included before the first); a jumped Amazon leaves the board at once and the
+ * chain may then land again where it has been (DESIGN 1b). `stones` holds every stone but the moving Alien. */
 static int
 gen_chains(const TablesObject *t, MoveBuf *out, Mask stones, Mask amazons, int at, Mask visited, uint8_t *path,
            int depth)
@@ -757,6 +759,9 @@ gen_chains(const TablesObject *t, MoveBuf *out, Mask stones, Mask amazons, int a
         if (!m_has(&stones, over) || m_has(&blocked, land)) {
             continue;
         }
+        if (depth >= MAX_CHAIN) { /* never: kernel.MAX_CHAIN bounds every chain; kept for memory safety */
+            continue;
+        }
         path[depth] = (uint8_t)land;
         if (buf_push(out, path, depth + 1) < 0) {
             return -1;
@@ -764,10 +769,11 @@ gen_chains(const TablesObject *t, MoveBuf *out, Mask stones, Mask amazons, int a
         Mask seen = visited;
         m_set(&seen, land);
         if (m_has(&amazons, over)) {
-            Mask s = stones, a = amazons;
+            Mask s = stones, a = amazons, fresh = {{0, 0}};
             m_clear(&s, over);
             m_clear(&a, over);
-            if (gen_chains(t, out, s, a, land, seen, path, depth + 1) < 0) {
+            m_set(&fresh, land);
+            if (gen_chains(t, out, s, a, land, fresh, path, depth + 1) < 0) {
                 return -1;
             }
         }
@@ -785,7 +791,7 @@ gen_alien(KernelObject *k, MoveBuf *out)
     const TablesObject *t = k->tab;
     Mask stones = stones_of(k);
     Mask aliens = k->aliens;
-    uint8_t path[MAX_NODES + 2];
+    uint8_t path[MAX_CHAIN + 1];
     int a;
     while ((a = m_pop(&aliens)) >= 0) {
         path[0] = (uint8_t)a;
@@ -862,10 +868,15 @@ gen_captures(const TablesObject *t, MoveBuf *out, Mask stones, Mask amazons, int
         if (!m_has(&stones, over) || m_has(&blocked, land)) {
             continue;
         }
+        if (depth >= MAX_CHAIN) { /* never, as in gen_chains */
+            continue;
+        }
         path[depth] = (uint8_t)land;
         Mask seen = visited;
         m_set(&seen, land);
         if (m_has(&amazons, over)) {
+            Mask fresh = {{0, 0}};
+            m_set(&fresh, land);
             if (taken + 1 > *best) {
                 *best = taken + 1;
                 if (out) {
@@ -878,7 +889,7 @@ gen_captures(const TablesObject *t, MoveBuf *out, Mask stones, Mask amazons, int
             Mask s = stones, a = amazons;
             m_clear(&s, over);
             m_clear(&a, over);
-            if (gen_captures(t, out, s, a, land, seen, path, depth + 1, taken + 1, best) < 0) {
+            if (gen_captures(t, out, s, a, land, fresh, path, depth + 1, taken + 1, best) < 0) {
                 return -1;
             }
         }
@@ -901,7 +912,7 @@ capture_moves(KernelObject *k, MoveBuf *out)
     const TablesObject *t = k->tab;
     Mask stones = stones_of(k);
     Mask aliens = k->aliens;
-    uint8_t path[MAX_NODES + 2];
+    uint8_t path[MAX_CHAIN + 1];
     int best = 0, a;
     if (out) {
         buf_reset(out);
@@ -948,7 +959,7 @@ path_legal(const KernelObject *k, const uint8_t *path, int len)
     if (placing(k, mover)) {
         return 0;
     }
-    int overs[MAX_NODES + 2];
+    int overs[MAX_CHAIN + 1];
     int kind = hops(k->tab, path, len, overs);
     if (kind < 0 || k->cells[path[0]] != mover) {
         return 0;
@@ -967,10 +978,11 @@ path_legal(const KernelObject *k, const uint8_t *path, int len)
         if (!m_has(&occupied, over) || m_has(&occupied, land) || m_has(&visited, land)) {
             return 0;
         }
-        m_set(&visited, land);
-        if (m_has(&k->amazons, over)) {
+        if (m_has(&k->amazons, over)) { /* a capture: the nodes left before may be landed on again */
             m_clear(&occupied, over);
+            visited.w[0] = visited.w[1] = 0;
         }
+        m_set(&visited, land);
     }
     return 1;
 }
@@ -1075,8 +1087,8 @@ apply_path(KernelObject *k, const uint8_t *path, int len)
     }
     else {
         int source = path[0], target = path[len - 1];
-        int overs[MAX_NODES + 2];
-        uint8_t taken[MAX_NODES + 2];
+        int overs[MAX_CHAIN + 1];
+        uint8_t taken[MAX_CHAIN + 1];
         taken[0] = 0;
         int ntaken = 0;
         int kind = hops(k->tab, path, len, overs);
@@ -1667,7 +1679,7 @@ static PyObject *
 Kernel_is_legal(KernelObject *self, PyObject *action)
 {
     NEED_TABLES(self, NULL);
-    uint8_t path[MAX_NODES + 2];
+    uint8_t path[MAX_CHAIN + 1];
     if (self->result != ONGOING) {
         Py_RETURN_FALSE;
     }
@@ -1682,7 +1694,7 @@ static PyObject *
 Kernel_apply(KernelObject *self, PyObject *action)
 {
     NEED_TABLES(self, NULL);
-    uint8_t path[MAX_NODES + 2];
+    uint8_t path[MAX_CHAIN + 1];
     int len = decode_action(action, self->n, path);
     if (len < 0) {
         return NULL;
@@ -1891,7 +1903,7 @@ Kernel_rollout(KernelObject *self, PyObject *args, PyObject *kwds)
         if (policy_move(self, &rng, &path, &len) < 0) {
             goto done;
         }
-        uint8_t chosen[MAX_NODES + 2];
+        uint8_t chosen[MAX_CHAIN + 1];
         memcpy(chosen, path, (size_t)len);
         if (apply_path(self, chosen, len) < 0) {
             goto done;

@@ -25,6 +25,10 @@ NO_LIMIT = 1 << 62
 """The move limit when the rules set none."""
 FIRST_NODE_SHIFT = NODE_BITS + 1
 """Where a packed path's first node sits in an action (above the capture field and the packed flag)."""
+MAX_CHAIN = 512
+"""The most nodes a chain's path can have, start included (the C core's too). Between two captures a chain's
+landings are all different and each lies behind one of the two other Aliens (jumped, not captured), at most 6 behind
+one node on kadon; with at most 30 captures a path has at most 1 + 30 * 13 + 12 = 403 nodes (tests check it)."""
 DECODED_CAP = 1 << 17
 """Decoded actions kept per board before the cache starts over (chains are many; any int may be asked)."""
 
@@ -80,7 +84,7 @@ def _decode(kt: KernelTables, action: int) -> Decoded | None:
     if action in decoded:
         return decoded[action]
     found: Decoded | None = None
-    if action & 1 and action.bit_length() <= FIRST_NODE_SHIFT + NODE_BITS * (kt.n + 1):
+    if action & 1 and action.bit_length() <= FIRST_NODE_SHIFT + NODE_BITS * MAX_CHAIN:
         path, capture = decode_path(action)
         if capture is None and len(path) >= 2 and all(0 <= node < kt.n for node in path) \
                 and encode_path(path) == action:
@@ -263,9 +267,11 @@ class AliensAmazonsKernel(KernelViews):
             bit = 1 << land
             if not occupied >> over & 1 or (occupied | visited) & bit:
                 return False
-            visited |= bit
             if self.amazons >> over & 1:
                 occupied &= ~(1 << over)
+                visited = bit  # a capture changed the board: the nodes left before may be landed on again
+            else:
+                visited |= bit
         return True
 
     # --- apply, undo ----------------------------------------------------------------------------------------
@@ -300,7 +306,7 @@ class AliensAmazonsKernel(KernelViews):
             if mover == AMAZON:
                 self.amazons ^= moved
             else:
-                self.aliens ^= moved
+                self.aliens = (self.aliens & ~(1 << source)) | (1 << target)  # a chain may end on its start
             self._undo = ((source, target, taken), self._undo)
         self.to_move = 3 - mover
         self.plies += 1
@@ -341,11 +347,10 @@ class AliensAmazonsKernel(KernelViews):
             self.amazons |= 1 << over
         self.captured -= len(taken)
         cells[source] = mover
-        moved = (1 << source) | (1 << target)
         if mover == AMAZON:
-            self.amazons ^= moved
+            self.amazons ^= (1 << source) | (1 << target)
         else:
-            self.aliens ^= moved
+            self.aliens = (self.aliens & ~(1 << target)) | (1 << source)
 
     def count_swap(self) -> None:
         """Count the pie answer's ply."""
@@ -401,8 +406,9 @@ class AliensAmazonsKernel(KernelViews):
 def _chains(jumps: tuple[dict[int, tuple[tuple[int, int, int], ...]], ...], neighbour_mask: tuple[int, ...],
             stones: int, amazons: int, at: int, action: int, shift: int, visited: int, out: list[int]) -> None:
     """Extend a chain ending on `at` (packed so far as `action`, the next landing going at `shift`; `stones` the
-    stones still on the board but the moving Alien) by every jump: over any stone to an empty landing not yet on
-    the chain; a jumped Amazon leaves the board at once."""
+    stones still on the board but the moving Alien) by every jump: over any stone to an empty landing not in
+    `visited`, the nodes landed on (the start included) since the chain's last capture; a jumped Amazon leaves the
+    board at once, and that capture lets the chain land again where it has been (DESIGN §1b)."""
     blocked = stones | visited
     for over, land, field in jumps[at][neighbour_mask[at] & stones]:
         if blocked >> land & 1:
@@ -411,8 +417,8 @@ def _chains(jumps: tuple[dict[int, tuple[tuple[int, int, int], ...]], ...], neig
         out.append(longer)
         bit = 1 << over
         if amazons & bit:
-            _chains(jumps, neighbour_mask, stones ^ bit, amazons ^ bit, land, longer, shift + NODE_BITS,
-                    visited | (1 << land), out)
+            _chains(jumps, neighbour_mask, stones ^ bit, amazons ^ bit, land, longer, shift + NODE_BITS, 1 << land,
+                    out)
         else:
             _chains(jumps, neighbour_mask, stones, amazons, land, longer, shift + NODE_BITS, visited | (1 << land),
                     out)
@@ -435,7 +441,7 @@ def _captures(jumps: tuple[dict[int, tuple[tuple[int, int, int], ...]], ...], ne
             if taken + 1 == best[0]:
                 chosen.append(longer)
             _captures(jumps, neighbour_mask, stones ^ bit, amazons ^ bit, land, longer, shift + NODE_BITS,
-                      visited | (1 << land), taken + 1, best, chosen)
+                      1 << land, taken + 1, best, chosen)
         else:
             if taken and taken == best[0]:
                 chosen.append(longer)

@@ -149,12 +149,14 @@ class AliensAmazonsState(KernelState):
             if cells[over] == t.EMPTY:
                 return f"{text}: {names[over]} is empty, nothing to jump from {names[a]} to {names[c]}"
             if c in seen:
-                return f"{text}: a chain lands on {names[c]} twice"
+                return (f"{text}: the chain lands on {names[c]} again with no capture since it was there; a chain "
+                        "may revisit a node only after a capture has changed the board")
             if cells[c] != t.EMPTY:
                 return f"{text}: the landing {names[c]} is occupied"
-            seen.add(c)
             if cells[over] == t.AMAZON:
                 cells[over] = t.EMPTY
+                seen = set()
+            seen.add(c)
         return f"{text}: not a legal move for the {side_name(self.to_move)} here"  # pragma: no cover
 
 

@@ -1,5 +1,5 @@
-"""Aliens and Amazons on a board: step and jump tables, the move generators on raw node contents, and the
-Aliens' threshold (the fewest Amazons that can immobilize three Aliens), all computed once per board."""
+"""Aliens and Amazons on a board: step and jump tables and the Aliens' threshold (the fewest Amazons that can
+immobilize three Aliens), all computed once per board."""
 
 from __future__ import annotations
 
@@ -81,16 +81,6 @@ def _distances(board: Board) -> tuple[tuple[int, ...], ...]:
     return tuple(rows)
 
 
-def gap(cells: list[int], tables: Tables) -> int:
-    """Empty nodes the Amazons still have to fill to immobilize the Aliens where they stand (0: immobilized)."""
-    union: set[int] = set()
-    need_nodes = tables.need_nodes
-    for a, stone in enumerate(cells):
-        if stone == ALIEN:
-            union.update(need_nodes[a])
-    return sum(1 for c in union if cells[c] == EMPTY)
-
-
 def immobilizing_minimum(need: list[int] | tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
     """The fewest Amazons that immobilize three Aliens, by exhaustive search, with a placement that needs them.
 
@@ -107,75 +97,3 @@ def immobilizing_minimum(need: list[int] | tuple[int, ...]) -> tuple[int, tuple[
         if count < best:
             best, witness = count, trio
     return best, witness
-
-
-# --- move generation on raw node contents -----------------------------------------------------------------
-# A move is a path tuple: (node,) a placement, (a, b) with b next to a a step, else a jump chain's landings.
-
-
-def alien_moves(cells: list[int], tables: Tables) -> list[tuple[int, ...]]:
-    """Every step and every jump chain (each prefix a move of its own) of the Aliens on `cells`."""
-    moves: list[tuple[int, ...]] = []
-    neighbors, jumps = tables.neighbors, tables.jumps
-    for a, stone in enumerate(cells):
-        if stone != ALIEN:
-            continue
-        moves.extend((a, b) for b in neighbors[a] if cells[b] == EMPTY)
-        cells[a] = EMPTY
-        _chains(cells, jumps, (a,), moves)
-        cells[a] = ALIEN
-    return moves
-
-
-def _chains(cells: list[int], jumps: tuple[tuple[tuple[int, int], ...], ...], path: tuple[int, ...],
-            out: list[tuple[int, ...]]) -> None:
-    """Extend a jump chain by every next jump: over any stone to an empty landing not yet on the path; a jumped
-    Amazon leaves the board at once (so it is never jumped twice)."""
-    for over, land in jumps[path[-1]]:
-        stone = cells[over]
-        if stone == EMPTY or cells[land] != EMPTY or land in path:
-            continue
-        longer = path + (land,)
-        out.append(longer)
-        if stone == AMAZON:
-            cells[over] = EMPTY
-            _chains(cells, jumps, longer, out)
-            cells[over] = AMAZON
-        else:
-            _chains(cells, jumps, longer, out)
-
-
-def amazon_steps(cells: list[int], tables: Tables) -> list[tuple[int, ...]]:
-    """Every one-node step of an Amazon to an empty neighbour."""
-    neighbors = tables.neighbors
-    return [(a, b) for a, stone in enumerate(cells) if stone == AMAZON for b in neighbors[a] if cells[b] == EMPTY]
-
-
-def placements(cells: list[int]) -> list[tuple[int, ...]]:
-    """Every empty node, as a placement."""
-    return [(c,) for c, stone in enumerate(cells) if stone == EMPTY]
-
-
-def captured_by(path: tuple[int, ...], cells: list[int], tables: Tables) -> list[int]:
-    """The Amazons a jump chain removes, in order (before it is played)."""
-    middle = tables.middle
-    return [middle[(a, b)] for a, b in itertools.pairwise(path) if cells[middle[(a, b)]] == AMAZON]
-
-
-def apply_path(cells: list[int], path: tuple[int, ...], stone: int, tables: Tables) -> int:
-    """Play a path for `stone` on `cells` (a legal one): returns the number of Amazons captured."""
-    if len(path) == 1:
-        cells[path[0]] = stone
-        return 0
-    source, target = path[0], path[-1]
-    cells[source] = EMPTY
-    taken = 0
-    if len(path) > 2 or (source, target) in tables.middle:
-        middle = tables.middle
-        for a, b in itertools.pairwise(path):
-            over = middle[(a, b)]
-            if cells[over] == AMAZON:
-                cells[over] = EMPTY
-                taken += 1
-    cells[target] = stone
-    return taken

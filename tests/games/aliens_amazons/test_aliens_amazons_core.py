@@ -216,3 +216,57 @@ def test_the_amazons_searched_moves_and_wins_in_one_agree() -> None:
             py.apply(action)
             c.apply(action)
     assert checked > 1000 and filtered > checked // 2
+
+
+def test_the_kernels_agree_on_chains_that_land_again_after_a_capture() -> None:
+    """Dense set-up positions, where chains revisit nodes after captures (DESIGN §1b): the same chains in the same
+    order, each legal in both, the same capture counts, apply and undo alike."""
+    rng = random.Random(5)
+    revisits = 0
+    for _ in range(150):
+        nodes = rng.sample(range(BOARD.num_cells), 3 + rng.randint(20, 30))
+        py, c = pair()
+        for k in (py, c):
+            k.setup(nodes[:3], nodes[3:], t.ALIEN, t.AMAZONS, 0)  # type: ignore[attr-defined]
+        actions = py.legal_actions()
+        assert c.legal_actions() == actions
+        assert c.capture_moves() == py.capture_moves()  # type: ignore[attr-defined]
+        chains = [a for a in actions if a >= 1 << NODE_BITS and len(set(py.decoded(a)[2])) < len(py.decoded(a)[2])]
+        revisits += len(chains)
+        for action in rng.sample(chains, min(3, len(chains))):
+            assert c.is_legal(action) and py.is_legal(action)
+            py.apply(action)
+            c.apply(action)
+            assert facts(c) == facts(py)
+            py.undo()
+            c.undo()
+            assert facts(c) == facts(py)
+    assert revisits > 100
+
+
+def test_a_chain_is_never_longer_than_max_chain() -> None:
+    """kernel.MAX_CHAIN bounds every path: between captures the landings lie behind the two other Aliens."""
+    from ytourney.games.aliens_amazons.kernel import MAX_CHAIN
+
+    behind: dict[int, set[int]] = {}
+    for a, row in enumerate(t.tables_for("kadon").jumps):
+        for over, land in row:
+            behind.setdefault(over, set()).add(land)
+    most = max(len(landings) for landings in behind.values())
+    assert 1 + t.AMAZONS * (2 * most + 1) + 2 * most <= MAX_CHAIN
+
+
+def test_the_kernels_agree_with_more_amazons() -> None:
+    """The `amazons` rule: the same placing phase, the same ends, the same actions at every ply."""
+    for seed in range(6):
+        rng = random.Random(seed)
+        py = AliensAmazonsKernel(BOARD, None, 400, 45)
+        c = core.new_kernel(BOARD, None, 400, 45)
+        assert c.amazons_total == py.amazons_total == 45
+        while py.result == ONGOING:
+            actions = py.legal_actions()
+            assert c.legal_actions() == actions and facts(c) == facts(py)
+            action = rng.choice(actions)
+            py.apply(action)
+            c.apply(action)
+        assert facts(c) == facts(py)

@@ -84,9 +84,39 @@ def test_a_lone_corner_alien_needs_six_amazons_and_jumps_have_one_middle() -> No
 def test_threshold_rule_option_and_its_checks() -> None:
     assert new().threshold == 10
     assert new(threshold=5).threshold == 5
-    assert GAME.rules_dict(GAME.parse_rules(None)) == {"pie": False, "max_plies": 1000, "threshold": None}
+    assert GAME.rules_dict(GAME.parse_rules(None)) == {"pie": False, "max_plies": 1000, "threshold": 10,
+                                                       "amazons": 30}
+    assert GAME.parse_rules({"threshold": None}) == GAME.parse_rules(None)  # records before the value was stored
+    assert "threshold 10" in GAME.rules_text(GAME.parse_rules(None))
+    assert "None" not in GAME.rules_text(GAME.parse_rules(None))
     with pytest.raises(GameSpecError, match="threshold"):
-        GAME.parse_rules({"threshold": 31})
+        GAME.parse_rules({"threshold": 61})
+
+
+def test_the_amazons_rule_is_read_checked_and_played() -> None:
+    state = new(amazons=40)
+    assert state.amazons_in_hand == 40 and state.amazons_left == 40 and state.threshold == 10
+    play(state, "G6", "A1", "C3", "B1", "F2", "I1")
+    assert state.placing(Color.BLACK) and state.amazons_in_hand == 37
+    assert GAME.rules_dict(GAME.parse_rules({"amazons": 45}))["amazons"] == 45
+    for bad in (9, 61, "40", 40.0, True):
+        with pytest.raises(GameSpecError, match="amazons"):
+            GAME.parse_rules({"amazons": bad})
+    late = new(amazons=40)
+    late.setup(map(N, ["A1", "I1", "A9"]), [N("E5")], to_move=Color.BLACK, amazons_placed=38)
+    assert late.placing(Color.BLACK) and late.amazons_in_hand == 2 and len(late.legal_moves()) == 89
+
+
+def test_with_more_amazons_the_aliens_need_more_captures() -> None:
+    """amazons=31: the Aliens win once 9 are left, so a capture that leaves 10 does not end the game."""
+    state = new(amazons=31)
+    state.setup(map(N, ["C3", "A9", "I1"]), [N("C4"), N("E5")], captured=20)
+    play(state, "C3-C5")
+    assert state.captured == 21 and state.amazons_left == 10 and not state.is_over
+    state = new(amazons=31)
+    state.setup(map(N, ["C3", "A9", "I1"]), [N("C4"), N("E5")], captured=21)
+    play(state, "C3-C5")
+    assert state.is_over and state.outcome.termination.value == "captures"
     with pytest.raises(GameSpecError, match="unknown aliens-amazons rule 'misere'"):
         GAME.parse_rules({"misere": True})
     with pytest.raises(GameSpecError, match="expected kadon"):
@@ -177,12 +207,40 @@ def test_jump_chains_every_prefix_is_a_move_and_capture_is_optional() -> None:
     assert state.captured == 2 and state.cells[N("C4")] == state.cells[N("D5")] == t.EMPTY
 
 
-def test_a_chain_never_lands_twice_nor_jumps_back_over_an_alien() -> None:
+def test_a_chain_without_a_capture_never_lands_twice_nor_jumps_back_over_an_alien() -> None:
     state = position(["C3", "D3", "A9"], ["H1"])
     assert not any(m.kind is MoveKind.JUMP and len(m.path) > 2 and m.path[-1] == N("C3")
                    for m in state.legal_moves())
-    with pytest.raises(IllegalMoveError, match="lands on C3 twice"):
+    with pytest.raises(IllegalMoveError, match="lands on C3 again with no capture since"):
         play(state, "C3-E3-C3")
+
+
+REVISIT_ALIENS = ["I7", "E1", "G6"]
+REVISIT_AMAZONS = ["B4", "J5", "L5", "H8", "D3", "E5", "D7", "F5", "C2", "B6", "K6", "E2", "B3", "L6", "I5", "E8",
+                   "H6", "D1", "F6", "F1", "J4", "E9", "C3", "A7", "J6", "K3", "B1", "H5", "D2", "E4", "D6", "A6"]
+
+
+def test_a_capture_lets_a_chain_land_again_where_it_has_been_its_start_included() -> None:
+    """DESIGN §1b: E1 over D1 (an Amazon, captured) to C1, over D2 to E3, over E2 back to its start E1."""
+    state = position(REVISIT_ALIENS, REVISIT_AMAZONS)
+    assert "E1-C1-E3-E1" in names(state.legal_moves())
+    play(state, "E1-C1-E3-E1")
+    assert state.captured == 3 and state.cells[N("E1")] == t.ALIEN
+    assert all(state.cells[N(n)] == t.EMPTY for n in ("D1", "D2", "E2", "C1", "E3"))
+    assert sum(1 for stone in state.cells if stone == t.ALIEN) == 3
+    state.kernel.undo()
+    assert state.kernel.cells[N("E1")] == t.ALIEN and state.kernel.captured == 0
+
+
+def test_after_a_capture_only_the_jumps_over_aliens_must_land_anew() -> None:
+    """Landings since the last capture stay distinct (else jumps over Aliens alone would loop for ever)."""
+    state = position(REVISIT_ALIENS, REVISIT_AMAZONS)
+    for move in state.legal_moves():
+        path, segment = move.path, [move.path[0]]
+        for a, c in zip(path, path[1:]):
+            assert c not in segment, GAME.format_move(BOARD, move)
+            over = t.tables_for("kadon").middle.get((a, c))
+            segment = [c] if over is not None and over in map(N, REVISIT_AMAZONS) else [*segment, c]
 
 
 def test_jumps_fork_at_a_pentad() -> None:

@@ -38,7 +38,7 @@
 #define MAX_JUMPS 16
 #define ONGOING (-1)
 #define DRAW 0
-#define MAX_CHAIN 512 /* kernel.MAX_CHAIN: the most nodes a chain's path can have (a capture lets it revisit) */
+#define MAX_CHAIN 1024 /* kernel.MAX_CHAIN: the most nodes a chain's path can have (a capture lets it revisit) */
 #define SMALL_PATH 6 /* nodes a packed path may have and still fit 64 bits */
 #define POLICY_TRIES 16
 
@@ -717,7 +717,7 @@ typedef struct {
     PyObject_HEAD
     TablesObject *tab;
     int n;
-    int to_move, result, term, threshold;
+    int to_move, result, term, threshold, amazons_total;
     int amazons_placed, aliens_placed, captured;
     long long plies, max_plies;
     uint8_t cells[MAX_NODES];
@@ -737,7 +737,7 @@ static inline Mask empty_of(const KernelObject *k) { return m_andnot(k->tab->ful
 static inline int
 placing(const KernelObject *k, int mover)
 {
-    return mover == AMAZON ? k->amazons_placed < N_AMAZONS : k->aliens_placed < N_ALIENS;
+    return mover == AMAZON ? k->amazons_placed < k->amazons_total : k->aliens_placed < N_ALIENS;
 }
 
 static inline int
@@ -1052,7 +1052,7 @@ static int
 amazons_can_move(const KernelObject *k)
 {
     Mask empty = empty_of(k);
-    if (k->amazons_placed < N_AMAZONS) {
+    if (k->amazons_placed < k->amazons_total) {
         return m_any(empty);
     }
     Mask amazons = k->amazons;
@@ -1117,7 +1117,7 @@ apply_path(KernelObject *k, const uint8_t *path, int len)
     k->to_move = 3 - mover;
     k->plies++;
     if (mover == ALIEN) {
-        if (N_AMAZONS - k->captured < k->threshold) {
+        if (k->amazons_total - k->captured < k->threshold) {
             k->result = ALIEN;
             k->term = END_CAPTURES;
             return 0;
@@ -1502,12 +1502,16 @@ move_of(const KernelObject *k, const uint8_t *path, int len)
 static PyObject *
 Kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"tables", "threshold", "max_plies", NULL};
+    static char *kwlist[] = {"tables", "threshold", "max_plies", "amazons", NULL};
     PyObject *tables;
-    int threshold;
+    int threshold, amazons = N_AMAZONS;
     long long max_plies;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iL:Kernel", kwlist, &TablesType, &tables, &threshold,
-                                     &max_plies)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!iL|i:Kernel", kwlist, &TablesType, &tables, &threshold,
+                                     &max_plies, &amazons)) {
+        return NULL;
+    }
+    if (amazons < 1 || amazons > MAX_NODES) {
+        PyErr_Format(PyExc_ValueError, "amazons %d is out of range", amazons);
         return NULL;
     }
     KernelObject *self = (KernelObject *)type->tp_alloc(type, 0);
@@ -1517,6 +1521,7 @@ Kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->tab = (TablesObject *)Py_NewRef(tables);
     self->n = self->tab->n;
     self->threshold = threshold;
+    self->amazons_total = amazons;
     self->max_plies = max_plies;
     self->to_move = ALIEN;
     self->result = ONGOING;
@@ -1764,6 +1769,7 @@ Kernel_clone(KernelObject *self, PyObject *Py_UNUSED(ignored))
     new->result = self->result;
     new->term = self->term;
     new->threshold = self->threshold;
+    new->amazons_total = self->amazons_total;
     new->amazons_placed = self->amazons_placed;
     new->aliens_placed = self->aliens_placed;
     new->captured = self->captured;
@@ -1818,7 +1824,7 @@ Kernel_setup(KernelObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"aliens", "amazons", "to_move", "amazons_placed", "captured", NULL};
     PyObject *aliens, *amazons;
-    int to_move = ALIEN, placed = N_AMAZONS, captured = 0;
+    int to_move = ALIEN, placed = -1, captured = 0;
     NEED_TABLES(self, NULL);
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|iii:setup", kwlist, &aliens, &amazons, &to_move, &placed,
                                      &captured)) {
@@ -1839,7 +1845,7 @@ Kernel_setup(KernelObject *self, PyObject *args, PyObject *kwds)
     self->aliens = alien_mask;
     self->amazons = amazon_mask;
     self->aliens_placed = m_count(alien_mask);
-    self->amazons_placed = placed;
+    self->amazons_placed = placed < 0 ? self->amazons_total : placed;
     self->captured = captured;
     self->to_move = to_move;
     self->plies = 0;
@@ -2027,6 +2033,8 @@ static PyMemberDef Kernel_members[] = {
     {"result", T_INT, offsetof(KernelObject, result), READONLY, PyDoc_STR("ONGOING, DRAW or the winner.")},
     {"plies", T_LONGLONG, offsetof(KernelObject, plies), READONLY, PyDoc_STR("Actions so far.")},
     {"max_plies", T_LONGLONG, offsetof(KernelObject, max_plies), 0, PyDoc_STR("The move limit.")},
+    {"amazons_total", T_INT, offsetof(KernelObject, amazons_total), READONLY,
+     PyDoc_STR("The Amazons of the game (30 by the book).")},
     {"threshold", T_INT, offsetof(KernelObject, threshold), READONLY,
      PyDoc_STR("The Aliens win once fewer Amazons than this are left.")},
     {"amazons_placed", T_INT, offsetof(KernelObject, amazons_placed), READONLY,
@@ -2039,7 +2047,7 @@ static PyMemberDef Kernel_members[] = {
 static PyTypeObject KernelType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "ytourney.games.aliens_amazons._aacore.Kernel",
-    .tp_doc = PyDoc_STR("Kernel(tables, threshold, max_plies)\n--\n\n"
+    .tp_doc = PyDoc_STR("Kernel(tables, threshold, max_plies, amazons=30)\n--\n\n"
                         "One Aliens and Amazons position: the kernel protocol, the playout policy and the evaluation."),
     .tp_basicsize = sizeof(KernelObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,

@@ -84,9 +84,11 @@ else:
 """The kernel classes a position of this game may have."""
 
 
-def new_kernel(board: Board, threshold: int | None = None, max_plies: int | None = None) -> AliensAmazonsKernel:
-    """The start position's kernel: the C core's when loaded, else the pure-Python one."""
+def new_kernel(board: Board, threshold: int | None = None, max_plies: int | None = None,
+               amazons: int = t.AMAZONS) -> AliensAmazonsKernel:
+    """The start position's kernel (with `amazons` Amazons): the C core's when loaded, else the pure-Python one."""
     if CORE is None:
-        return AliensAmazonsKernel(board, threshold, max_plies)
+        return AliensAmazonsKernel(board, threshold, max_plies, amazons)
     kt = kernel_tables(board)
-    return CoreKernel(core_tables(board), threshold or kt.tables.threshold, max_plies or NO_LIMIT)  # type: ignore[return-value]
+    return CoreKernel(core_tables(board), threshold or kt.tables.threshold, max_plies or NO_LIMIT,  # type: ignore[return-value]
+                      amazons)

@@ -10,6 +10,7 @@ from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
 from ytourney.errors import NotationError
 from ytourney.games.aliens_amazons import tables as t
+from ytourney.games.aliens_amazons.kernel import AMAZONS_MOST
 from ytourney.games.aliens_amazons.knowledge import KNOWLEDGE
 from ytourney.games.aliens_amazons.state import AliensAmazonsState, side_name
 from ytourney.games.api import (
@@ -30,21 +31,27 @@ from ytourney.games.stones import format_path_move, kadon_board
 from ytourney.games.views import GameViews
 
 DEFAULT_MAX_PLIES = 1000
-"""The move limit: random play reaches it in under 1% of games (docs/games/aliens-amazons.md), real play never."""
+"""The move limit. Random play never reaches it (0 of 1,000 games: the Aliens capture first, in at most 549 plies),
+but bots that keep the Amazons safe without ever closing the net do: the Amazons then hold out to the limit, a
+draw (docs/games/aliens-amazons.md, "Ending and the move limit")."""
+THRESHOLD = t.tables_for("kadon").threshold
+FAIR_AMAZONS = 0  # set from the measurement below
+"""The fewest Amazons that can immobilize three Aliens on kadon (the game's only board), computed: 10."""
 
 
 @dataclass(frozen=True)
 class Rules:
-    """The pie rule (off: the game is asymmetric, seats alternate instead), the move limit, and the Aliens'
-    threshold (None: the number computed for the board, 10 on kadon)."""
+    """The pie rule (off: the game is asymmetric, seats alternate instead), the move limit, the Aliens' threshold
+    (by default the number computed for the board) and the Amazons' number (30 by the book; more balance the game)."""
 
     pie: bool = False
     max_plies: int | None = DEFAULT_MAX_PLIES
-    threshold: int | None = None
+    threshold: int = THRESHOLD
+    amazons: int = t.AMAZONS
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form used in records."""
-        return {"pie": self.pie, "max_plies": self.max_plies, "threshold": self.threshold}
+        return {"pie": self.pie, "max_plies": self.max_plies, "threshold": self.threshold, "amazons": self.amazons}
 
 
 class AliensAmazonsViews(GameViews):
@@ -103,8 +110,11 @@ class AliensAmazons(Game):
         "pie": RuleOption(bool, False, "after the first Alien, the second player may take the Aliens (off: an "
                                        "asymmetric game; play both seats instead)"),
         "max_plies": RuleOption(int, DEFAULT_MAX_PLIES, "plies after which the game is a move-limit draw", 1, 100_000),
-        "threshold": RuleOption(int, None, "Aliens win when fewer Amazons than this are left (default: the fewest "
-                                           "that can immobilize three Aliens, computed: 10 on kadon)", 1, t.AMAZONS),
+        "threshold": RuleOption(int, THRESHOLD, "Aliens win when fewer Amazons than this are left (default: the "
+                                "fewest that can immobilize three Aliens, computed for the board)", 1, AMAZONS_MOST),
+        "amazons": RuleOption(int, t.AMAZONS, "the Amazons' stones (the book: 30); more balance the game, "
+                              f"{FAIR_AMAZONS} the fair number measured between equal bots (rules page)", THRESHOLD,
+                              AMAZONS_MOST),
     }
     rules_class = Rules
     own_bots: ClassVar[Mapping[str, str]] = {
@@ -115,14 +125,12 @@ class AliensAmazons(Game):
         """Only the 93-node kadon board."""
         return kadon_board(spec, self.name)
 
-    def rules_text(self, rules: Any) -> str:
-        """The rules in words, the threshold with its computed value when left to the board ('threshold 10,
-        computed')."""
-        text = super().rules_text(rules)
-        if rules.threshold is None:
-            computed = t.tables_for(self.default_board).threshold
-            text = text.replace("threshold default", f"threshold {computed}, computed")
-        return text
+    def parse_rules(self, data: Mapping[str, Any] | None) -> Any:
+        """The rules value; a threshold of None (records written before the computed value was stored) reads as the
+        computed one."""
+        if isinstance(data, Mapping) and "threshold" in data and data["threshold"] is None:
+            data = {key: value for key, value in data.items() if key != "threshold"}
+        return super().parse_rules(data)
 
     def new_state(self, board: Board, rules: Any, handicap: int = 0) -> AliensAmazonsState:
         """The empty board, the Aliens to place first."""

@@ -25,10 +25,12 @@ NO_LIMIT = 1 << 62
 """The move limit when the rules set none."""
 FIRST_NODE_SHIFT = NODE_BITS + 1
 """Where a packed path's first node sits in an action (above the capture field and the packed flag)."""
-MAX_CHAIN = 512
+AMAZONS_MOST = 60
+"""The most Amazons the `amazons` rule allows (the book: 30)."""
+MAX_CHAIN = 1024
 """The most nodes a chain's path can have, start included (the C core's too). Between two captures a chain's
 landings are all different and each lies behind one of the two other Aliens (jumped, not captured), at most 6 behind
-one node on kadon; with at most 30 captures a path has at most 1 + 30 * 13 + 12 = 403 nodes (tests check it)."""
+one node on kadon; with at most 60 captures a path has at most 1 + 60 * 13 + 12 = 793 nodes (tests check it)."""
 DECODED_CAP = 1 << 17
 """Decoded actions kept per board before the cache starts over (chains are many; any int may be asked)."""
 
@@ -143,13 +145,16 @@ class KernelViews:
 class AliensAmazonsKernel(KernelViews):
     """One position: cells (EMPTY, AMAZON 1, ALIEN 2) and their masks, the counters, the side to move, the end."""
 
-    __slots__ = ("aliens", "aliens_placed", "amazons", "amazons_placed", "captured", "cells", "kt", "max_plies",
+    __slots__ = ("aliens", "aliens_placed", "amazons", "amazons_placed", "amazons_total", "captured", "cells", "kt", "max_plies",
                  "plies", "result", "score", "tables", "termination", "threshold", "to_move", "_undo")
 
-    def __init__(self, board: Board, threshold: int | None = None, max_plies: int | None = None) -> None:
+    def __init__(self, board: Board, threshold: int | None = None, max_plies: int | None = None,
+                 amazons: int = AMAZONS) -> None:
         self.kt = kernel_tables(board)
         self.tables = self.kt.tables
         self.threshold = threshold or self.tables.threshold
+        self.amazons_total = amazons
+        """The Amazons of the game (30 by the book; the `amazons` rule gives more)."""
         self.max_plies = max_plies or NO_LIMIT
         self.cells = [EMPTY] * self.kt.n
         self.amazons = self.aliens = 0
@@ -162,10 +167,12 @@ class AliensAmazonsKernel(KernelViews):
         self._undo: tuple[object, object] | None = None
         """The undo chain: (last record, the chain before it); shared by clones, never mutated."""
 
-    def setup(self, aliens: list[int], amazons: list[int], to_move: int = ALIEN, amazons_placed: int = AMAZONS,
+    def setup(self, aliens: list[int], amazons: list[int], to_move: int = ALIEN, amazons_placed: int = -1,
               captured: int = 0) -> None:
-        """Set up a hand-made position (tests, studies): stones on the given nodes, the counters as given; the end
-        is not judged and the ply count and undo stack start over."""
+        """Set up a hand-made position (tests, studies): stones on the given nodes, the counters as given (-1 Amazons
+        placed: all of them); the end is not judged and the ply count and undo stack start over."""
+        if amazons_placed < 0:
+            amazons_placed = self.amazons_total
         self.cells = [EMPTY] * self.kt.n
         for node in aliens:
             self.cells[node] = ALIEN
@@ -185,7 +192,7 @@ class AliensAmazonsKernel(KernelViews):
             return []
         cells = self.cells
         if self.to_move == AMAZON:
-            if self.amazons_placed < AMAZONS:
+            if self.amazons_placed < self.amazons_total:
                 return [node for node, stone in enumerate(cells) if not stone]
             return self._amazon_steps()
         if self.aliens_placed < ALIENS:
@@ -245,7 +252,7 @@ class AliensAmazonsKernel(KernelViews):
         if type(action) is not int or action < 0 or self.result != ONGOING:
             return False
         mover = self.to_move
-        placing = self.amazons_placed < AMAZONS if mover == AMAZON else self.aliens_placed < ALIENS
+        placing = self.amazons_placed < self.amazons_total if mover == AMAZON else self.aliens_placed < ALIENS
         if action < NODE_LIMIT:
             return placing and action < self.kt.n and not self.cells[action]
         if placing:
@@ -311,7 +318,7 @@ class AliensAmazonsKernel(KernelViews):
         self.to_move = 3 - mover
         self.plies += 1
         if mover == ALIEN:
-            if AMAZONS - self.captured < self.threshold:
+            if self.amazons_total - self.captured < self.threshold:
                 self.result, self.termination = ALIEN, CAPTURES
                 return
         elif not self._aliens_can_move():
@@ -375,7 +382,7 @@ class AliensAmazonsKernel(KernelViews):
     def _amazons_can_move(self) -> bool:
         """True when the Amazons, to move, have a placement or a step."""
         empty = self.kt.full & ~(self.amazons | self.aliens)
-        if self.amazons_placed < AMAZONS:
+        if self.amazons_placed < self.amazons_total:
             return empty != 0
         neighbour_mask = self.kt.neighbour_mask
         amazons = self.amazons
@@ -396,6 +403,7 @@ class AliensAmazonsKernel(KernelViews):
         """An independent copy (sharing the immutable undo chain, so it can take back the moves before it too)."""
         new = object.__new__(AliensAmazonsKernel)
         new.kt, new.tables, new.threshold, new.max_plies = self.kt, self.tables, self.threshold, self.max_plies
+        new.amazons_total = self.amazons_total
         new.cells, new.amazons, new.aliens = self.cells.copy(), self.amazons, self.aliens
         new.amazons_placed, new.aliens_placed, new.captured = self.amazons_placed, self.aliens_placed, self.captured
         new.to_move, new.plies, new.result, new.termination = self.to_move, self.plies, self.result, self.termination

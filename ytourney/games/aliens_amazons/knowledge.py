@@ -36,7 +36,7 @@ class AliensAmazonsKnowledge(Knowledge):
         if not isinstance(kernel, KERNELS) or kernel.result != ONGOING or kernel.aliens_placed < t.ALIENS:
             return None
         if kernel.to_move == t.ALIEN:
-            wanted = t.AMAZONS - kernel.captured - kernel.threshold + 1
+            wanted = kernel.amazons_total - kernel.captured - kernel.threshold + 1
             if wanted > WIN_SCAN:
                 return None
             if wanted <= 0:  # a studied position already below the threshold: any move ends it
@@ -48,7 +48,7 @@ class AliensAmazonsKnowledge(Knowledge):
         if hole.bit_count() != 1:
             return None
         node = hole.bit_length() - 1
-        if kernel.amazons_placed < t.AMAZONS:
+        if kernel.amazons_placed < kernel.amazons_total:
             return node
         cells = kernel.cells
         for source in kernel.tables.neighbors[node]:

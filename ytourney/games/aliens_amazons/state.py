@@ -43,12 +43,13 @@ class AliensAmazonsState(KernelState):
 
     def new_kernel(self) -> AliensAmazonsKernel:
         """The empty board, the Aliens to place first (on the C core's kernel where it is built)."""
-        return new_kernel(self.board, self.threshold, getattr(self.rules, "max_plies", None))
+        return new_kernel(self.board, self.threshold, getattr(self.rules, "max_plies", None),
+                          getattr(self.rules, "amazons", t.AMAZONS))
 
     def setup(self, aliens: Iterable[int], amazons: Iterable[int], *, to_move: Color = ALIENS_COLOR,
-              amazons_placed: int = t.AMAZONS, captured: int = 0) -> None:
+              amazons_placed: int = -1, captured: int = 0) -> None:
         """Set up a hand-made position before any move (tests, studies): stones on the given nodes, the counters as
-        given; the end is not judged until the next move."""
+        given (-1 Amazons placed: all of them); the end is not judged until the next move."""
         if self._history:
             raise GameSpecError(f"setup after {len(self._history)} moves; set up a position on a new state")
         self.kernel.setup(list(aliens), list(amazons), int(to_move), amazons_placed, captured)
@@ -73,18 +74,18 @@ class AliensAmazonsState(KernelState):
     @property
     def amazons_in_hand(self) -> int:
         """Amazons still to be placed."""
-        return t.AMAZONS - self.kernel.amazons_placed
+        return self.kernel.amazons_total - self.kernel.amazons_placed
 
     @property
     def amazons_left(self) -> int:
         """Amazons not captured: on the board or still in hand."""
-        return t.AMAZONS - self.kernel.captured
+        return self.kernel.amazons_total - self.kernel.captured
 
     def placing(self, color: Color) -> bool:
         """True while `color` places stones rather than moving them."""
         if color is ALIENS_COLOR:
             return self.kernel.aliens_placed < t.ALIENS
-        return self.kernel.amazons_placed < t.AMAZONS
+        return self.kernel.amazons_placed < self.kernel.amazons_total
 
     # --- the end --------------------------------------------------------------------------------------------
 
@@ -121,7 +122,7 @@ class AliensAmazonsState(KernelState):
         if self.placing(self.to_move):
             if move.kind is not MoveKind.PLACE:
                 done = (f"{self.aliens_on_board} of {t.ALIENS}" if self.to_move is ALIENS_COLOR
-                        else f"{self.amazons_placed} of {t.AMAZONS}")
+                        else f"{self.amazons_placed} of {self.kernel.amazons_total}")
                 return f"{text}: the {side} are still placing ({done} placed); play a node"
             return f"{text}: {names[move.cell]} is occupied"
         if move.kind is MoveKind.PLACE:

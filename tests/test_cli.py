@@ -103,8 +103,8 @@ def test_bad_inputs_give_clean_errors() -> None:
 def test_a_rule_out_of_range_names_its_bounds() -> None:
     code, out = invoke("play", "random", "random", "--game", "tetra", "--rule", "max_plies=0")
     assert code == 2 and "max_plies='0' is out of range; expected a whole number >= 20 and <= 1000000" in out
-    code, out = invoke("play", "random", "random", "--game", "aliens-amazons", "--rule", "threshold=31")
-    assert code == 2 and "threshold='31' is out of range; expected a whole number >= 1 and <= 30" in out
+    code, out = invoke("play", "random", "random", "--game", "aliens-amazons", "--rule", "threshold=61")
+    assert code == 2 and "threshold='61' is out of range; expected a whole number >= 1 and <= 60" in out
     code, out = invoke("play", "random", "random", "--game", "sexta", "--rule", "rings=maybe")
     assert code == 2 and "rings='maybe': expected true or false" in out
     code, out = invoke("play", "random", "random", "--game", "sexta", "--rule", "max_plies=1e3")
@@ -119,13 +119,13 @@ def test_a_rule_given_twice_is_refused_not_silently_overridden() -> None:
     assert code == 2 and "rule 'pie' is already set" in out
 
 
-def test_an_unset_rule_option_reads_default_in_play_and_validate(tmp_path: Path) -> None:
+def test_a_computed_rule_default_shows_its_value_in_play_and_validate(tmp_path: Path) -> None:
     code, out = invoke("play", "random", "random", "--game", "aliens-amazons", "--no-pie", "--seed", "1")
-    assert code == 0 and "threshold=default" in out and "None" not in out
+    assert code == 0 and "threshold=10" in out and "None" not in out and "default" not in out
     config = tmp_path / "aa.yaml"
     config.write_text("name: aa\ngame: aliens-amazons\nplayers: [{name: a, bot: random}, {name: b, bot: random}]\n")
     code, out = invoke("validate", str(config), "--no-start")
-    assert code == 0 and "threshold 10, computed" in out and "None" not in out
+    assert code == 0 and "threshold 10" in out and "None" not in out
 
 
 def test_play_refuses_a_negative_seed_as_match_does() -> None:

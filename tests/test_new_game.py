@@ -73,7 +73,7 @@ def test_play_and_bots_list_a_new_game(tictactoe: str) -> None:
     games = runner.invoke(main, ["games"])
     assert "tictactoe" in games.output and "y " in games.output
     # rules in words as play prints them, never Python values; a computed default shows its value
-    assert "rules:    pie on, misère off" in games.output and "threshold 10, computed" in games.output
+    assert "rules:    pie on, misère off" in games.output and "threshold 10, amazons 30" in games.output
     assert "=True" not in games.output and "None" not in games.output
     assert "default:  tetra(board=kadon,bridge_lines=on,max_plies=1000,pie=off)" in games.output  # Variant.spec
 

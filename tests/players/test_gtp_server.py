@@ -392,7 +392,7 @@ def test_showboard_keeps_the_lines_a_game_adds_under_its_kadon_diagram(name: str
 @pytest.mark.parametrize(("name", "rule", "expected"), [
     ("quinta", "max_plies=5", "max_plies >= 20 and <= 1000000"),
     ("quinta", "max_plies=-1", "max_plies >= 20 and <= 1000000"),
-    ("aliens-amazons", "threshold=1000", "threshold >= 1 and <= 30"),
+    ("aliens-amazons", "threshold=1000", "threshold >= 1 and <= 60"),
 ])
 def test_ytourney_rules_checks_a_rules_range_as_a_config_does(name: str, rule: str, expected: str) -> None:
     from ytourney.players.bots.random_bot import RandomBot

@@ -13,7 +13,7 @@ from ytourney.stats.ratings import rate_records
 
 
 def aliens_record(number: int = 1) -> GameRecord:
-    """A short Aliens and Amazons game: the Aliens (White) move first; its rules leave `threshold` unset."""
+    """A short Aliens and Amazons game: the Aliens (White) move first; its rules leave `threshold` to the board."""
     game = get_game("aliens-amazons")
     moves = ("B5", "J4", "L6", "D5", "G7", "A6", "B5-B6")
     return GameRecord(
@@ -37,9 +37,9 @@ def game_page_text(tmp_path: Path) -> str:
     return page.read_text(encoding="utf-8")
 
 
-def test_an_unset_rule_option_reads_default_not_none(tmp_path: Path) -> None:
+def test_a_computed_rule_default_shows_its_value_not_none(tmp_path: Path) -> None:
     page = game_page_text(tmp_path)
-    assert "threshold default" in page and "None" not in page
+    assert "threshold 10" in page and "None" not in page
 
 
 def test_the_move_legend_alternates_from_the_colour_that_moves_first(tmp_path: Path) -> None:

@@ -407,3 +407,22 @@ def test_loose_counts_amazons_with_both_ends_of_a_line_empty() -> None:
     assert policy.loose(list(corner.cells), corner.tables) == 0  # nothing jumps a corner stone
     open_stone = position(["A9"], ["E5"])
     assert policy.loose(list(open_stone.cells), open_stone.tables) == 1
+
+
+def test_records_and_exports_show_the_computed_threshold_never_none() -> None:
+    from ytourney.games.record import GameRecord
+    from ytourney.games.termination import Termination
+    from ytourney.publish.export import game_to_pgn, to_jsonl
+    from ytourney.publish.sgf import game_to_sgf
+
+    moves = ("B5", "J4", "L6", "D5", "G7", "A6", "B5-B6")
+    record = GameRecord(
+        tournament="aa", round=1, board="kadon", rules=GAME.parse_rules(None), handicap=0, first="ann",
+        second="bob", black="bob", white="ann", moves=moves, winner=Color.WHITE,
+        termination=Termination("captures"), move_seconds=(0.1,) * len(moves), seed=3,
+        started="2026-01-02T03:04:05Z", finished="2026-01-02T03:04:06Z", id=1, game="aliens-amazons")
+    assert record.rules_dict["threshold"] == 10
+    pgn, jsonl, sgf = game_to_pgn(record), to_jsonl([record]), game_to_sgf(record)
+    assert "threshold=10" in pgn and '"threshold": 10' in jsonl and "threshold" in sgf and "10" in sgf
+    for text in (pgn, jsonl, sgf):
+        assert "None" not in text and "null" not in text

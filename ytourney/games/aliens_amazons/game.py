@@ -120,6 +120,9 @@ class AliensAmazons(Game):
     own_bots: ClassVar[Mapping[str, str]] = {
         "heuristic": "ytourney.games.aliens_amazons.bots:HeuristicBot",
     }
+    ladder: ClassVar[tuple[str, ...]] = ("random", "heuristic", "mcts")
+    measured_side: ClassVar[Color | None] = Color.WHITE
+    """The Aliens: as the Amazons no bot wins (docs/games/aliens-amazons.md), so a rung must only not lose there."""
 
     def parse_board(self, spec: str) -> Board:
         """Only the 93-node kadon board."""

@@ -17,10 +17,11 @@ from ytourney.games.leap_over.kernel import Tables
 
 STRAGGLERS = 3
 """The planner is asked only when at most this many own stones are outside the goal."""
-DEPTH = 6
+DEPTH = 8
 """The longest plan looked for, in own moves."""
-NODES = 4000
-"""Positions a plan search may visit before it gives up (about 50 ms on the C kernel's masks)."""
+NODES = 12000
+"""Positions a plan search may visit before it gives up (about a tenth of a second on a free core; the time is
+taken from the move's search, so a move keeps to its budget)."""
 
 
 def reach(t: Tables, stone: int, occupied: int) -> int:
@@ -45,6 +46,8 @@ class Planner:
     def __init__(self, t: Tables) -> None:
         self.t = t
         self.nodes = 0
+        self.failed: dict[int, int] = {}
+        """Own stones -> the most moves a search from there found no plan in (transpositions are many)."""
 
     def plan(self, mine: int, theirs: int, colour: int) -> tuple[int, int] | None:
         """The first move (source, target) of a shortest plan of at most DEPTH own moves that fills the goal of
@@ -54,6 +57,7 @@ class Planner:
         if outside == 0 or outside > STRAGGLERS or theirs & target or mine.bit_count() != target.bit_count():
             return None
         self.nodes = 0
+        self.failed.clear()
         for depth in range(outside, DEPTH + 1):
             found = self._search(mine, theirs, target, depth)
             if found is not None:
@@ -68,7 +72,7 @@ class Planner:
         if self.nodes > NODES:
             return None
         outside = mine & ~target
-        if outside.bit_count() > depth:
+        if outside.bit_count() > depth or self.failed.get(mine, 0) >= depth:
             return None
         occupied = mine | theirs
         moves: list[tuple[int, int, int]] = []
@@ -93,6 +97,7 @@ class Planner:
                 return s, q
             if self.nodes > NODES:
                 return None
+        self.failed[mine] = depth
         return None
 
 

@@ -82,6 +82,7 @@ class LeapOverGame(Game):
     own_bots: ClassVar[Mapping[str, str]] = {
         "heuristic": "ytourney.games.leap_over.bots:HeuristicBot",
     }
+    ladder: ClassVar[tuple[str, ...]] = ("random", "heuristic", "mcts")
 
     def parse_board(self, spec: str) -> Board:
         """Only the 93-node kadon board."""

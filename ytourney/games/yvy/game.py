@@ -119,6 +119,7 @@ class YvyGame(Game):
         "random": "ytourney.games.yvy.bots:YvyRandomBot",
         "heuristic": "ytourney.games.yvy.bots:YvyHeuristicBot",
     }
+    ladder: ClassVar[tuple[str, ...]] = ("random", "heuristic", "mcts")
 
     def parse_board(self, spec: str) -> Board:
         """Any hex:N board."""

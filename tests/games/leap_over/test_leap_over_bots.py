@@ -1,0 +1,111 @@
+"""Leap Over's one-ply `heuristic` and the endgame planner behind mcts: legal and reproducible play, a filling chain
+taken at once, and a straggler with no chain into the goal brought in by a plan of several own moves."""
+
+from __future__ import annotations
+
+import random
+
+from ytourney.boards.regions import region
+from ytourney.games.api import Color
+from ytourney.games.bot import Limit
+from ytourney.games.leap_over.bots import HeuristicBot
+from ytourney.games.leap_over.endgame import Planner, reach
+from ytourney.games.leap_over.kernel import tables
+from ytourney.games.leap_over.knowledge import knowledge
+from ytourney.games.leap_over.state import LeapOverState
+from ytourney.games.registry import get_game
+from ytourney.players import create_bot, parse_bot_spec
+from ytourney.players.bots.mcts_bot import MctsBot
+
+GAME = get_game("leap-over")
+BOARD = GAME.parse_board("kadon")
+M5_TRIANGLE = [BOARD.names[c] for c in region(BOARD, "side-triangle-3")]
+E1_SIDE = "E1 E2 F2 E3 F3 G3 E4 F4 G4"
+
+
+def n(name: str) -> int:
+    node = BOARD.index_of(name)
+    assert node is not None
+    return node
+
+
+def position(black: list[str], white: list[str], to_move: Color = Color.BLACK) -> LeapOverState:
+    state = GAME.new_state(BOARD, GAME.parse_rules(None))
+    state.set_position([n(x) for x in black], [n(x) for x in white], to_move)
+    return state
+
+
+def bot(seed: int = 1) -> HeuristicBot:
+    made = create_bot(parse_bot_spec("heuristic:seconds=0.2", GAME), seed=seed)
+    assert isinstance(made, HeuristicBot) and made.seconds == 0.2
+    made.new_game(BOARD, GAME.parse_rules(None), Color.BLACK)
+    return made
+
+
+def test_it_takes_a_filling_chain_at_once() -> None:
+    """Nine Black stones in the M5 triangle, the tenth on H5 with White's I5 next to it: H5-J5 wins."""
+    home = [name for name in M5_TRIANGLE if name != "J5"]
+    state = position([*home, "H5"], ["I5", *E1_SIDE.split()])
+    move = bot().move(state, Limit())
+    assert GAME.format_move(BOARD, move) == "H5-J5"
+    state.play(move)
+    assert state.outcome is not None and state.outcome.winner is Color.BLACK
+
+
+def test_its_games_are_legal_and_reproducible_for_a_seed() -> None:
+    def game(seed: int) -> tuple[object, ...]:
+        state = GAME.new_state(BOARD, GAME.parse_rules({"max_plies": 120}))
+        player, rng = bot(seed), random.Random(seed)
+        while not state.is_over:
+            if state.to_move is Color.BLACK:
+                move = player.move(state, Limit())
+                assert state.is_legal(move)
+            else:
+                move = rng.choice(state.legal_moves())
+            state.play(move)
+        return state.history
+
+    assert game(3) == game(3)
+
+
+def test_reach_is_every_landing_of_a_stones_chains() -> None:
+    state = position(["E6", "G6"], ["F6", "H6", "A1"])
+    listed = {m.path[-1] for m in state.legal_moves() if m.path[0] == n("E6")}
+    occupied = state.kernel.masks[1] | state.kernel.masks[2]
+    found = reach(tables(BOARD), n("E6"), occupied)
+    assert {c for c in range(BOARD.num_cells) if found >> c & 1} == listed
+
+
+def test_the_planner_brings_in_a_straggler_that_no_chain_takes_there_now() -> None:
+    """Black's last stone on I4 has no chain into the goal (the front hole J5 needs a stone beyond it): the plan
+    takes more than one own move, and mcts plays its first move."""
+    home = [name for name in M5_TRIANGLE if name != "J5"]
+    state = position([*home, "I4"], ["A1", "I1", "A9"])  # White's lone corner stones never leap: White passes
+    t = tables(BOARD)
+    masks = state.kernel.masks
+    target = t.targets[1]
+    assert not reach(t, n("I4"), masks[1] | masks[2]) & target & ~masks[1]
+    planner = Planner(t)
+    first = planner.plan(masks[1], masks[2], 1)
+    assert first is not None
+    urgent = knowledge(BOARD).urgent_actions(state.kernel)
+    assert len(urgent) == 1
+    path = state.move_of(urgent[0]).path
+    assert (path[0], path[-1]) == first
+    mcts = MctsBot(seed=1, playouts=50)
+    mcts.new_game(BOARD, state.rules, Color.BLACK)
+    for _ in range(16):
+        if state.is_over:
+            break
+        state.play(mcts.move(state, Limit()) if state.to_move is Color.BLACK else state.legal_moves()[0])
+    assert state.outcome is not None and state.outcome.winner is Color.BLACK
+
+
+def test_no_plan_is_sought_with_many_stones_outside_or_an_opponent_in_the_goal() -> None:
+    t = tables(BOARD)
+    start = GAME.new_state(BOARD, GAME.parse_rules(None)).kernel.masks
+    assert Planner(t).plan(start[1], start[2], 1) is None
+    home = [name for name in M5_TRIANGLE if name != "J5"]
+    blocked = position([*home, "I4"], ["J5", *E1_SIDE.split()])
+    masks = blocked.kernel.masks
+    assert Planner(t).plan(masks[1], masks[2], 1) is None

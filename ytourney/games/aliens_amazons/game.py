@@ -35,7 +35,6 @@ DEFAULT_MAX_PLIES = 1000
 but bots that keep the Amazons safe without ever closing the net do: the Amazons then hold out to the limit, a
 draw (docs/games/aliens-amazons.md, "Ending and the move limit")."""
 THRESHOLD = t.tables_for("kadon").threshold
-FAIR_AMAZONS = 0  # set from the measurement below
 """The fewest Amazons that can immobilize three Aliens on kadon (the game's only board), computed: 10."""
 
 
@@ -112,9 +111,8 @@ class AliensAmazons(Game):
         "max_plies": RuleOption(int, DEFAULT_MAX_PLIES, "plies after which the game is a move-limit draw", 1, 100_000),
         "threshold": RuleOption(int, THRESHOLD, "Aliens win when fewer Amazons than this are left (default: the "
                                 "fewest that can immobilize three Aliens, computed for the board)", 1, AMAZONS_MOST),
-        "amazons": RuleOption(int, t.AMAZONS, "the Amazons' stones (the book: 30); more balance the game, "
-                              f"{FAIR_AMAZONS} the fair number measured between equal bots (rules page)", THRESHOLD,
-                              AMAZONS_MOST),
+        "amazons": RuleOption(int, t.AMAZONS, "the Amazons' stones (the book: 30); more are a handicap for the "
+                              "Aliens (rules page: what it is worth between bots)", THRESHOLD, AMAZONS_MOST),
     }
     rules_class = Rules
     own_bots: ClassVar[Mapping[str, str]] = {

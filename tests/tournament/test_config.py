@@ -109,8 +109,8 @@ def test_errors_carry_source_key_path_value_and_expectation(tmp_path: Path) -> N
     two = "players: [random, heuristic]\n"
     cases = [
         ("player: [random, heuristic]\n", "player", "player",
-         "one of the keys name, game, board, rules, schedule, handicap, time, ratings, workers, seed, fault_limit,"
-             " memory_mb, players"),
+         "one of the keys name, game, board, rules, schedule, handicap, time, adjudication, ratings, workers, seed,"
+             " fault_limit, memory_mb, players"),
         ("schedule: {games_per_pair: 0}\n" + two, "schedule.games_per_pair", 0, "a whole number >= 1"),
         ("schedule: {format: gauntlet}\n" + two, "schedule.challenger", None, "a player name"),
         ("rules: {pie: yes please}\n" + two, "rules.pie", "yes please", "true or false"),

@@ -220,6 +220,13 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
 @click.option("--sprt", default=None, metavar="elo0=0,elo1=5[,...]",
               help="Stop a 2-player match by an SPRT in Elo: elo0, elo1, alpha, beta, "
                    "model=pentanomial|trinomial|bernoulli (or p0, p1).")
+@click.option("--resign", default=None, metavar="proved|off|movecount=N,score=S[,twosided=true]",
+              help="Resign adjudication: a side loses once its search proved the loss (proved), or after N of its "
+                   "moves in a row valued below S (0..0.5; twosided: the opponent's above 1-S as long) "
+                   "[default: proved].")
+@click.option("--draw", default=None, metavar="auto|off|PLIES",
+              help="Draw adjudication: a draw after PLIES plies without progress by the game's own measure "
+                   "[default: auto, the game's own number, 80 to 200 plies; README, Adjudication].")
 @click.option("--quiet", "-q", is_flag=True, help="No progress line, per-game lines or notes on stderr.")
 @click.option("--resume", is_flag=True, help="Only continue: refuse to start if the folder holds no match yet.")
 @click.option("--set", "overrides", multiple=True, metavar="KEY.PATH=VALUE",
@@ -254,6 +261,7 @@ def match_command(ctx: click.Context, players: tuple[str, ...], out_dir: str | N
       ytourney match 'gtp:moy=/opt/morat/moy;first_color=white;swap=none;pie_policy=center;time_command=morat;chatter_lines=100' mcts --move-seconds 1
       ytourney match new=mcts:playouts=2000 old=mcts:playouts=1000 --sprt elo0=0,elo1=20 --games-per-pair 2000
       ytourney match mcts mcts-pro --move-seconds 1 --player-time mcts-pro=move_seconds=0.25
+      ytourney match mcts heuristic --game sexta --resign movecount=8,score=0.03 --draw 60
     """
     from ytourney.tournament.adhoc import MatchOptions, plan_match
     from ytourney.tournament.run import plan_config

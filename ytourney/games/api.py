@@ -289,6 +289,10 @@ class Game(abc.ABC):
     seats, balanced)."""
     views: ClassVar[Views]
     """How the game shows itself (a `games.views.GameViews`)."""
+    no_progress_plies: ClassVar[int] = 100
+    """Plies without progress (`progress_marks`) after which the draw adjudication's default ends a game."""
+    progress_text: ClassVar[str] = "a stone placed or captured"
+    """What counts as progress in this game, in words (the draw adjudication's reason names it)."""
     sgf_name: ClassVar[str | None] = None
     """The SGF `GM[...]` value when a standard one exists, else ytourney's `ytourney-<name>`."""
 
@@ -336,6 +340,12 @@ class Game(abc.ABC):
     def knowledge(self, board: Board, rules: Any) -> Knowledge:
         """What this game tells the search (ytourney/search/) on `board` under `rules`; the base knows nothing."""
         return Knowledge()
+
+    def progress_marks(self, state: State) -> tuple[int, ...]:
+        """This game's measure of progress: a ply makes progress when any part of it takes a value it has not had
+        before in the game. The base counts each colour's stones on the board (placements, captures)."""
+        cells = state.cells
+        return (sum(1 for c in cells if c == Color.BLACK), sum(1 for c in cells if c == Color.WHITE))
 
     def engine_dialect(self) -> EngineDialect:
         """How this game's GTP engines speak beyond standard GTP (games/dialect.py); the base: the boards' facts only."""

@@ -40,6 +40,23 @@ QUICK_SECONDS = BotOption(
 well inside it, so ladders and configs can give every rung the same `seconds=`."""
 
 
+@dataclass(frozen=True)
+class Evaluation:
+    """A bot's view of the game after its last move: its chance of winning (0 to 1, from its own side) and whether
+    its search proved that value (a proved 0 is a proved loss). Adjudication reads it (`Bot.evaluation`)."""
+
+    value: float
+    proved: bool = False
+
+
+def search_evaluation(value: float, won: bool | None = None) -> Evaluation:
+    """The Evaluation of a search's root: `value` to the searching side, `won` True or False when the search proved
+    the win or the loss, None when it proved nothing."""
+    if won is not None:
+        return Evaluation(1.0 if won else 0.0, True)
+    return Evaluation(min(1.0, max(0.0, float(value))))
+
+
 @runtime_checkable
 class Bot(Protocol):
     """A player: told of each new game, asked for moves and for the pie decision, closed at the end."""
@@ -60,6 +77,9 @@ class Bot(Protocol):
 
 
 PROTOCOL_METHODS = ("new_game", "move", "swap", "close")
+EVALUATION_METHOD = "evaluation"
+"""The optional method `evaluation() -> Evaluation | None` of a bot that searches: its view after its last move
+(None when that move was not searched). Bots without it, GTP engines among them, report nothing."""
 
 
 class BaseBot(abc.ABC):

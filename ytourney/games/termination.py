@@ -25,6 +25,8 @@ class Termination:
     PROTOCOL: ClassVar[Termination]
     FORFEIT: ClassVar[Termination]
     MOVE_LIMIT: ClassVar[Termination]
+    ADJUDICATED_RESIGN: ClassVar[Termination]
+    ADJUDICATED_DRAW: ClassVar[Termination]
     NO_MOVES: ClassVar[Termination]
 
     value: str
@@ -60,8 +62,13 @@ class Termination:
 
     @property
     def is_rule(self) -> bool:
-        """True when the game's rules ended the game (no fault, no move limit)."""
-        return not self.is_fault and self is not Termination.MOVE_LIMIT
+        """True when the game's rules ended the game (no fault, no move limit, no adjudication)."""
+        return not self.is_fault and self not in TOOL_TERMINATIONS
+
+    @property
+    def is_adjudicated(self) -> bool:
+        """True when the tournament's adjudication ended the game (a resignation or a draw it declared)."""
+        return self is Termination.ADJUDICATED_RESIGN or self is Termination.ADJUDICATED_DRAW
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Termination values are immutable")
@@ -82,6 +89,9 @@ Termination.CRASH = Termination.define("crash", fault=True)
 Termination.PROTOCOL = Termination.define("protocol", fault=True)
 Termination.FORFEIT = Termination.define("forfeit", fault=True)
 Termination.MOVE_LIMIT = Termination.define("move-limit")
+Termination.ADJUDICATED_RESIGN = Termination.define("adjudicated-resign")
+Termination.ADJUDICATED_DRAW = Termination.define("adjudicated-draw")
 Termination.NO_MOVES = Termination.define("no-moves")
 TOOL_TERMINATIONS = (Termination.TIME, Termination.ILLEGAL, Termination.CRASH, Termination.PROTOCOL,
-                     Termination.FORFEIT, Termination.MOVE_LIMIT)
+                     Termination.FORFEIT, Termination.MOVE_LIMIT, Termination.ADJUDICATED_RESIGN,
+                     Termination.ADJUDICATED_DRAW)

@@ -7,7 +7,8 @@ stone, so a rating tool's "white advantage" is the second mover's. [Termination]
 has one token a turn, numbered by full move as PGN readers expect ("1. e5 swap 2. c3 d4 ..."): a handicap's
 stones are placed in one turn, written as one token joined by colons ("1. e5:c6:g3:g2 f4 2. ..."), so [PlyCount]
 counts turns, as the game pages and `play` count moves; [Rules] states the rules in force (no pie in a handicap
-game). A fault ending adds a {comment} before the result.
+game). A fault ending adds a {comment} before the result, and so does an adjudicated one (the rule that ended it:
+`{adjudicated: white resigned (its search proved the loss)}`), whose [Termination] is "adjudication".
 
 A draw is "1/2-1/2". A game other than Y adds a [Game "<name>"] tag (after [YTermination]) and its moves are in the
 game's own notation; a game with a score adds [Score "black-white"].
@@ -43,6 +44,8 @@ from ytourney.safe_files import open_file, write_file
 PGN_LINE_WIDTH = 79
 PGN_TERMINATION = {
     Termination.MOVE_LIMIT: "adjudication",
+    Termination.ADJUDICATED_RESIGN: "adjudication",
+    Termination.ADJUDICATED_DRAW: "adjudication",
     Termination.TIME: "time forfeit",
     Termination.ILLEGAL: "rules infraction",
     Termination.PROTOCOL: "rules infraction",
@@ -164,9 +167,13 @@ def game_to_pgn(record: GameRecord, site: str = "ytourney") -> str:
     # full moves, as PGN readers expect: the number before the first player's ply, the second player's after it
     tokens = [f"{index // 2 + 1}. {turn}" if index % 2 == 0 else turn
               for index, turn in enumerate(HANDICAP_JOINER.join(stones) for stones in turns(record))]
+    comment = ""
     if record.termination.is_fault and record.winner is not None:
         detail = f": {record.reason}" if record.reason else ""
         comment = f"{record.loser_name} loses by {record.termination.value}{detail}"
+    elif record.termination.is_adjudicated and record.reason:
+        comment = record.reason
+    if comment:
         tokens.extend(("{" + " ".join(comment.replace("{", "(").replace("}", ")").split()) + "}").split(" "))
     tokens.append(pgn_result(record))
     movetext: list[str] = []

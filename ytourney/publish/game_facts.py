@@ -37,11 +37,15 @@ def result_sentence(record: GameRecord) -> str:
     """The game page's result in words, from the game's views: who won and how, or the draw, and its length."""
     game = record.game_rules
     plies = move_count(record)
+    name = record.winner_name or ""
+    seat = "" if name.endswith(f"({record.winner})") else f" ({record.winner})"  # play names twins by colour
+    if record.termination.is_adjudicated:  # the rule that ended it, in the reason's words
+        detail = record.reason.removeprefix("adjudicated: ") or record.termination.value
+        who = "Draw" if record.winner is None else f"{name}{seat} wins"
+        return f"{who} by adjudication after {plies} moves: {detail}"
     if record.winner is None:
         text = game.views.result_text(None, None, Outcome(None, record.termination, record.score, record.reason))
         return f"{text[:1].upper()}{text[1:]} after {plies} moves"
-    name = record.winner_name or ""
-    seat = "" if name.endswith(f"({record.winner})") else f" ({record.winner})"  # play names twins by colour
     text = f"{name}{seat} wins {game.views.win_text(record.termination, record.rules)}"
     if record.score is not None:
         text += f", score {score_text(record.score)}"

@@ -7,8 +7,9 @@ board, YG[game] the game when it is not Y. Moves are B[move]/W[move] with the co
 (handicap stones are consecutive B nodes). The pie answer is the node property SW[] on a node of its own; after it
 PB (the swapper) owns the first stone. Root properties: PB/PW final owners, YF the player who placed the first
 stone, HA the handicap level, RU the rules (the game's title, then each option on, or option=value), RE as B+/W+
-(a rule ending, B+<margin> with a score), B+T/W+T (time), B+F/W+F (other faults) or 0 (a draw), YT the
-termination, YS the seed, GN the game id, EV the tournament, RO the round, DT the date, C the fault.
+(a rule ending, B+<margin> with a score), B+T/W+T (time), B+F/W+F (other faults), B+R/W+R (an adjudicated
+resignation) or 0 (a draw), YT the termination, YS the seed, GN the game id, EV the tournament, RO the round, DT the
+date, C the fault or the adjudication's reason.
 
 Import reads ours and morat-style files (GM[y], its first mover called W, cells in our notation, SZ[N]): colours are
 read by move order whatever letter the first mover has, so PB/PW name the owners of the second and first movers'
@@ -54,7 +55,8 @@ def _sgf_escape(value: object) -> str:
 
 
 def sgf_result(record: GameRecord) -> str:
-    """RE value: B+ / W+ for a rule ending (B+<margin> with a score), T for time, F for other faults, 0 a draw."""
+    """RE value: B+ / W+ for a rule ending (B+<margin> with a score), T for time, F for other faults, R for an
+    adjudicated resignation, 0 a draw."""
     if record.winner is None:
         return "0"
     colour = "W" if record.winner is Color.WHITE else "B"
@@ -62,6 +64,8 @@ def sgf_result(record: GameRecord) -> str:
         return f"{colour}+T"
     if record.termination.is_fault:
         return f"{colour}+F"
+    if record.termination is Termination.ADJUDICATED_RESIGN:
+        return f"{colour}+R"
     if record.score is not None:
         return f"{colour}+{abs(record.score[0] - record.score[1]):g}"
     return f"{colour}+"
@@ -134,7 +138,9 @@ def game_to_sgf(record: GameRecord) -> str:
         root.append(("YS", str(record.seed)))
     if record.score is not None:
         root.append(("YC", f"{record.score[0]:g} {record.score[1]:g}"))
-    if record.reason and record.winner is not None:
+    if record.reason and record.termination.is_adjudicated:
+        root.append(("C", record.reason))
+    elif record.reason and record.winner is not None:
         root.append(("C", f"{record.loser_name} loses by {record.termination.value}: {record.reason}"))
     nodes = [";" + "".join(f"{key}[{_sgf_escape(value)}]" for key, value in root)]
     for token, colour in zip(record.moves, stone_colours(record)):
@@ -377,7 +383,8 @@ def _ending_text(letters: Mapping[Color, str], winner: Color | None, termination
 def _ending(game: Game, state: Any, result: str, termination: Termination | None, winner: Color | None,
             plies: int, letters: Mapping[Color, str], source: str) -> Termination:
     """The game's termination, decided by the replay: a finished position ends as the rules say, and RE and YT
-    must agree with it; an unfinished one can only have ended by a fault (time, illegal, crash, ...) with a winner.
+    must agree with it; an unfinished one can only have ended by a fault (time, illegal, crash, ...) with a winner,
+    or by adjudication (a resignation with a winner, a draw without).
     RecordError naming the file and the game for a record that contradicts its position."""
     outcome = state.outcome
     claimed = f"RE[{result}]" + (f" YT[{termination.value}]" if termination is not None else "")
@@ -390,13 +397,17 @@ def _ending(game: Game, state: Any, result: str, termination: Termination | None
                           f"in {_ending_text(letters, outcome.winner, outcome.termination)}")
     if termination is not None and termination.is_fault and winner is not None:
         return termination
+    if (termination is Termination.ADJUDICATED_RESIGN and winner is not None) or (
+            termination is Termination.ADJUDICATED_DRAW and winner is None):
+        return termination
     if termination is not None and termination.is_fault:
         raise RecordError(f"{source}: {claimed} is a draw by {termination.value}, but a fault loses the game; "
                           f"expected RE[B+F] or RE[W+F] (this game of {game.name} is not over after {plies} moves)")
     said = _ending_text(letters, winner, termination) if termination is not None else (
         "a draw" if winner is None else f"a win for {letters[winner]}")
     raise RecordError(f"{source}: {claimed} says {said}, but this game of {game.name} is not over after {plies} "
-                      "moves; a game cut short is lost by a fault (YT[time], YT[forfeit], ...)")
+                      "moves; a game cut short is lost by a fault (YT[time], YT[forfeit], ...) or adjudicated "
+                      "(YT[adjudicated-resign] with a winner, YT[adjudicated-draw] with RE[0])")
 
 
 def _board_property(game: Game) -> str:
@@ -481,7 +492,8 @@ def game_from_sgf(nodes: Sequence[Node], source: str) -> GameRecord:
     loser = (white if winner is Color.BLACK else black) if termination.is_fault else ""
     reason = _one(root, "C") or ""
     prefix = f"{loser} loses by {termination.value}: "
-    reason = reason[len(prefix):] if termination.is_fault and reason.startswith(prefix) else ""
+    if not termination.is_adjudicated:  # an adjudication's comment is its reason as it stands
+        reason = reason[len(prefix):] if termination.is_fault and reason.startswith(prefix) else ""
     if state.outcome is not None:
         reason = state.outcome.reason  # a rule ending's reason is the replay's, whatever C says
     date = _one(root, "DT") or ""

@@ -62,6 +62,8 @@ class MatchOptions:
     max_level: int | None = None
     player_times: tuple[str, ...] = ()
     """`NAME=KEY=VALUE[,KEY=VALUE...]` items: a player's own time control (its `players[i].time`)."""
+    resign: str | None = None
+    draw: str | None = None
 
 
 def _yaml_value(text: str, what: str, source: str = _SOURCE) -> Any:
@@ -135,6 +137,27 @@ def add_player_times(entries: Sequence[dict[str, Any]], items: Sequence[str]) ->
         entries[index]["time"] = _key_values(rest, "--player-time", item, example)
 
 
+def resign_entry(text: str) -> Any:
+    """`--resign`: `proved` (on a proved loss only), `off`, or `movecount=N,score=S[,twosided=true][,proved=false]`
+    as the `adjudication.resign` value."""
+    word = text.strip().lower()
+    if word in ("off", "on", "proved"):
+        return "on" if word == "proved" else word
+    if "=" not in text:
+        raise ConfigError(f"{_SOURCE}: --resign {text!r}: expected proved, off or KEY=VALUE pairs separated by "
+                          "commas, like movecount=8,score=0.05,twosided=true", source=_SOURCE, value=text)
+    return _key_values(text, "--resign", text, "movecount=8,score=0.05,twosided=true")
+
+
+def draw_entry(text: str) -> Any:
+    """`--draw`: `auto`, `off`, a number of plies or `plies=N`, as the `adjudication.draw` value."""
+    word = text.strip().lower()
+    if word in ("off", "on"):
+        return word
+    value = word.partition("=")[2] if word.startswith("plies=") else word
+    return {"plies": _yaml_value(value, "--draw")}
+
+
 def default_name(players: Sequence[dict[str, Any]]) -> str:
     """A results-folder name from the players' names: `a-vs-b`, `a-vs-b-vs-c`, at most 64 characters."""
     names = [str(p.get("name") or p.get("bot") or "player") for p in players]
@@ -198,6 +221,11 @@ def match_data(players: Sequence[str], options: MatchOptions) -> dict[str, Any]:
             if value is not None}
     if time:
         data["time"] = time
+    adjudication = {key: entry(text) for key, entry, text in (("resign", resign_entry, options.resign),
+                                                                ("draw", draw_entry, options.draw))
+                    if text is not None}
+    if adjudication:
+        data["adjudication"] = adjudication
     if options.seed is not None:
         data["seed"] = options.seed
     data["players"] = entries
@@ -251,7 +279,8 @@ _FLAGS = (("handicap.max_level", "--max-level"), ("handicap", "--handicap"), ("b
           ("schedule.openings.file", "--openings"), ("schedule.openings.random_plies", "--random-plies"),
           ("schedule.openings", "--openings"), ("schedule.sprt", "--sprt"), ("time.move_seconds", "--move-seconds"),
           ("time.game_seconds", "--game-seconds"), ("time.increment", "--increment"), ("time", "--move-seconds"),
-          ("seed", "--seed"), ("name", "--name"))
+          ("seed", "--seed"), ("name", "--name"), ("adjudication.resign", "--resign"),
+          ("adjudication.draw", "--draw"))
 """Config key paths (a prefix matches) and the `match` option that sets them, most specific first."""
 
 
@@ -273,7 +302,8 @@ def _in_flags(err: ConfigError, source: str, players: Sequence[str], overridden:
             where = (f"--player-time {entry.get('name') or entry.get('bot')}"
                      + key[player.end() + len(".time"):].replace(".", " ", 1))
     else:
-        where = next((flag for path, flag in (*rule_flags, *_FLAGS) if key == path or key.startswith(path + ".")), key)
+        where = next((flag + (key[len(path):].replace(".", " ", 1) if path.startswith("adjudication.") else "")
+                      for path, flag in (*rule_flags, *_FLAGS) if key == path or key.startswith(path + ".")), key)
     message = f"{_SOURCE}: {where}{rest}"
     if key == "handicap.level" and "<=" in rest:
         message += "; give --max-level to play higher levels"

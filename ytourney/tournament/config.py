@@ -39,6 +39,7 @@ from ytourney.stats.elo_sprt import EloSprtSettings
 from ytourney.stats.handicap import HandicapMode, HandicapSettings
 from ytourney.stats.ratings import RatingSettings
 from ytourney.stats.sprt import SprtSettings
+from ytourney.tournament.adjudication import DEFAULT_ADJUDICATION, Adjudication
 from ytourney.tournament.config_fields import (
     FieldReader,
     apply_override,
@@ -50,6 +51,7 @@ from ytourney.tournament.config_sections import (
     read_handicap,
     read_ratings,
     read_sprt,
+    read_adjudication,
     read_time,
 )
 
@@ -66,8 +68,8 @@ MAX_PLANNED_GAMES = 1_000_000
 """The most games one tournament may plan: its slot list is built in memory (about 2 s and 20 MB a million)."""
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 
-_TOP_KEYS = ("name", "game", "board", "rules", "schedule", "handicap", "time", "ratings", "workers", "seed",
-             "fault_limit", "memory_mb", "players")
+_TOP_KEYS = ("name", "game", "board", "rules", "schedule", "handicap", "time", "adjudication", "ratings", "workers",
+             "seed", "fault_limit", "memory_mb", "players")
 _SCHEDULE_KEYS = ("format", "games_per_pair", "challenger", "openings", "sprt", "rounds", "tiebreak_games")
 _OPENING_KEYS = ("file", "random_plies", "order")
 _PLAYER_KEYS = ("name", "bot", "gtp", "time")
@@ -154,6 +156,7 @@ class TournamentConfig:
     fault_limit: int
     players: tuple[PlayerConfig, ...]
     memory_mb: int = DEFAULT_MEMORY_MB
+    adjudication: Adjudication = DEFAULT_ADJUDICATION
     text: str = ""
     path: str = ""
     canonical: str = "{}"
@@ -308,6 +311,7 @@ class _ConfigReader(FieldReader):
                              expected="handicap: {mode: none} (or leave it out)")
         schedule = self.schedule(top.get("schedule"), players, board, rules, handicap)
         time = read_time(self, top.get("time"), "time")
+        adjudication = read_adjudication(self, top.get("adjudication"), "adjudication")
         ratings = read_ratings(self, top.get("ratings"), "ratings")
         workers = None if top.get("workers") is None else self.integer(top["workers"], "workers", at_least=1,
                                                                         at_most=1024)
@@ -321,11 +325,12 @@ class _ConfigReader(FieldReader):
             raise self.error("memory_mb", f"{memory_mb!r} MiB is too small to start a Python process "
                              "(0 means no limit)", value=memory_mb,
                              expected=f"0 (no limit) or at least {MIN_MEMORY_MB}")
-        canonical = self.canonical(top, name, game, board, rules, schedule, handicap, time, seed, players)
+        canonical = self.canonical(top, name, game, board, rules, schedule, handicap, time, seed, players,
+                                   adjudication)
         return TournamentConfig(
             name=name, variant=Variant(game, board, rules), schedule=schedule, handicap=handicap, time=time,
             ratings=ratings, workers=workers, seed=seed, fault_limit=fault_limit, players=players,
-            memory_mb=memory_mb, text=text, path=self.source, canonical=canonical,
+            memory_mb=memory_mb, adjudication=adjudication, text=text, path=self.source, canonical=canonical,
         )
 
     def name(self, top: Mapping[str, Any]) -> str:
@@ -581,7 +586,8 @@ class _ConfigReader(FieldReader):
 
     def canonical(self, top: Mapping[str, Any], name: str, game: Game, board: Board, rules: Any,
                   schedule: ScheduleSettings,
-                  handicap: HandicapSettings, time: TimeControl, seed: int, players: Sequence[PlayerConfig]) -> str:
+                  handicap: HandicapSettings, time: TimeControl, seed: int, players: Sequence[PlayerConfig],
+                  adjudication: Adjudication = DEFAULT_ADJUDICATION) -> str:
         """JSON of everything that decides which games are played, as written (paths unresolved).
 
         The execution keys (workers, ratings, fault_limit, memory_mb) are left out: they may change when a run is
@@ -630,6 +636,8 @@ class _ConfigReader(FieldReader):
             key["schedule"]["rounds"] = schedule.rounds
         elif schedule.format is ScheduleFormat.KNOCKOUT:
             key["schedule"]["tiebreak_games"] = schedule.tiebreak_games
+        if adjudication != DEFAULT_ADJUDICATION:  # folders written before adjudication existed keep their key
+            key["adjudication"] = adjudication.to_dict()
         key |= game_key(game.name)  # Y folders written before games existed keep their key
         return json.dumps(key, sort_keys=True, default=str)
 

@@ -1,7 +1,7 @@
 """Config sections that belong to other layers, read into those layers' own types.
 
 An engine's `gtp:` block becomes a GtpSettings, `schedule.sprt` an SprtSettings, `ratings` a RatingSettings,
-`handicap` a HandicapSettings and `time` the referee's TimeControl. Those types are plain values: every check of
+`handicap` a HandicapSettings, `time` the referee's TimeControl and `adjudication` its Adjudication. Those types are plain values: every check of
 what a config may hold in them is made here, and each failure is a ConfigError naming the key path.
 """
 
@@ -28,6 +28,13 @@ from ytourney.stats.elo_sprt import EloSprtSettings, SprtModel
 from ytourney.stats.handicap import HandicapMode, HandicapSettings
 from ytourney.stats.ratings import RATING_BOUNDS, HandicapRating, RatingSettings
 from ytourney.stats.sprt import SprtSettings
+from ytourney.tournament.adjudication import (
+    DEFAULT_ADJUDICATION,
+    NO_ADJUDICATION,
+    Adjudication,
+    DrawRule,
+    ResignRule,
+)
 from ytourney.tournament.config_fields import FieldReader
 
 GTP_KEYS = tuple(field.name for field in dataclasses.fields(GtpSettings))
@@ -38,6 +45,11 @@ MAX_SPRT_ELO = 1000.0
 RATING_KEYS = ("mu", "sigma", "beta", "tau", "draw_probability", "handicap")
 HANDICAP_KEYS = ("mode", "level", "max_level", "target", "stop_width")
 TIME_KEYS = ("move_seconds", "grace_seconds", "game_seconds", "increment")
+ADJUDICATION_KEYS = ("resign", "draw")
+RESIGN_KEYS = ("proved", "movecount", "score", "twosided")
+DRAW_KEYS = ("plies",)
+MAX_ADJUDICATION_COUNT = 100_000
+"""The most moves (resign) or plies (draw) an adjudication rule may wait for."""
 MAX_HANDICAP_LEVEL = 50
 """The highest ladder top a config may ask for."""
 MAX_CHATTER_LINES = 100_000
@@ -226,3 +238,56 @@ def read_time(reader: FieldReader, value: Any, path: str) -> TimeControl:
     grace = TimeControl().grace_seconds if section.get("grace_seconds") is None else reader.number(
         section["grace_seconds"], f"{path}.grace_seconds", at_least=0)
     return TimeControl(move, grace, game, increment)
+
+
+def _switched_off(value: Any) -> bool | None:
+    """False/'off' -> True (the rule is off), True/'on' -> False (on with its defaults), anything else None."""
+    if value is False or (isinstance(value, str) and value.strip().lower() == "off"):
+        return True
+    if value is True or (isinstance(value, str) and value.strip().lower() == "on"):
+        return False
+    return None
+
+
+def read_adjudication(reader: FieldReader, value: Any, path: str) -> Adjudication:
+    """The resign and draw rules (tournament/adjudication.py): `off`, or `{resign: ..., draw: ...}`, each `off`, `on`
+    or a mapping; keys left out take the defaults."""
+    off = _switched_off(value)
+    if off is not None:
+        return NO_ADJUDICATION if off else DEFAULT_ADJUDICATION
+    section = reader.mapping(value, path, ADJUDICATION_KEYS)
+    return Adjudication(_read_resign(reader, section.get("resign"), f"{path}.resign"),
+                        _read_draw(reader, section.get("draw"), f"{path}.draw"))
+
+
+def _read_resign(reader: FieldReader, value: Any, path: str) -> ResignRule:
+    off = _switched_off(value)
+    if off is not None:
+        return ResignRule(proved=False) if off else ResignRule()
+    section = reader.mapping(value, path, RESIGN_KEYS)
+    default = ResignRule()
+    proved = default.proved if "proved" not in section else reader.boolean(section["proved"], f"{path}.proved")
+    movecount = default.movecount if section.get("movecount") is None else reader.integer(
+        section["movecount"], f"{path}.movecount", at_least=0, at_most=MAX_ADJUDICATION_COUNT)
+    score = default.score if "score" not in section else reader.number(section["score"], f"{path}.score", above=0,
+                                                                        below=0.5)
+    twosided = default.twosided if "twosided" not in section else reader.boolean(section["twosided"],
+                                                                                 f"{path}.twosided")
+    for key in ("score", "twosided"):
+        if key in section and not movecount:
+            raise reader.error(f"{path}.{key}", "only used with movecount (the value rule: N moves in a row below "
+                               "the score)", value=section[key], expected="movecount: N with it, or no " + key)
+    return ResignRule(proved, movecount, score, twosided)
+
+
+def _read_draw(reader: FieldReader, value: Any, path: str) -> DrawRule:
+    off = _switched_off(value)
+    if off is not None:
+        return DrawRule(0) if off else DrawRule()
+    section = reader.mapping(value, path, DRAW_KEYS)
+    plies = section.get("plies", "auto")
+    if isinstance(plies, str) and plies.strip().lower() == "auto":
+        return DrawRule()
+    if isinstance(plies, bool) or not isinstance(plies, int):
+        raise reader.mismatch(f"{path}.plies", plies, "auto (the game's own number) or a whole number of plies")
+    return DrawRule(reader.integer(plies, f"{path}.plies", at_least=1, at_most=MAX_ADJUDICATION_COUNT))

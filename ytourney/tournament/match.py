@@ -12,11 +12,12 @@ from typing import Any, TypeVar
 from ytourney.boards.board import Board
 from ytourney.errors import PlayerFault, YTourneyError
 from ytourney.games.api import SWAP, Game, Move, MoveKind, Outcome, State
-from ytourney.games.bot import Bot, Limit
+from ytourney.games.bot import EVALUATION_METHOD, Bot, Evaluation, Limit
 from ytourney.games.record import GameRecord, GameSetup, Termination, utc_now
 from ytourney.games.variant import Variant
 from ytourney.players.clock import OWN_BUDGET, TimeControl
 from ytourney.players.human import Resign, SeatCommand, TakeBack
+from ytourney.tournament.adjudication import NO_ADJUDICATION, Adjudication, Adjudicator, Verdict, plain_evaluation
 from ytourney.players.untrusted import (
     cap,
     describe,
@@ -31,6 +32,8 @@ T = TypeVar("T")
 
 UNTIMED_SECONDS = 1800.0
 """Hard deadline of one decision (or game setup) when no time control bounds it: generous, but never forever."""
+EVALUATION_SECONDS = 1.0
+"""Hard deadline of a bot's `evaluation()` (a report of what its move's search found: no thinking of its own)."""
 ALARM_MARGIN = 0.5
 """Seconds past a decision's allowed time (grace included) before the referee interrupts the player's code."""
 
@@ -111,11 +114,13 @@ def play_game(
     game_id: int | None = None,
     extra: dict[str, Any] | None = None,
     watch: Watch | None = None,
+    adjudication: Adjudication | None = None,
 ) -> GameRecord:
     """Referee one game of `game` (a Variant, or a Game with its `board` and `rules`, None the defaults): seat 0
     moves first (the weaker player in handicap games).
 
     `game_id` and `extra` are copied into the record (a tournament passes the slot id and e.g. the opening used).
+    `adjudication` (None: none) may end the game early by a resignation or a draw (tournament/adjudication.py).
     Every call into a bot has a hard deadline (its allowed time plus ALARM_MARGIN, or UNTIMED_SECONDS): in the main
     thread an alarm interrupts code past it, and `watch` hears of each deadline for a process that can do more.
     """
@@ -130,10 +135,14 @@ def play_game(
     with _alarm_handler():
         base = time_control or TimeControl()
         clocks = tuple(seat.time_control or base for seat in seats)
-        referee = _Referee(seats, game, game.new_state(board, rules, handicap), clocks, watch)
+        referee = _Referee(seats, game, game.new_state(board, rules, handicap), clocks, watch,
+                           adjudication or NO_ADJUDICATION)
         fault = referee.run(opening)
     state = referee.state
     outcome = state.outcome
+    verdict = referee.verdict
+    if verdict is not None:
+        outcome = Outcome(verdict.winner, verdict.termination, None, verdict.reason)
     if fault is not None:
         outcome = Outcome(state.color_of_seat(1 - fault.seat), fault.termination, None, fault.reason)
     return setup.record(moves=tuple(game.format_move(board, m) for m in state.history),
@@ -168,7 +177,7 @@ class _Referee:
     """Drives one game: asks the seat to move for decisions, times them and validates every answer."""
 
     def __init__(self, seats: Sequence[Seat], game: Game, state: State, clocks: tuple[TimeControl, TimeControl],
-                 watch: Watch | None) -> None:
+                 watch: Watch | None, adjudication: Adjudication) -> None:
         self.seats = seats
         self.game = game
         self.state = state
@@ -178,6 +187,9 @@ class _Referee:
         self.remaining: list[float | None] = [clock.game_seconds for clock in clocks]
         self.pending = [0.0, 0.0]  # think time of a declined swap, charged to that seat's next move
         self.times: list[float] = []
+        self.adjudication = adjudication
+        self.adjudicator = Adjudicator(adjudication, game, state)
+        self.verdict: Verdict | None = None
 
     def run(self, opening: Sequence[Move]) -> _Fault | None:
         """Play the game to its end; return the fault that ended it, if any."""
@@ -191,7 +203,8 @@ class _Referee:
             for move in opening:
                 state.play(move)
                 self.times.append(0.0)
-            while self.state.outcome is None:
+                self.verdict = self.adjudicator.after_ply(state)
+            while self.state.outcome is None and self.verdict is None:
                 try:
                     self._turn()
                 except TakeBack as back:
@@ -214,6 +227,7 @@ class _Referee:
             if self._checked_swap(seat_index, wants):
                 state.play(SWAP)
                 self.times.append(spent)
+                self.verdict = self.adjudicator.after_ply(state)
                 return
             self.pending[seat_index] += spent
         move, spent = self._decide(seat_index, lambda limit, b=bot, i=seat_index: self._plain_move(
@@ -221,16 +235,40 @@ class _Referee:
         self._play(seat_index, move)
         self.times.append(spent + self.pending[seat_index])
         self.pending[seat_index] = 0.0
+        if state.outcome is None:
+            self.verdict = (self.adjudicator.after_move(state, seat_index, self._evaluation(seat_index))
+                            or self.adjudicator.after_ply(state))
 
     def _rewind(self, plies: int) -> None:
         """Take the game back to its first `plies` actions (a human seat's undo): the position is replayed."""
         old = self.state
         state = self.game.new_state(old.board, old.rules, old.handicap)
+        self.adjudicator = Adjudicator(self.adjudication, self.game, state)  # counted again from the start
         for move in old.history[:plies]:
             state.play(move)
+            self.adjudicator.after_ply(state)
         self.state = state
         del self.times[plies:]
         self.pending = [0.0, 0.0]
+
+    def _evaluation(self, seat_index: int) -> Evaluation | None:
+        """What the seat's bot reports of its last move's search, when the resign rule reads it (None: nothing); an
+        untrusted bot's report is checked, and one that is not an Evaluation or None is its protocol fault."""
+        if not self.adjudicator.wants_evaluations:
+            return None
+        seat = self.seats[seat_index]
+        if seat.trusted:
+            report = getattr(seat.bot, EVALUATION_METHOD, None)
+            return None if report is None else self._guarded(seat_index, report, EVALUATION_SECONDS)
+
+        def ask() -> Evaluation | None | str:
+            report = getattr(seat.bot, EVALUATION_METHOD, None)
+            return None if report is None else plain_evaluation(report())
+
+        answer = self._guarded(seat_index, ask, EVALUATION_SECONDS)
+        if isinstance(answer, str):
+            raise _Fault(seat_index, Termination.PROTOCOL, answer)
+        return answer
 
     def _decide(self, seat_index: int, ask: Callable[[Limit], T]) -> tuple[T, float]:
         remaining = self.remaining[seat_index]

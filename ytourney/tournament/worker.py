@@ -27,12 +27,13 @@ from ytourney.boards.board import Board
 from ytourney.games.api import Color, Game
 from ytourney.games.record import TIME_ODDS_KEY, GameRecord, GameSetup, Termination
 from ytourney.games.variant import Variant
-from ytourney.games.bot import Bot, Limit
+from ytourney.games.bot import EVALUATION_METHOD, Bot, Limit
 from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.transcript import Transcript
 from ytourney.players.spec import BotKind, BotSpec, bot_factory, create_bot
 from ytourney.players.untrusted import DEFAULT_MEMORY_MB, describe_error
+from ytourney.tournament.adjudication import DEFAULT_ADJUDICATION, Adjudication
 from ytourney.tournament.config import TournamentConfig
 from ytourney.tournament.match import Seat, play_game
 from ytourney.tournament.schedule import GameTask
@@ -66,6 +67,7 @@ class TournamentContext:
     time_control: TimeControl | None
     players: tuple[PlayerEntry, ...]
     memory_mb: int = DEFAULT_MEMORY_MB  # the address-space limit of every process running plugins or engines
+    adjudication: Adjudication = DEFAULT_ADJUDICATION
 
     @property
     def game(self) -> Game:
@@ -88,7 +90,7 @@ class TournamentContext:
         logs = gtp_logs or {}
         players = tuple(PlayerEntry(p.name, p.spec, p.own_budget, logs.get(p.name, ""), p.time)
                         for p in config.players)
-        return cls(config.name, config.variant, config.time, players, config.memory_mb)
+        return cls(config.name, config.variant, config.time, players, config.memory_mb, config.adjudication)
 
     def time_odds(self, seats: tuple[int, int]) -> dict[str, Any]:
         """What a game's record says of its time odds: each side's time control when they differ ({} otherwise)."""
@@ -267,6 +269,11 @@ class _WatchedBot:
         """Forwarded."""
         return self._call(self.bot.swap, state, limit)
 
+    def evaluation(self) -> object:
+        """Forwarded when the plugin reports one (the referee checks the answer), else None."""
+        report = getattr(self.bot, EVALUATION_METHOD, None)
+        return None if report is None else self._call(report)
+
     def close(self) -> None:
         """Forwarded, under the parent's deadline."""
         with self._tracker.player_code(self._seat, START_SECONDS):
@@ -332,7 +339,8 @@ class GamePlayer:
                     extra["opening"] = task.opening_index
                 record = play_game(seats, context.variant, handicap=task.handicap, time_control=context.time_control,
                                    seed=task.seed, tournament=context.name, round_number=task.round,
-                                   opening=task.opening, game_id=task.slot, extra=extra, watch=self.tracker.watch)
+                                   opening=task.opening, game_id=task.slot, extra=extra, watch=self.tracker.watch,
+                                   adjudication=context.adjudication)
             except (Exception, SystemExit) as err:  # a bot escaping the referee (sys.exit) loses the game
                 seat = self.tracker.get()
                 if not seat:

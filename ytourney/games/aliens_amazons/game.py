@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
 from ytourney.errors import NotationError
+from ytourney.games.aliens_amazons import progress
 from ytourney.games.aliens_amazons import tables as t
 from ytourney.games.aliens_amazons.kernel import AMAZONS_MOST
 from ytourney.games.aliens_amazons.knowledge import KNOWLEDGE
@@ -94,6 +95,13 @@ class AliensAmazonsViews(GameViews):
 
 class AliensAmazons(Game):
     """Three Aliens jump and capture; thirty Amazons try to hem them in."""
+
+    no_progress_plies = 200
+    progress_text = progress.PROGRESS_TEXT
+
+    def progress_marks(self, state: State) -> tuple[int, ...]:
+        """This game's measure of progress (its progress module)."""
+        return progress.progress_marks(state)
 
     views = AliensAmazonsViews()
 

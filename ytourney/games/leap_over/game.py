@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
 from ytourney.errors import NotationError
+from ytourney.games.leap_over import progress
 from ytourney.games.api import (
     PASS,
     PASS_TOKEN,
@@ -61,6 +62,13 @@ class LeapOverViews(GameViews):
 
 class LeapOverGame(Game):
     """Leap Over: every move a leap chain over stones of either colour; fill the other side's start triangle."""
+
+    no_progress_plies = 150
+    progress_text = progress.PROGRESS_TEXT
+
+    def progress_marks(self, state: State) -> tuple[int, ...]:
+        """This game's measure of progress (its progress module)."""
+        return progress.progress_marks(state)
 
     views = LeapOverViews()
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from ytourney.games.api import RuleOption
+from ytourney.games.quinta import progress
+from ytourney.games.api import RuleOption, State
 from ytourney.games.quinta.knowledge import QuintaKnowledge
 from ytourney.games.quinta.state import CORNERS, QuintaRules, QuintaState
 from ytourney.games.slides import SlideGame, SlideViews
@@ -21,6 +22,13 @@ class QuintaViews(SlideViews):
 
 class QuintaGame(SlideGame):
     """Quinta: slide a stone any distance along a line; five of one colour adjacent along one line wins."""
+
+    no_progress_plies = 80
+    progress_text = progress.PROGRESS_TEXT
+
+    def progress_marks(self, state: State) -> tuple[int, ...]:
+        """This game's measure of progress (its progress module)."""
+        return progress.progress_marks(state)
 
     views = QuintaViews()
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from ytourney.games.api import RuleOption
+from ytourney.games.sexta import progress
+from ytourney.games.api import RuleOption, State
 from ytourney.games.sexta.knowledge import SextaKnowledge
 from ytourney.games.sexta.state import START_SETS, SextaRules, SextaState
 from ytourney.games.slides import SlideGame, SlideViews
@@ -21,6 +22,13 @@ class SextaViews(SlideViews):
 
 class SextaGame(SlideGame):
     """Sexta: slide a stone any distance along a line; all six in one chain (none touching three) wins."""
+
+    no_progress_plies = 120
+    progress_text = progress.PROGRESS_TEXT
+
+    def progress_marks(self, state: State) -> tuple[int, ...]:
+        """This game's measure of progress (its progress module)."""
+        return progress.progress_marks(state)
 
     views = SextaViews()
 

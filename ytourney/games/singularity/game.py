@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
 from ytourney.errors import NotationError
+from ytourney.games.singularity import progress
 from ytourney.games.api import (
     SWAP,
     SWAP_TOKEN,
@@ -60,6 +61,13 @@ class SingularityViews(GameViews):
 
 class SingularityGame(Game):
     """Singularity: slide a stone 1-3 nodes; fuse in the central triangle; be the first down to one central stone."""
+
+    no_progress_plies = 100
+    progress_text = progress.PROGRESS_TEXT
+
+    def progress_marks(self, state: State) -> tuple[int, ...]:
+        """This game's measure of progress (its progress module)."""
+        return progress.progress_marks(state)
 
     views = SingularityViews()
 

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
+from ytourney.games.tetra import progress
 from ytourney.games.api import Game, Move, RuleOption, State, Termination
 from ytourney.games.knowledge import Knowledge
 from ytourney.games.stones import format_path_move, kadon_board, parse_path_move
@@ -38,6 +39,13 @@ class TetraViews(GameViews):
 
 class TetraGame(Game):
     """Tetra: place ten stones each, then move one 1 or 2 nodes along a line; four in a figure wins."""
+
+    no_progress_plies = 80
+    progress_text = progress.PROGRESS_TEXT
+
+    def progress_marks(self, state: State) -> tuple[int, ...]:
+        """This game's measure of progress (its progress module)."""
+        return progress.progress_marks(state)
 
     views = TetraViews()
 

@@ -12,10 +12,11 @@ import time
 from typing import Any, ClassVar
 
 from ytourney.games.api import Move, State
-from ytourney.games.bot import BaseBot, BotOption, Limit
+from ytourney.games.bot import BaseBot, BotOption, Evaluation, Limit, search_evaluation
 from ytourney.players.bots.random_bot import playable_moves
 from ytourney.search.clock import Budget
 from ytourney.search.mcts import Search, SearchResult
+from ytourney.search.tree import PROVEN_LOSS, PROVEN_WIN
 from ytourney.search.settings import SearchSettings
 
 DEFAULT_PLAYOUTS = 1000
@@ -51,6 +52,7 @@ class MctsBot(BaseBot):
         self._search: Search | None = None
         self._searched: tuple[Move, ...] | None = None
         self.last_search: SearchResult | None = None
+        self._evaluation: Evaluation | None = None
 
     @property
     def settings(self) -> SearchSettings | None:
@@ -71,6 +73,7 @@ class MctsBot(BaseBot):
     def move(self, state: State, limit: Limit) -> Move:
         """A win in one or the one urgent move when there is one, else the most visited move of a search."""
         started = time.perf_counter()
+        self._evaluation = None
         search = self._search_for(state)
         kernel = state.search_kernel()
         knowledge = search.knowledge
@@ -90,9 +93,16 @@ class MctsBot(BaseBot):
         result = search.run(kernel, self._budget(limit, started), urgent or None)
         self.last_search = result
         self._searched = state.history
+        proof = result.proof
+        self._evaluation = search_evaluation(result.value, True if proof == PROVEN_WIN else
+                                             False if proof == PROVEN_LOSS else None)
         if result.action is None:
             return self._rng.choice(playable_moves(state))
         return state.move_of(result.action)
+
+    def evaluation(self) -> Evaluation | None:
+        """The root value of the search behind the last move, and its proof (None when that move was not searched)."""
+        return self._evaluation
 
     def swap(self, state: State, limit: Limit) -> bool:
         """Swap when the side to move's best reply is worth less than half: the first move is then the better seat."""
@@ -136,5 +146,6 @@ class MctsBot(BaseBot):
         search.advance(actions)
 
     def _forget(self) -> None:
+        self._evaluation = None
         self._search = None
         self._searched = None

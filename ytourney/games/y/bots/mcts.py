@@ -21,7 +21,7 @@ from ytourney.games.y.playout import RandomFill
 from ytourney.games.api import Color
 from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import EMPTY, GameState
-from ytourney.games.bot import BaseBot, Limit
+from ytourney.games.bot import BaseBot, Evaluation, Limit, search_evaluation
 from ytourney.games.y.bots.heuristic import (
     completing_from_masks,
     fair_openings,
@@ -117,6 +117,8 @@ class SearchResult:
     seconds: float
     nodes: int = 0
     descents: int = 0
+    winner: int = 0
+    """The Color value of the side the search proved wins from the root, 0 when nothing is proved."""
 
 
 @dataclass
@@ -187,6 +189,7 @@ class MctsBot(BaseBot):
         self._max_nodes = 0
         self._full = False
         self.last_search: SearchResult | None = None
+        self._evaluation: Evaluation | None = None
 
     def new_game(self, board: Board, rules: Rules, color: Color) -> None:
         """Forget the previous game's tree."""
@@ -199,10 +202,17 @@ class MctsBot(BaseBot):
         if state.pie_active and state.num_stones == 0:
             move = int(self._rng.choice(fair_openings(state.board, state.rules.misere, self.swap_margin)))
             self.last_search = SearchResult(move, 0.5, 0, 0.0)
+            self._evaluation = None
             return move
         result = self.search(state, limit)
+        self._evaluation = search_evaluation(result.value, result.winner == int(state.to_move) if result.winner
+                                             else None)
         self._advance(result.move)
         return result.move
+
+    def evaluation(self) -> Evaluation | None:
+        """The root value of the search behind the last move and its proof (None for an opening from the table)."""
+        return self._evaluation
 
     def swap(self, state: GameState, limit: Limit) -> bool:
         """Swap when Black's first stone is worth more than 0.5 (+ swap_margin) to Black.
@@ -241,7 +251,8 @@ class MctsBot(BaseBot):
                 if simulations >= budget or (deadline is not None and time.perf_counter() >= deadline):
                     break
             move, value = self._choose(root)
-        result = SearchResult(move, value, simulations, time.perf_counter() - started, self._nodes, descents_done)
+        result = SearchResult(move, value, simulations, time.perf_counter() - started, self._nodes, descents_done,
+                              root.solved)
         self.last_search = result
         return result
 

@@ -28,7 +28,7 @@ from ytourney.games.api import Color
 from ytourney.games.y.rules import Rules
 from ytourney.games.y.state import GameState
 from ytourney.games.y.ysearch import PySearcher, Searcher
-from ytourney.games.bot import BaseBot, Limit
+from ytourney.games.bot import BaseBot, Evaluation, Limit, search_evaluation
 from ytourney.games.y.bots.heuristic import fair_openings
 from ytourney.games.y.bots.mcts import SearchResult, bridge_saves, swap_decision
 from ytourney.games.bot import BotOption
@@ -206,6 +206,7 @@ class MctsProBot(BaseBot):
         self._core_board: Board | None = None
         self._root_path: tuple[int, ...] | None = None
         self.last_search: SearchResult | None = None
+        self._evaluation: Evaluation | None = None
 
     def new_game(self, board: Board, rules: Rules, color: Color) -> None:
         """Forget the previous game's tree."""
@@ -218,8 +219,16 @@ class MctsProBot(BaseBot):
             openings = fair_openings(state.board, state.rules.misere, self.swap_margin)
             move = int(openings[self._openings_rng.randrange(len(openings))])
             self.last_search = SearchResult(move, 0.5, 0, 0.0)
+            self._evaluation = None
             return move
-        return self.search(state, limit).move
+        result = self.search(state, limit)
+        self._evaluation = search_evaluation(result.value, result.winner == int(state.to_move) if result.winner
+                                             else None)
+        return result.move
+
+    def evaluation(self) -> Evaluation | None:
+        """The root value of the search behind the last move and its proof (None for an opening from the table)."""
+        return self._evaluation
 
     def swap(self, state: GameState, limit: Limit) -> bool:
         """Swap when the search finds the first stone decisive for Black, else when the first-stone table says so."""
@@ -249,7 +258,8 @@ class MctsProBot(BaseBot):
         move, value, sims, iterations, nodes = core.search(budget, seconds, self.early)
         if not state.is_legal(move):  # never expected: the core only proposes empty cells
             raise SearchCoreError(f"search core proposed illegal move {move!r}")
-        result = SearchResult(move, value, sims, time.perf_counter() - started, nodes, iterations)
+        result = SearchResult(move, value, sims, time.perf_counter() - started, nodes, iterations,
+                              int(core.root_info()[1]))
         self.last_search = result
         return result
 

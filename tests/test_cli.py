@@ -72,7 +72,7 @@ def test_play_handicap_and_misere() -> None:
 
 def test_play_refuses_a_handicap_in_a_game_without_a_ladder() -> None:
     code, out = invoke("play", "random", "random", "--game", "tetra", "--handicap", "2", "--seed", "1", "--json")
-    assert code == 2 and "Traceback" not in out
+    assert code == 1 and "Traceback" not in out
     assert "Invalid value for '--handicap': game 'tetra' has no handicap ladder; expected 0, found 2" in out
     assert '"moves"' not in out  # refused before a game, not played even and recorded as handicap 2
 
@@ -102,21 +102,21 @@ def test_bad_inputs_give_clean_errors() -> None:
 
 def test_a_rule_out_of_range_names_its_bounds() -> None:
     code, out = invoke("play", "random", "random", "--game", "tetra", "--rule", "max_plies=0")
-    assert code == 2 and "max_plies='0' is out of range; expected a whole number >= 20 and <= 1000000" in out
+    assert code == 1 and "max_plies='0' is out of range; expected a whole number >= 20 and <= 1000000" in out
     code, out = invoke("play", "random", "random", "--game", "aliens-amazons", "--rule", "threshold=61")
-    assert code == 2 and "threshold='61' is out of range; expected a whole number >= 1 and <= 60" in out
+    assert code == 1 and "threshold='61' is out of range; expected a whole number >= 1 and <= 60" in out
     code, out = invoke("play", "random", "random", "--game", "sexta", "--rule", "rings=maybe")
-    assert code == 2 and "rings='maybe': expected true or false" in out
+    assert code == 1 and "rings='maybe': expected true or false" in out
     code, out = invoke("play", "random", "random", "--game", "sexta", "--rule", "max_plies=1e3")
-    assert code == 2 and "max_plies='1e3': expected a whole number" in out
+    assert code == 1 and "max_plies='1e3': expected a whole number" in out
 
 
 def test_a_rule_given_twice_is_refused_not_silently_overridden() -> None:
     code, out = invoke("play", "random", "random", "--game", "tetra", "--rule", "max_plies=50",
                        "--rule", "max_plies=60")
-    assert code == 2 and "'max_plies=60': rule 'max_plies' is already set" in out and "Traceback" not in out
+    assert code == 1 and "'max_plies=60': rule 'max_plies' is already set" in out and "Traceback" not in out
     code, out = invoke("play", "random", "random", "--pie", "--rule", "pie=false")
-    assert code == 2 and "rule 'pie' is already set" in out
+    assert code == 1 and "rule 'pie' is already set" in out
 
 
 def test_a_computed_rule_default_shows_its_value_in_play_and_validate(tmp_path: Path) -> None:
@@ -130,7 +130,7 @@ def test_a_computed_rule_default_shows_its_value_in_play_and_validate(tmp_path: 
 
 def test_play_refuses_a_negative_seed_as_match_does() -> None:
     code, out = invoke("play", "random", "random", "--seed", "-5")
-    assert code == 2 and "--seed" in out and "Traceback" not in out
+    assert code == 1 and "--seed" in out and "Traceback" not in out
 
 
 def test_a_bad_gtp_player_of_play_is_blamed_on_play_not_match() -> None:
@@ -143,7 +143,7 @@ def test_a_bad_gtp_player_of_play_is_blamed_on_play_not_match() -> None:
 
 def test_games_svg_never_writes_through_a_link_or_into_a_device(tmp_path: Path) -> None:
     code, out = invoke("games", "--svg", "/dev/null")
-    assert code == 2 and "'/dev/null' is a character device; expected a folder" in out
+    assert code == 1 and "'/dev/null' is a character device; expected a folder" in out
     notes = tmp_path / "notes.txt"
     notes.write_text("keep\n")
     (tmp_path / "svg").mkdir()

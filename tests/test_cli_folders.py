@@ -88,7 +88,7 @@ def test_a_run_killed_while_creating_its_store_is_resumed(tmp_path: Path, monkey
             conn.execute("PRAGMA journal_mode=WAL")
     assert invoke("validate", str(config), "--no-start")[0] == 0
     code, output = invoke("run", str(config), "-q", "--resume")
-    assert code == 2 and "nothing to resume" in output  # no tournament was ever stored there
+    assert code == 1 and "nothing to resume" in output  # no tournament was ever stored there
     code, output = invoke("run", str(config), "-q")
     assert code == 0 and "2 games rated" in output
 
@@ -112,7 +112,7 @@ def test_stdout_to_a_full_device_is_one_clear_line(results: Path, tmp_path: Path
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "NaN"])
 def test_play_refuses_a_move_time_that_is_not_finite(value: str) -> None:
     result = CliRunner().invoke(main, ["play", "random", "random", "--board", "tri:4", "--move-seconds", value])
-    assert result.exit_code == 2 and "--move-seconds" in result.output and "Traceback" not in result.output
+    assert result.exit_code == 1 and "--move-seconds" in result.output and "Traceback" not in result.output
 
 
 @pytest.mark.parametrize("command", ["validate", "run"])

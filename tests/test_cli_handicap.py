@@ -130,7 +130,7 @@ def test_ratings_and_publish_show_the_handicap_section(folder: Path, tmp_path: P
 
 def test_bad_folder_is_a_clean_error(tmp_path: Path) -> None:
     code, out = invoke("handicap", str(tmp_path / "missing"))
-    assert code == 2 and "does not exist" in out and "Traceback" not in out
+    assert code == 1 and "does not exist" in out and "Traceback" not in out
 
 
 def test_a_game_without_a_handicap_ladder_gets_no_fair_levels(tmp_path: Path) -> None:

@@ -92,7 +92,7 @@ def test_results_default_to_results_name(tmp_path: Path, monkeypatch: pytest.Mon
 def test_resume_flag_refuses_an_empty_folder(tmp_path: Path) -> None:
     config = write_config(tmp_path)
     result = CliRunner().invoke(main, ["run", str(config), "--out", str(tmp_path / "x"), "--resume"])
-    assert result.exit_code == 2 and "nothing to resume" in result.stderr
+    assert result.exit_code == 1 and "nothing to resume" in result.stderr
 
 
 def test_changed_config_is_refused_with_the_differing_keys(tmp_path: Path) -> None:

@@ -128,7 +128,7 @@ def test_run_publish_refuses_a_foreign_site_before_playing(tmp_path: Path) -> No
 
 def test_publish_every_needs_publish(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["run", str(write_config(tmp_path)), "--publish-every", "5"])
-    assert result.exit_code == 2 and "--publish-every needs --publish SITE" in result.output
+    assert result.exit_code == 1 and "--publish-every needs --publish SITE" in result.output
 
 
 def test_a_later_publish_of_the_folder_replaces_a_stale_running_banner(tmp_path: Path) -> None:

@@ -98,7 +98,7 @@ def test_ratings_command_formats(tmp_path: Path, records: list[GameRecord]) -> N
     code, out = invoke("ratings", str(folder), "--format", "html")
     assert code == 0 and "&lt;script&gt;" in out and "<script>" not in out
     code, out = invoke("ratings", str(folder), "--format", "xml")
-    assert code == 2 and "'xml' is not one of" in out
+    assert code == 1 and "'xml' is not one of" in out
 
 
 def test_ratings_command_rates_a_league_and_jsonl_files(tmp_path: Path, records: list[GameRecord]) -> None:

@@ -25,7 +25,7 @@ def test_records_read_back_from_json_lines(tmp_path: Path, records: list[GameRec
 
 def test_commands_report_missing_and_foreign_folders(tmp_path: Path) -> None:
     code, out = invoke("ratings", str(tmp_path / "nope"))
-    assert code == 2 and "does not exist" in out
+    assert code == 1 and "does not exist" in out
     code, out = invoke("ratings", str(tmp_path))
     assert code == 1 and "is not a results folder" in out and "Traceback" not in out
 

@@ -169,4 +169,4 @@ def test_missing_ray_is_a_clean_error_saying_how_to_install_it(tmp_path: Path,
     assert result.exit_code == 1 and 'pip install "ytourney[ray]"' in result.output
     assert "Traceback" not in result.output and not (tmp_path / "out").exists()
     result = CliRunner().invoke(main, ["run", str(tmp_path / "t.yaml"), "--address", "10.0.0.1:6379"])
-    assert result.exit_code == 2 and "--address needs --backend ray" in result.output
+    assert result.exit_code == 1 and "--address needs --backend ray" in result.output

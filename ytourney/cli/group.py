@@ -28,13 +28,26 @@ class FiniteFloat(click.FloatRange):
 
 
 class YTourneyGroup(click.Group):
-    """Command group that turns every library error into a clean one-line message (exit code 1)."""
+    """Command group that turns every mistake into a clean one-line message with exit code 1: a library error, and
+    a usage mistake Click finds (a bad option value, a missing argument) too, without Click's usage block and its
+    exit code 2. One mistake gets one exit code whichever command or layer finds it (README: exit codes)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.exceptions.NoArgsIsHelpError:  # `ytourney` alone asks for the help: no mistake
+            click.echo(ctx.get_help())
+            ctx.exit(0)
+        except click.UsageError as err:
+            raise _one_line(err) from err
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             result = super().invoke(ctx)
             sys.stdout.flush()  # a full or closed stdout fails here, inside the handler, not at interpreter exit
             return result
+        except click.UsageError as err:
+            raise _one_line(err) from err
         except YTourneyError as err:
             raise click.ClickException(str(err)) from err
         except KeyboardInterrupt:  # Ctrl-C in a command without its own handling (solve, gtp, a report)
@@ -48,6 +61,11 @@ class YTourneyGroup(click.Group):
             problem = (err.strerror or str(err)).lower()
             message = f"{err.filename!r}: {problem}" if err.filename else f"cannot write output: {problem}"
             raise click.ClickException(message) from err
+
+
+def _one_line(err: click.UsageError) -> click.ClickException:
+    """A usage mistake as one line, exit code 1: 'Error: Invalid value for '--rule': …'."""
+    return click.ClickException(" ".join(err.format_message().split()))
 
 
 def silence_stdout() -> None:

@@ -223,8 +223,8 @@ def rules_mapping(game: Any, pie: bool | None, items: tuple[str, ...]) -> dict[s
             raise click.BadParameter(f"{item!r}: expected KEY=VALUE with a rule of {game.name!r} ({known})",
                                      param_hint="'--rule'")
         if key in data:
-            raise click.BadParameter(f"{item!r}: rule {key!r} is already set (by an earlier --rule or a flag); give "
-                                     "each rule once", param_hint="'--rule'")
+            raise click.BadParameter(f"{item!r}: rule {key!r} is already set (by --pie/--no-pie, a rule flag or an "
+                                     "earlier --rule); give each rule once", param_hint="'--rule'")
         data[key] = _rule_value(key, raw.strip(), options[key])
     return data
 

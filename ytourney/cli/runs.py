@@ -9,6 +9,7 @@ import click
 from ytourney.cli.command_line import command_line
 from ytourney.cli.group import main
 from ytourney.cli.options import (
+    DEFAULT_GAME,
     LiveOutputs,
     backend_options,
     final_publish,
@@ -19,6 +20,7 @@ from ytourney.cli.options import (
     rating_options,
     rule_flag_items,
     rule_flag_options,
+    rules_mapping,
     wants_elo,
 )
 from ytourney.errors import YTourneyError
@@ -267,7 +269,11 @@ def match_command(ctx: click.Context, players: tuple[str, ...], out_dir: str | N
     from ytourney.tournament.run import plan_config
 
     if len(players) < 2:
-        raise click.UsageError("give at least 2 players")
+        raise click.UsageError(f"give at least 2 players; got {len(players)}: {', '.join(map(repr, players))}")
+    from ytourney.games.registry import get_game
+
+    if not any(item.strip().startswith("game=") for item in overrides):  # else --set names the game of the rules
+        rules_mapping(get_game(options["game"] or DEFAULT_GAME), options["pie"], options["rules"])  # as play checks
     rules = (*rule_flag_items(), *options.pop("rules"))  # a rule flag is its --rule item, written before the others
     flags = tuple((f"rules.{rule.key}", flag) for flag, rule in given_rule_flags())
     match = plan_match(players, MatchOptions(board=board_spec, rules=rules, rule_flags=flags, **options), out_dir,

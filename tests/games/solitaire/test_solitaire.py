@@ -272,7 +272,7 @@ def test_a_bad_svg_target_is_refused_before_the_search(tmp_path: Path, target: s
     (tmp_path / "link.svg").symlink_to(notes)
     path = target if target.startswith("/") else str(tmp_path / target)
     result = CliRunner().invoke(main, ["solve", "custom", "--start", "E5 F5", "--goal", "G5", "--svg", path])
-    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.exit_code == 1 and "Traceback" not in result.output
     assert "Invalid value for '--svg'" in result.output and "solution" not in result.output
     assert any(words in result.output for words in ("does not exist; expected an existing folder",
                                                     "is a symbolic link; expected a regular file or a new name",
@@ -285,7 +285,7 @@ def test_svg_replaces_only_a_file_solve_wrote_unless_forced(tmp_path) -> None:
     notes.write_text("my notes\n")
     args = ["solve", "custom", "--start", "B5 I5 F6 G6 H6 E7 E8 F8 E9", "--goal", "A5", "--svg", str(notes)]
     refused = CliRunner().invoke(main, args)
-    assert refused.exit_code == 2 and "is not an SVG `ytourney solve` wrote" in refused.output
+    assert refused.exit_code == 1 and "is not an SVG `ytourney solve` wrote" in refused.output
     assert notes.read_text() == "my notes\n"  # refused before the search, the file untouched
     assert CliRunner().invoke(main, [*args, "--force"]).exit_code == 0
     assert notes.read_text().startswith("<svg")

@@ -20,6 +20,8 @@ then creates it, so a restarted engine behaves):
   refuse-play    answer play with "? illegal move"
   resign         answer genmove with "resign"
   pass           answer genmove with "pass"
+  empty          answer genmove with an empty "=" (no move)
+  binary         answer genmove with NUL and other bytes that are no text
   no-blank       answer genmove without the empty line that ends a response
   wrong-color    answer genmove with a colour and a cell ("= white c1"), not a bare cell
 Other options: --swap (answer "swap" to a genmove that can take the pie), --log FILE (append every command),
@@ -148,6 +150,8 @@ def main() -> int:
                 "refuse-genmove": "? not now\n\n",
                 "resign": "= resign\n\n",
                 "pass": "= pass\n\n",
+                "empty": "=\n\n",
+                "binary": "= \x00\x01\xff\xfe\n\n",
                 "no-blank": f"= {move}\n",
                 "wrong-color": f"= white {move}\n\n",
             }

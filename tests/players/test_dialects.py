@@ -289,12 +289,25 @@ def test_an_exchanging_engine_told_recolor_loses_and_the_fault_names_swap_style(
 def test_swap_style_hint_only_for_faults_soon_after_a_swap() -> None:
     settings = row_reversed()
     protocol, connection = Termination.PROTOCOL, CONNECTION
-    assert swap_style_hint(["c3", "swap", "d4"], protocol, "refused 'play w d4'", settings)
+    refused = "engine 'e' refused 'play w d4': ? inconsistent colour: black should play now"
+    assert swap_style_hint(["c3", "swap", "d4"], protocol, refused, settings)
     assert swap_style_hint(["c3", "swap"], Termination.FORFEIT, "engine 'e' resigned", settings)
+    assert swap_style_hint(["c3", "swap"], Termination.ILLEGAL, "engine 'e' answered 'c3' to 'genmove b', a cell "
+                           "that is already occupied", settings)
+    for termination, reason in [  # faults a swap style never causes, right after a swap
+            (Termination.ILLEGAL, "engine 'e' answered 'pass' to 'genmove b'; Y has no passing"),
+            (protocol, "engine 'e' answered 'genmove b' with '\\x00\\x01', which is not a cell"),
+            (protocol, "engine 'e' answered 'genmove b' with nothing: an empty '=' names no move"),
+            (protocol, "engine 'e' answered 'genmove b' with more than 65536 bytes"),
+            (protocol, "engine 'e' refused 'play w d4': ? illegal move"),
+            (Termination.CRASH, "engine 'e' exited with code 1 while answering 'genmove b'")]:
+        assert not swap_style_hint(["c3", "swap"], termination, reason, settings), reason
+    assert not swap_style_hint(["c3", "swap"], Termination.FORFEIT, "engine 'e' resigned",
+                               row_reversed(swap="none"))  # never told of the swap
     assert not swap_style_hint(["c3", "swap", "d4"], connection, "", settings)  # a clean game
-    assert not swap_style_hint(["c3", "d4", "e2"], protocol, "refused 'play w e2'", settings)  # no swap
-    assert not swap_style_hint(["c3", "swap", *["a1"] * 10], protocol, "refused 'play b a1'", settings)  # much later
-    assert "now 'recolor'; 'exchange' when" in swap_style_hint(["c3", "swap"], protocol, "x",
+    assert not swap_style_hint(["c3", "d4", "e2"], protocol, refused, settings)  # no swap
+    assert not swap_style_hint(["c3", "swap", *["a1"] * 10], protocol, refused, settings)  # much later
+    assert "now 'recolor'; 'exchange' when" in swap_style_hint(["c3", "swap"], protocol, refused,
                                                                 row_reversed(swap_style="recolor"))
 
 

@@ -511,6 +511,7 @@ FAULTS = [
     ("pass", Termination.ILLEGAL, "answered 'pass' to 'genmove w'; Y has no passing"),
     ("resign", Termination.FORFEIT, "resigned"),
     ("wrong-color", Termination.PROTOCOL, "answered 'genmove w' with 'white [a-e][1-5]', which is not a cell"),
+    ("empty", Termination.PROTOCOL, "answered 'genmove w' with nothing: an empty '=' names no move"),
 ]
 
 
@@ -617,3 +618,34 @@ def test_setup_commands_and_time_commands_reach_a_real_engine(tmp_path: Path) ->
     lines = log.read_text().splitlines()
     assert lines.index("set strength 3") < lines.index("boardsize 4") < lines.index("clear_board")
     assert "time_settings 0 1 1" in lines and lines[-1] == "quit"
+
+
+@pytest.mark.parametrize("fault", ["resign", "occupied", "pass", "empty", "binary", "garbage", "not-a-cell",
+                                   "refuse-genmove", "die", "unsolicited", "no-blank"])
+def test_the_swap_style_hint_comes_only_with_the_faults_a_swap_style_causes(fault: str) -> None:
+    """Right after a swap, a resignation or an occupied cell points at gtp.swap_style; nothing else does."""
+    bot = GtpBot(fake("--fault", fault, "--after", "2", swap="play"))
+    try:
+        record = play_game([Seat("engine", bot), Seat("random", RandomBot(seed=1, swap_rate=1.0))], "tri:5",
+                           time_control=FAST)
+    finally:
+        bot.close()
+    assert record.moves[1] == "swap" and record.loser_name == "engine", record.reason
+    assert ("check gtp.swap_style" in record.reason) is (fault in ("resign", "occupied")), record.reason
+
+
+def test_an_engine_is_named_after_its_player_not_its_file() -> None:
+    from ytourney.tournament.config import parse_config
+
+    text = (f"name: n\nboard: tri:5\ntime: {{move_seconds: 0.2, grace_seconds: 0.2}}\nplayers:\n"
+            f"  - {{name: hy, gtp: {{command: ['{sys.executable}', '{FAKE}', --fault, resign]}}}}\n"
+            f"  - {{name: other, gtp: {{command: ['{sys.executable}', '{FAKE}'], name: its-own}}}}\n")
+    config = parse_config(text)
+    first, second = (player.spec for player in config.players)
+    assert first.gtp.display_name == "hy" and second.gtp.display_name == "its-own"
+    bot = create_bot(first, 1)
+    try:
+        record = play_game([Seat("hy", bot), Seat("random", RandomBot(seed=1))], "tri:5", time_control=FAST)
+    finally:
+        bot.close()
+    assert record.reason == "engine 'hy' resigned", record.reason

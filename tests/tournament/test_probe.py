@@ -62,3 +62,32 @@ def test_validate_prints_the_fault_hint_and_transcript(tmp_path: Path) -> None:
     path.write_text(config_text(ROW_REVERSED, HAYWARD))
     result = CliRunner().invoke(main, ["validate", str(path)])
     assert result.exit_code == 0 and "probe games clean in both seats" in result.stdout
+
+
+@pytest.mark.parametrize(("engine_style", "told"), [("recolor", "exchange"), ("exchange", "recolor")])
+@pytest.mark.parametrize("seat", [0, 1])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_wrong_swap_style_is_caught_in_either_seat_every_time(engine_style: str, told: str, seat: int,
+                                                                 seed: int) -> None:
+    """A strict engine of each swap style, told the other: the probe forces the swap in both seats (it swaps the
+    engine's first stone; it opens in the centre, which the engine takes) and names gtp.swap_style."""
+    from ytourney.tournament.probe import probe_seat
+
+    command = (f"['{sys.executable}', '{FAKES / 'fake_row_reversed.py'}', --time-scale, '0', --seed, '{seed}', "
+               f"--swap-style, {engine_style}]")
+    config = parse_config(config_text(command, f"{HAYWARD}, swap_style: {told}").replace("seed: 4", f"seed: {seed}"))
+    found = probe_seat(config, config.players[0], seat)
+    assert found.problem.startswith(f"probe game as the {('first', 'second')[seat]} mover"), found
+    assert f"check gtp.swap_style (now '{told}'" in found.hint, found.lines()
+    right = parse_config(config_text(command, f"{HAYWARD}, swap_style: {engine_style}"))
+    assert probe_seat(right, right.players[0], seat).problem == ""
+
+
+def test_validate_names_the_swap_style_of_an_engine_told_the_wrong_one(tmp_path: Path) -> None:
+    command = (f"['{sys.executable}', '{FAKES / 'fake_row_reversed.py'}', --time-scale, '0', --swap-style, "
+               "recolor]")
+    path = tmp_path / "probe.yaml"
+    path.write_text(config_text(command, HAYWARD))  # swap_style left at its default, exchange
+    for _ in range(3):
+        result = CliRunner().invoke(main, ["validate", str(path)])
+        assert result.exit_code == 1 and "gtp.swap_style (now 'exchange'" in result.stdout, result.output

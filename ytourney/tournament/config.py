@@ -441,6 +441,9 @@ class _ConfigReader(FieldReader):
         if len(name) > 64 or any(unicodedata.category(ch) in _UNPRINTABLE for ch in name):
             raise self.mismatch(f"{path}.name", name, "a name of at most 64 printable characters (no control "
                                 "characters or terminal escape codes)", found=repr(name))
+        if spec.kind is BotKind.GTP and spec.gtp is not None and not spec.gtp.name:
+            settings = dataclasses.replace(spec.gtp, name=name)  # its faults name the player, not its program's file
+            spec = BotSpec(BotKind.GTP, name, gtp=settings, game=self.game_played)
         time = None if section.get("time") is None else read_time(self, section["time"], f"{path}.time")
         return PlayerConfig(name, spec, spec_text, time)
 

@@ -13,7 +13,8 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from ytourney.games.dialect import GENERIC_DIALECT
+from ytourney.games.api import Move
+from ytourney.games.dialect import GENERIC_DIALECT, side_distances
 from ytourney.games.record import GameRecord, Termination
 from ytourney.players.gtp.dialect import swap_style_hint
 from ytourney.players.gtp.engine import GtpBot
@@ -47,45 +48,64 @@ class Probe:
 
 
 def probe_engine(config: TournamentConfig, player: PlayerConfig) -> Probe:
-    """Play the engine against the random bot on the config's board and clock, once in each seat."""
+    """Play the engine against the random bot on the config's board and clock, once in each seat; the first fault."""
     if player.spec.kind is not BotKind.GTP or player.spec.gtp is None:
         return Probe()
-    game = config.game_rules
     for seat in (0, 1):
-        engine = create_bot(player.spec, config.seed)
-        transcript = Transcript(player.name)
-        if isinstance(engine, GtpBot):
-            engine.transcript = transcript
-        # the opponent always swaps where the engine moves first: a swap dialect fault then shows in every probe
-        swaps = seat == 0 and bool(getattr(config.rules, "pie", False))
-        opponent = create_bot(parse_bot_spec("random:swap_rate=1" if swaps else "random", game),
-                              config.seed + seat)
-        seats = [Seat(player.name, engine), Seat(PROBE_OPPONENT, opponent, trusted=True)]
-        try:
-            record = play_game(seats if seat == 0 else seats[::-1], config.variant,
-                               time_control=config.time_of(player.name),
-                               seed=config.seed)
-        finally:
-            if isinstance(engine, GtpBot):
-                engine.transcript = None  # the transcript ends with the game, before `quit`
-            for bot in (engine, opponent):
-                with contextlib.suppress(Exception):
-                    bot.close()
-        if record.termination.is_fault and record.loser_name == player.name:
-            shown = [line for line in transcript.tail() if not re.fullmatch(r"\d+ <.*?: ?", line)]
-            return Probe(f"probe game as the {SEATS[seat]} mover: {record.reason}",
-                         probe_hint(record, player.spec.gtp), tuple(shown[-TRANSCRIPT_LINES:]))
+        found = probe_seat(config, player, seat)
+        if found.problem:
+            return found
     return Probe()
 
 
+def probe_seat(config: TournamentConfig, player: PlayerConfig, seat: int) -> Probe:
+    """One probe game with the engine in `seat` (0: it moves first). Under the pie the swap path is forced in both
+    seats: the probe swaps the engine's first stone, and opens with the centre, a stone the engine will take."""
+    game = config.game_rules
+    pie = bool(getattr(config.rules, "pie", False))
+    engine = create_bot(player.spec, config.seed)
+    transcript = Transcript(player.name)
+    if isinstance(engine, GtpBot):
+        engine.transcript = transcript
+    opponent = create_bot(parse_bot_spec("random:swap_rate=1" if pie and seat == 0 else "random", game),
+                          config.seed + seat)
+    opening = centre_opening(config) if pie and seat == 1 else ()
+    seats = [Seat(player.name, engine), Seat(PROBE_OPPONENT, opponent, trusted=True)]
+    try:
+        record = play_game(seats if seat == 0 else seats[::-1], config.variant, time_control=config.time,
+                           seed=config.seed, opening=opening)
+    finally:
+        if isinstance(engine, GtpBot):
+            engine.transcript = None  # the transcript ends with the game, before `quit`
+        for bot in (engine, opponent):
+            with contextlib.suppress(Exception):
+                bot.close()
+    if not (record.termination.is_fault and record.loser_name == player.name):
+        return Probe()
+    shown = [line for line in transcript.tail() if not re.fullmatch(r"\d+ <.*?: ?", line)]
+    return Probe(f"probe game as the {SEATS[seat]} mover: {record.reason}", probe_hint(record, player.spec.gtp),
+                 tuple(shown[-TRANSCRIPT_LINES:]))
+
+
+def centre_opening(config: TournamentConfig) -> tuple[Move, ...]:
+    """The probe's first move when the engine answers the pie: the legal first move farthest from every side (the
+    centre of a tri board), which a pie policy or an engine takes; none on a board without sides."""
+    variant = config.variant
+    state = variant.game.new_state(variant.board, config.rules)
+    distances = side_distances(variant.board)
+    moves = [move for move in state.legal_moves() if move.path]
+    if not moves or max(distances) <= 0:
+        return ()
+    return (max(moves, key=lambda move: distances[move.target]),)
+
+
 def probe_hint(record: GameRecord, gtp: GtpSettings) -> str:
-    """The dialect key a probe's fault points at: a resignation right after a swap is the swap style; otherwise the
-    fault's own words decide (a refused colour, cell or swap), and the swap style is the last guess after a swap."""
+    """The dialect key a probe's fault points at: right after a swap, a resignation, a refused colour or an occupied
+    cell is the swap style (the probe forces the swap in both seats); otherwise the fault's own words decide."""
     swap_hint = swap_style_hint(record.moves, record.termination, record.reason, gtp)
-    if swap_hint and record.termination is Termination.FORFEIT:
+    if swap_hint:
         return swap_hint
-    plain = dataclasses.replace(record, reason=record.reason.split(" right after a swap:")[0])
-    return dialect_hint(plain, gtp) or swap_hint
+    return dialect_hint(dataclasses.replace(record, reason=record.reason.split(" right after a swap:")[0]), gtp)
 
 
 def _clock_commands(gtp: GtpSettings) -> set[str]:

@@ -20,6 +20,9 @@ CHATTER_BYTES = 1 << 16
 """Most bytes of chatter (lines that are not GTP) an engine may print before one answer."""
 SILENT_COMMANDS = frozenset({"play", "boardsize", "clear_board", "komi", "time_left", "time_settings"})
 """Commands whose success GTP answers with an empty `=`: text there is a second answer to the command before."""
+SECOND_ANSWER_SECONDS = 1.0
+"""How long an empty answer to genmove after a silent command waits for a line telling it was a late second answer to
+that command (the genmove's own answer following); none within it, and the genmove answered nothing."""
 
 
 @dataclass(frozen=True)
@@ -97,10 +100,10 @@ class GtpClient:
                 if size > ANSWER_BYTES:
                     raise EngineProtocolError(f"{self.name} answered {command!r} with more than {ANSWER_BYTES} bytes")
             else:
-                return self._answered(command, GtpResponse(first.group(1) == "=", "\n".join(body).strip()))
+                return self._answered(command, GtpResponse(first.group(1) == "=", "\n".join(body).strip()), deadline)
         return GtpResponse(True, "\n".join(body).strip())  # `quit` answered, then the engine closed its output
 
-    def _answered(self, command: str, response: GtpResponse) -> GtpResponse:
+    def _answered(self, command: str, response: GtpResponse, deadline: float) -> GtpResponse:
         """The response, unless it shows a second answer to the command before (see the class docstring)."""
         before, self.last_command = self.last_command, command
         verb = command.split()[0] if command.split() else ""
@@ -111,10 +114,24 @@ class GtpClient:
                 f"{self.name} answered {before!r} twice: {clip(response.text)!r} came as the answer to {command!r}, "
                 f"which answers nothing (GTP gives one response per command)")
         if verb == "genmove" and not response.text and before.split()[0] in SILENT_COMMANDS:
+            if not self._more_before(min(deadline, time.monotonic() + SECOND_ANSWER_SECONDS)):  # no answer follows: the genmove itself answered nothing
+                raise EngineProtocolError(f"{self.name} answered {command!r} with nothing: an empty '=' names no move")
             raise EngineProtocolError(
                 f"{self.name} answered {before!r} twice: its second, empty answer came as the answer to {command!r} "
                 "(GTP gives one response per command)")
         return response
+
+    def _more_before(self, deadline: float) -> bool:
+        """True when the engine writes another line before `deadline` (read and dropped: the engine is faulted)."""
+        while True:
+            try:
+                line = self.transport.receive(deadline - time.monotonic())
+            except TimeoutError:
+                return False
+            if line is None:
+                return False
+            if line.strip():
+                return True
 
     def expect(self, command: str, timeout: float) -> str:
         """Send `command` and return its text; EngineProtocolError when the engine answers `?`."""

@@ -14,7 +14,7 @@ from ytourney.boards.board import Board
 from ytourney.errors import NotationError, YTourneyError
 from ytourney.games.api import Color, Game, Move, MoveKind, State, Termination
 from ytourney.games.dialect import GENERIC_DIALECT, EngineDialect
-from ytourney.players.gtp.settings import FirstColor, GtpSettings, PiePolicy, RowOrder, SwapStyle
+from ytourney.players.gtp.settings import FirstColor, GtpSettings, PiePolicy, RowOrder, SwapDialect, SwapStyle
 
 # Colours: with `first_color: white` the engine calls the player who places the first stone "white"; we swap the two
 # names on the wire in both directions. Under `swap_style: exchange` (the rulebooks') stones keep their colour after a pie
@@ -79,6 +79,15 @@ def engine_colors_flipped(swap_style: str, swapped: bool) -> bool:
 
 SWAP_FAULT_PLIES = 4
 """A fault with at most this many moves played (the swap among the first two) is one 'right after a swap'."""
+_COLOUR_REFUSAL = re.compile(r"refused '(play|genmove) .*(colou?r|turn|to (play|move)|should play)", re.DOTALL)
+
+
+def swap_style_fault(reason: str, resigned: bool) -> bool:
+    """True for the faults a wrong gtp.swap_style causes right after a swap: the engine resigns (its board disagrees
+    with the colour it is asked for), refuses a colour, or answers a cell its board shows empty and ours occupied;
+    never a crash, a flood, a pass, an answer that is not text, or any other fault."""
+    text = reason.lower()
+    return resigned or "already occupied" in text or _COLOUR_REFUSAL.search(text) is not None
 
 
 def swap_style_hint(moves: Sequence[str], termination: Termination, reason: str, settings: GtpSettings) -> str:
@@ -90,7 +99,9 @@ def swap_style_hint(moves: Sequence[str], termination: Termination, reason: str,
     """
     if not termination.is_fault or "swap" not in [move.lower() for move in moves[:2]]:
         return ""
-    if len(moves) > SWAP_FAULT_PLIES:
+    if len(moves) > SWAP_FAULT_PLIES or settings.swap == SwapDialect.NONE.value:
+        return ""  # an engine never told of a swap has no swap style to get wrong
+    if not swap_style_fault(reason, termination is Termination.FORFEIT):
         return ""
     style = SwapStyle(settings.swap_style)
     other = SwapStyle.RECOLOR if style is SwapStyle.EXCHANGE else SwapStyle.EXCHANGE

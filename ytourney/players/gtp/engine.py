@@ -29,6 +29,7 @@ from ytourney.players.gtp.dialect import (
     engine_colors_flipped,
     from_engine_move,
     places_cells,
+    swap_style_fault,
     to_engine_color,
     to_engine_move,
 )
@@ -130,7 +131,7 @@ class GtpBot:
             with self._fault_guard():
                 return self._genmove(self._sync(state), state, limit, allow_swap=False)
         except (EngineProtocolError, EngineResignedError, IllegalAnswerError) as err:
-            note = self._swap_note(state)
+            note = self._swap_note(state) if swap_style_fault(str(err), isinstance(err, EngineResignedError)) else ""
             if not note:
                 raise
             raise type(err)(f"{err}{note}") from err
@@ -290,6 +291,8 @@ class GtpBot:
             except NotationError:
                 raise IllegalAnswerError(
                     f"{name} answered 'pass' to {command!r}; {self.game.title} has no passing") from None
+        elif not token:
+            raise EngineProtocolError(f"{name} answered {command!r} with nothing: an empty '=' names no move")
         else:
             if not MOVE_TOKEN.fullmatch(token):
                 noun = "cell" if places_cells(self.game, board) else "move"

@@ -12,6 +12,7 @@ rung's score in that seat, where it must reach 75%, and in the other seat, where
 
     python benchmarks/ladder_games.py --game tetra --games 40 --seconds 0.2 --workers 2
     python benchmarks/ladder_games.py --games 2 --seconds 0.05          # a quick smoke run of every game
+    python benchmarks/ladder_games.py --game tetra --rungs heuristic mcts:c=0.5 --games 20   # a candidate rung
 """
 
 from __future__ import annotations
@@ -76,9 +77,9 @@ class Row:
 
 
 def rung_name(spec: str) -> str:
-    """A player name for a rung spec (a name holds no ':')."""
+    """A player name for a rung spec (a name holds no ':' nor '='): `mcts:c=0.5` is `mcts-c0.5`."""
     name, _, options = spec.partition(":")
-    return name if not options else f"{name}({options.replace(':', ';')})"
+    return name if not options else f"{name}-{options.replace('=', '').replace(',', '-').replace(':', '-')}"
 
 
 def timed_spec(spec: str, seconds: float) -> str:
@@ -137,6 +138,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=None, help="keep the results folders here (default: a temporary folder)")
+    parser.add_argument("--rungs", nargs="+", default=None, metavar="SPEC",
+                        help="bot specs to play instead of each game's declared ladder, weakest first")
     args = parser.parse_args()
     if args.games < 1 or args.seconds <= 0 or args.workers < 1:
         parser.error("--games and --workers must be at least 1 and --seconds above 0")
@@ -146,7 +149,7 @@ def main() -> None:
         for game in games:
             began = time.perf_counter()
             rows: list[Row] = []
-            for index, (lower, upper) in enumerate(itertools.pairwise(game.ladder)):
+            for index, (lower, upper) in enumerate(itertools.pairwise(args.rungs or game.ladder)):
                 folder = root / game.name / f"{index}-{rung_name(upper)}-vs-{rung_name(lower)}"
                 records = play_pair(game, lower, upper, args, args.seed * 1000 + index, folder)
                 rows.extend(rows_of(game, lower, upper, records))

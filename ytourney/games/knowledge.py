@@ -34,6 +34,8 @@ class SearchDefaults:
     """RAVE's equivalence parameter (visits at which the AMAF and the UCT values weigh equally); 0 turns RAVE off."""
     prior_visits: float = 0.0
     """Virtual visits a prior counts for at a new child (0: priors unused)."""
+    breadth: int = 0
+    """Actions a node searches at most, the best by `one_ply_values` (0: every legal action)."""
 
 
 def result_value(result: int) -> float:
@@ -45,12 +47,49 @@ class Knowledge:
     """A game's search knowledge; this base is knowledge-free (random playouts over every legal action)."""
 
     defaults = SearchDefaults()
+    _ranked: tuple[int | None, dict[int, float]] = (None, {})
+    """The position key and one-ply values of the last ranking `search_actions` made, for `priors` to reuse."""
     avoid_pass = False
     """True in games with passes: a playout passes only when nothing else is legal (else random play ends at once)."""
 
     def search_actions(self, kernel: Kernel) -> list[int]:
-        """The actions a tree node expands: a subset of the legal actions that keeps every good one."""
-        return kernel.legal_actions()
+        """The actions a tree node expands: a subset of the legal actions that keeps every good one (with a
+        `breadth`, the best that many by `one_ply_values`: a selective search, whose proofs hold within it)."""
+        actions = kernel.legal_actions()
+        breadth = self.defaults.breadth
+        if breadth <= 0 or len(actions) <= breadth:
+            return actions
+        values = self.one_ply_values(kernel, actions)
+        order = sorted(range(len(actions)), key=values.__getitem__, reverse=True)[:breadth]
+        self._ranked = (kernel.key(), {actions[i]: values[i] for i in order})
+        return [actions[i] for i in order]
+
+    def priors(self, kernel: Kernel, actions: Sequence[int]) -> Sequence[float] | None:
+        """With a `breadth`, the one-ply values `search_actions` ranked this position's actions by (reused when it
+        just did); None otherwise (no prior)."""
+        if self.defaults.breadth <= 0:
+            return None
+        key, ranked = self._ranked
+        if key == kernel.key() and all(action in ranked for action in actions):
+            return [ranked[action] for action in actions]
+        return self.one_ply_values(kernel, actions)
+
+    def one_ply_values(self, kernel: Kernel, actions: Sequence[int]) -> list[float]:
+        """The mover's value of each action: 1 for a win, 0 for a loss or an action after which the opponent wins
+        in one, else the evaluation of the position it leaves (the kernel is left as found)."""
+        mover = kernel.to_move
+        values = []
+        for action in actions:
+            kernel.apply(action)
+            if kernel.result != ONGOING:
+                black = result_value(kernel.result)
+            elif self.winning_action(kernel) is not None:
+                black = float(mover != BLACK)
+            else:
+                black = self.evaluate(kernel)
+            kernel.undo()
+            values.append(black if mover == BLACK else 1.0 - black)
+        return values
 
     def urgent_actions(self, kernel: Kernel) -> list[int]:
         """The actions the side to move must choose among now (a win in one, the one block); empty when none."""

@@ -1,19 +1,29 @@
 """A base for a game's one-ply `heuristic` bot: every candidate action applied on the kernel, the position after it
-scored by the game's own knowledge, undone, the best taken (ties broken by the bot's seeded generator)."""
+scored by the game's own knowledge, undone, the best taken (ties broken by the bot's seeded generator).
+
+A win at once is taken; an action after which the opponent wins at once (its knowledge's `winning_action`) ranks
+below every other, so a threat is blocked whenever some action blocks it.
+"""
 
 from __future__ import annotations
 
-import abc
 import random
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ytourney.games.api import Move, State
 from ytourney.games.bot import QUICK_SECONDS, BaseBot, BotOption, Limit
 from ytourney.games.kernel import ONGOING, Kernel
+from ytourney.games.knowledge import Knowledge
+
+WIN = 1e9
+LOSS = -1e9
+LOSS_IN_ONE = -1e8
+"""An action after which the opponent wins at once: above a loss, below every score."""
 
 
 class OnePlyBot(BaseBot):
-    """One ply deep on the kernel: a win at once is taken, else the action whose position `score` likes best."""
+    """One ply deep on the kernel: a win at once, else no action that lets the opponent win at once, else the action
+    whose position `score` likes best; reproducible for a seed."""
 
     name = "heuristic"
     OPTIONS: ClassVar[dict[str, BotOption]] = {"seconds": QUICK_SECONDS}
@@ -22,30 +32,44 @@ class OnePlyBot(BaseBot):
         super().__init__(seed)
         self.seconds = seconds
         self._rng = random.Random(seed)
+        self.knowledge = Knowledge()
 
     def reset(self, seed: int | None) -> None:
         """Start afresh exactly as a new bot with this seed would."""
         self.seed = seed
         self._rng.seed(seed)
 
+    def new_game(self, board: Any, rules: Any, color: Any) -> None:
+        """A new game: its knowledge is looked up on the first move."""
+        super().new_game(board, rules, color)
+        self.knowledge = Knowledge()
+
     def move(self, state: State, limit: Limit) -> Move:
         """The best action one ply deep (a win at once first)."""
-        kernel = state.search_kernel()
-        return state.move_of(self.choose(kernel))
+        if type(self.knowledge) is Knowledge:
+            self.knowledge = state.game.knowledge(state.board, state.rules)
+        return state.move_of(self.choose(state.search_kernel()))
 
     def choose(self, kernel: Kernel) -> int:
         """The action this bot plays on `kernel` (left as found)."""
+        winning = self.knowledge.winning_action(kernel)
+        if winning is not None:
+            return winning
         mover = kernel.to_move
         actions = self.candidates(kernel)
         best, chosen = -float("inf"), actions[0]
         jitter = self._rng.random
         for action in actions:
             kernel.apply(action)
-            if kernel.result != ONGOING:
-                value = 1e9 if kernel.result == mover else -1e9 if kernel.result else 0.0
-            else:
-                value = self.score(kernel, mover, action)
-            kernel.undo()
+            try:
+                if kernel.result != ONGOING:
+                    value = WIN if kernel.result == mover else LOSS if kernel.result else 0.0
+                elif self.knowledge.winning_action(kernel) is not None:
+                    value = LOSS_IN_ONE
+                else:
+                    value = self.score(kernel, mover, action)
+            finally:
+                kernel.undo()
             value += jitter() * 1e-6
             if value > best:
                 best, chosen = value, action
@@ -55,6 +79,8 @@ class OnePlyBot(BaseBot):
         """The actions weighed (this base: every legal one)."""
         return kernel.legal_actions()
 
-    @abc.abstractmethod
     def score(self, kernel: Kernel, mover: int, action: int) -> float:
-        """How good the position on `kernel` (the game going on) is for `mover`, who has just played `action`."""
+        """How good the position on `kernel` (the game going on, the opponent to move) is for `mover`, who has just
+        played `action` (this base: the knowledge's evaluation, seen from the mover)."""
+        black = self.knowledge.evaluate(kernel)
+        return black if mover == 1 else 1.0 - black

@@ -187,7 +187,7 @@ def test_a_playout_stops_at_the_move_limit_as_a_draw_and_the_defaults_are_tetras
     k = TetraKernel.setup(TABLES, 5, black=nodes("A1"), white=nodes("A9"))
     k.plies = 4
     assert KNOWLEDGE.rollout(k, random.Random(1), 16) == 0.5
-    assert (KNOWLEDGE.defaults.exploration, KNOWLEDGE.defaults.playout_plies) == (0.7, 16)
+    assert (KNOWLEDGE.defaults.exploration, KNOWLEDGE.defaults.playout_plies, KNOWLEDGE.defaults.breadth) == (0.7, 0, 12)
     assert GAME.knowledge(BOARD, GAME.parse_rules(None)) is KNOWLEDGE
     action = KNOWLEDGE.playout_action(k, random.Random(1))
     assert action is not None and k.is_legal(action)

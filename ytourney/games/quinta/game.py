@@ -35,6 +35,8 @@ class QuintaGame(SlideGame):
     name = "quinta"
     title = "Quinta"
     notation_example = "A5-E5 (a slide along a line)"
+    own_bots: ClassVar[Mapping[str, str]] = {"heuristic": "ytourney.games.quinta.bots:HeuristicBot"}
+    ladder: ClassVar[tuple[str, ...]] = ("random", "heuristic", "mcts")
     rule_options: ClassVar[Mapping[str, RuleOption]] = {
         "pie": RuleOption(bool, False, "the second player may take the first move (not in the rulebook)"),
         "corners": RuleOption(str, "black", "whose pairs stand on the corners and side middles at the start",

@@ -35,6 +35,8 @@ class SextaGame(SlideGame):
     name = "sexta"
     title = "Sexta"
     notation_example = "B1-B5 (a slide along a line)"
+    own_bots: ClassVar[Mapping[str, str]] = {"heuristic": "ytourney.games.sexta.bots:HeuristicBot"}
+    ladder: ClassVar[tuple[str, ...]] = ("random", "heuristic", "mcts")
     rule_options: ClassVar[Mapping[str, RuleOption]] = {
         "pie": RuleOption(bool, False, "the second player may take the first move (not in the rulebook)"),
         "start": RuleOption(str, "between", "which every-other perimeter nodes start: between (DESIGN) or corners",

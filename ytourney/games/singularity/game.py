@@ -77,6 +77,8 @@ class SingularityGame(Game):
     default_board = "kadon"
     notation_example = "K3-I3 F8-F6xG5"
     has_draws = True
+    own_bots: ClassVar[Mapping[str, str]] = {"heuristic": "ytourney.games.singularity.bots:HeuristicBot"}
+    ladder: ClassVar[tuple[str, ...]] = ("random", "heuristic", "mcts")
     rule_options: ClassVar[Mapping[str, RuleOption]] = {
         "pie": RuleOption(bool, False, "after Black's first move White may take Black's side"),
         "max_plies": RuleOption(int, DEFAULT_MAX_PLIES, "plies after which the game is a move-limit draw",

@@ -56,6 +56,8 @@ class TetraGame(Game):
     notation_example = "E5 (a placement), E5-E7 (a move of 1 or 2 nodes along a line)"
     has_pie = True
     has_draws = True
+    own_bots: ClassVar[Mapping[str, str]] = {"heuristic": "ytourney.games.tetra.bots:HeuristicBot"}
+    ladder: ClassVar[tuple[str, ...]] = ("random", "heuristic", "mcts")
     rule_options: ClassVar[Mapping[str, RuleOption]] = {
         "pie": RuleOption(bool, False, "the second player may take the first stone (not in the rulebook)"),
         "bridge_lines": RuleOption(bool, True, "four stones on a line of bridges also win (the figures' third kind)"),

@@ -47,8 +47,6 @@ class Knowledge:
     """A game's search knowledge; this base is knowledge-free (random playouts over every legal action)."""
 
     defaults = SearchDefaults()
-    _ranked: tuple[int | None, dict[int, float]] = (None, {})
-    """The position key and one-ply values of the last ranking `search_actions` made, for `priors` to reuse."""
     avoid_pass = False
     """True in games with passes: a playout passes only when nothing else is legal (else random play ends at once)."""
 
@@ -61,18 +59,7 @@ class Knowledge:
             return actions
         values = self.one_ply_values(kernel, actions)
         order = sorted(range(len(actions)), key=values.__getitem__, reverse=True)[:breadth]
-        self._ranked = (kernel.key(), {actions[i]: values[i] for i in order})
         return [actions[i] for i in order]
-
-    def priors(self, kernel: Kernel, actions: Sequence[int]) -> Sequence[float] | None:
-        """With a `breadth`, the one-ply values `search_actions` ranked this position's actions by (reused when it
-        just did); None otherwise (no prior)."""
-        if self.defaults.breadth <= 0:
-            return None
-        key, ranked = self._ranked
-        if key == kernel.key() and all(action in ranked for action in actions):
-            return [ranked[action] for action in actions]
-        return self.one_ply_values(kernel, actions)
 
     def one_ply_values(self, kernel: Kernel, actions: Sequence[int]) -> list[float]:
         """The mover's value of each action: 1 for a win, 0 for a loss or an action after which the opponent wins

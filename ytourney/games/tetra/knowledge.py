@@ -65,9 +65,9 @@ class TetraKnowledge(Knowledge):
     """Win in one, playouts of 16 plies scored by the figure evaluation; the tables come with the kernel (on the C
     kernel, each is the core's own)."""
 
-    defaults = SearchDefaults(exploration=0.7, playout_plies=0, prior_visits=10, breadth=12)
-    """A selective search on the figure evaluation: the 12 actions best one ply deep, with those values as priors,
-    leaves scored at once."""
+    defaults = SearchDefaults(exploration=0.7, playout_plies=0, breadth=12)
+    """A selective search on the figure evaluation: the 12 actions best one ply deep, leaves scored at
+    once."""
 
     def winning_action(self, kernel: Kernel) -> int | None:
         """A placement or a move of a stone from outside onto the one empty node of a figure holding three own."""

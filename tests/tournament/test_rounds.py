@@ -229,3 +229,16 @@ def test_a_restarted_scheduler_plans_the_same_games(schedule: str) -> None:
                 resumed.record(stored[task.slot - 1])
             again += batch
         assert again == [task for task in tasks if task.slot > cut]
+
+
+def test_planned_counts_a_tie_break_as_soon_as_the_tied_match_is_stored() -> None:
+    """The progress line's total grows when the tie is stored, not after the tie-break games are played
+    ('6/2 games (300%)' was shown while a knockout's tie-breaks ran)."""
+    cfg = config(2, "{format: knockout, games_per_pair: 2, tiebreak_games: 4}")
+    scheduler = RoundScheduler(cfg)
+    regular = drain_round(scheduler)
+    assert scheduler.planned == 2
+    for task in regular:
+        scheduler.record(result(task, cfg, 0))  # the first seat wins both: 1-1
+    assert scheduler.planned == 4
+    assert len(drain_round(scheduler)) == 2

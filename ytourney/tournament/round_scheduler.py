@@ -90,9 +90,7 @@ class RoundScheduler:
 
     def next_item(self) -> GameTask | GameRecord | None:
         """The next game of the round, a forfeit record, or None while the round's games are out (or all done)."""
-        if not self._queue and not self._handed:
-            self.plan = plan_rounds(self.config, self._results)
-            self._queue = [slot for slot in reversed(self.plan.open_games) if slot.id not in self._results]
+        self._plan_when_stored()
         if not self._queue:
             return None
         slot = self._queue.pop()
@@ -109,6 +107,13 @@ class RoundScheduler:
             self._results[record.id] = GameResult.of(record)
             self._handed.discard(record.id)
         self._faults.learn(record)
+        self._plan_when_stored()  # at once, so `planned` (the progress line's total) counts a tie-break now
+
+    def _plan_when_stored(self) -> None:
+        """Plan the next round (or tie-break stage) once every game handed out is stored."""
+        if not self._queue and not self._handed:
+            self.plan = plan_rounds(self.config, self._results)
+            self._queue = [slot for slot in reversed(self.plan.open_games) if slot.id not in self._results]
 
 
 def report_lines(plan: RoundPlan, fmt: ScheduleFormat, rounds: int) -> list[str]:

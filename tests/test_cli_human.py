@@ -58,6 +58,20 @@ def test_undo_takes_back_the_human_move_and_the_reply(tmp_path: Path) -> None:
     assert '[GameId "2"]' in out.read_text(encoding="utf-8")  # a second session appends the next game
 
 
+def test_odd_input_is_echoed_escaped_and_a_huge_line_is_refused_in_a_few_words() -> None:
+    """A terminal escape in piped input is echoed as text (it would clear the user's screen), and a line of 100,000
+    characters is refused in one short line (it was echoed and quoted in full, twice), reading it in bounded pieces."""
+    result = play("human", "random", "--board", "tri:4", "--no-pie", "--seed", "1",
+                  typed="c\x1b[2J1\n" + "a" * 100_000 + "\n\x00\nquit\n")
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "\x1b" not in text and "\x00" not in text
+    assert "to move: c\\x1b[2J1\n" in text  # the echo shows the escape as text
+    assert "a" * 1001 not in text
+    assert "a line of more than 1000 characters is not a move" in text
+    assert "nothing was recorded" in text
+
+
 def test_quit_and_the_end_of_input_leave_the_game_unrecorded(tmp_path: Path) -> None:
     out = tmp_path / "games.pgn"
     for typed in ("a1\nquit\n", "a1\n"):  # `quit`, and stdin ending mid-game

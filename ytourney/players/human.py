@@ -21,6 +21,8 @@ HUMAN_SPEC = "human"
 """The player spec of a person at the terminal."""
 YES = frozenset({"yes", "swap"})
 NO = frozenset({"no"})
+LINE_CHARS = 1000
+"""The longest line read as a move or command; a longer one is read on in pieces and refused."""
 
 
 class SeatCommand(BaseException):
@@ -66,12 +68,18 @@ class Console:
         """One line of input, stripped; QuitGame at the end of the input."""
         self.writer.write(prompt)
         self.writer.flush()
-        line = self.reader.readline()  # a person's wait: Ctrl-C, EOF and `quit` end it, no deadline applies
+        line = self.reader.readline(LINE_CHARS + 1)  # a person's wait: Ctrl-C, EOF and `quit` end it, no deadline
         if not line:
             self.say()
             raise QuitGame
+        huge = len(line) > LINE_CHARS and not line.endswith("\n")
         if not _is_terminal(self.reader):  # piped input: echoed, so the transcript reads like a session
-            self.say(line.rstrip("\n"))
+            self.say(_printable(line[:40] + "..." if huge else line.rstrip("\r\n")))
+        if huge:
+            while (rest := self.reader.readline(LINE_CHARS)) and not rest.endswith("\n"):
+                pass
+            self.say(f"a line of more than {LINE_CHARS} characters is not a move or a command ({self.help_text()})")
+            return ""
         return line.strip()
 
     def turn_number(self, ply: int) -> int:
@@ -214,6 +222,11 @@ class HumanBot:
 
     def close(self) -> None:
         """Nothing to release: the streams belong to the command."""
+
+
+def _printable(text: str) -> str:
+    """`text` with control characters written as escapes: piped input is echoed, never obeyed by the terminal."""
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 def _is_terminal(stream: TextIO) -> bool:

@@ -295,6 +295,14 @@ class Game(abc.ABC):
     """What counts as progress in this game, in words (the draw adjudication's reason names it)."""
     sgf_name: ClassVar[str | None] = None
     """The SGF `GM[...]` value when a standard one exists, else ytourney's `ytourney-<name>`."""
+    openspiel_name: ClassVar[str | None] = None
+    """The name of this game in OpenSpiel (`pyspiel.load_game`) when OpenSpiel's game has its rules and cell names on
+    tri boards (`board_size` N for tri:N), so OpenSpiel bots can be seated (players/openspiel.py); None when none."""
+
+    def openspiel_misfit(self, rules: Any) -> str:
+        """'' when OpenSpiel's game (`openspiel_name`) plays `rules` (the pie aside: the tool answers it), else what it
+        lacks, in words."""
+        return ""
 
     @property
     def docs(self) -> str:

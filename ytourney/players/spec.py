@@ -32,12 +32,21 @@ def bots_of(game: Game) -> dict[str, str]:
     return {**BUILTIN_BOTS, **game.own_bots}
 
 
+OPENSPIEL_PREFIX = "openspiel:"
+OPENSPIEL_BOTS: dict[str, str] = {
+    "mcts": "ytourney.players.openspiel:OpenSpielMcts",
+}
+"""OpenSpiel's bots seated by `openspiel:NAME[:KEY=VALUE,...]` -> 'module:Class' (players/openspiel.py); any other
+OpenSpiel bot is seated by a plugin subclassing `OpenSpielBot`."""
+
+
 class BotKind(enum.Enum):
     """Where a player comes from."""
 
     BUILTIN = "builtin"
     PLUGIN = "plugin"
     GTP = "gtp"
+    OPENSPIEL = "openspiel"
 
 
 @dataclass(frozen=True)
@@ -56,9 +65,15 @@ class BotSpec:
             return f"{self.path}:{self.name}"
         if self.kind is BotKind.GTP:
             return "gtp:" + " ".join(self.gtp.command if self.gtp else ())
+        name = OPENSPIEL_PREFIX + self.name if self.kind is BotKind.OPENSPIEL else self.name
         if not self.options:
-            return self.name
-        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options)
+            return name
+        return name + ":" + ",".join(f"{k}={_option_text(v)}" for k, v in self.options)
+
+
+def _option_text(value: Any) -> str:
+    """An option's value as a spec writes it (an enum by its value)."""
+    return str(value.value) if isinstance(value, enum.Enum) else str(value)
 
 
 def builtin_class(name: str, game: Game) -> type:
@@ -88,6 +103,8 @@ def parse_bot_spec(text: str, game: Game) -> BotSpec:
     if not isinstance(text, str) or not text.strip():
         raise BotSpecError(f"bot spec must be a non-empty string, got {text!r}")
     text = text.strip()
+    if text.lower().startswith(OPENSPIEL_PREFIX):
+        return _openspiel_spec(text, game)
     path, sep, class_name = text.rpartition(":")
     if sep and path.endswith(".py"):
         if not class_name.isidentifier():
@@ -100,9 +117,37 @@ def parse_bot_spec(text: str, game: Game) -> BotSpec:
     if name == HUMAN_SPEC:
         raise BotSpecError(f"bot spec {text!r}: a human plays at the terminal, in `ytourney play` only; tournaments "
                            "play their games in worker processes without one")
-    declared = builtin_options(name, game)
+    options = _read_options(name, text, option_text.split(","), builtin_options(name, game))
+    return BotSpec(BotKind.BUILTIN, name, tuple(sorted(options.items())), game=game)
+
+
+def _openspiel_spec(text: str, game: Game) -> BotSpec:
+    """`openspiel:NAME[:KEY=VALUE,...]` (`;` may separate too): one of OPENSPIEL_BOTS, for a game OpenSpiel has."""
+    from ytourney.players.openspiel import check_game, import_pyspiel
+
+    rest = text[len(OPENSPIEL_PREFIX):].replace(";", ":", 1)
+    name, _, option_text = rest.partition(":")
+    name = name.strip().lower()
+    if name not in OPENSPIEL_BOTS:
+        raise BotSpecError(f"unknown OpenSpiel bot {name!r} in {text!r}; expected one of "
+                           f"{', '.join(sorted(OPENSPIEL_BOTS))} (any other: a plugin subclassing "
+                           "ytourney.players.openspiel.OpenSpielBot)")
+    check_game(game, f"bot {OPENSPIEL_PREFIX + name!r}")
+    import_pyspiel()  # one clear line now, not a failed game later, when OpenSpiel is not installed
+    declared = dict(getattr(_class_of(OPENSPIEL_BOTS[name]), "OPTIONS", {}))
+    options = _read_options(OPENSPIEL_PREFIX + name, text, option_text.replace(";", ",").split(","), declared)
+    return BotSpec(BotKind.OPENSPIEL, name, tuple(sorted(options.items())), game=game)
+
+
+def _class_of(target: str) -> type:
+    module_name, class_name = target.split(":")
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def _read_options(name: str, text: str, items: list[str], declared: dict[str, BotOption]) -> dict[str, Any]:
+    """The KEY=VALUE `items` of bot `name` (spec `text`), each checked against its `declared` options."""
     options: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in option_text.split(","))):
+    for item in filter(None, (part.strip() for part in items)):
         key, eq, raw = item.partition("=")
         key = key.strip()
         if not eq:
@@ -113,7 +158,7 @@ def parse_bot_spec(text: str, game: Game) -> BotSpec:
         if key in options:
             raise BotSpecError(f"option {key!r} of bot {name!r} is given twice in {text!r}; give it once")
         options[key] = _convert_option(name, key, raw.strip(), declared[key])
-    return BotSpec(BotKind.BUILTIN, name, tuple(sorted(options.items())), game=game)
+    return options
 
 
 def _convert_option(bot: str, key: str, raw: str, option: BotOption) -> Any:
@@ -126,6 +171,9 @@ def _convert_option(bot: str, key: str, raw: str, option: BotOption) -> Any:
             raise ValueError(raw)
         value = option.type(raw)
     except ValueError as err:
+        if isinstance(option.type, type) and issubclass(option.type, enum.Enum):
+            choices = ", ".join(str(member.value) for member in option.type)
+            raise BotSpecError(f"option {key}={raw!r} of bot {bot!r} must be one of {choices}") from err
         raise BotSpecError(
             f"option {key}={raw!r} of bot {bot!r} is not a valid {option.type.__name__}"
         ) from err
@@ -156,17 +204,24 @@ def bot_factory(spec: BotSpec) -> Callable[[int | None], Bot]:
     if spec.kind is BotKind.PLUGIN:
         cls = load_plugin_class(spec.path or "", spec.name)
         where = f"plugin class {spec.name!r} in {spec.path!r}"
+    elif spec.kind is BotKind.OPENSPIEL:
+        cls = _class_of(OPENSPIEL_BOTS[spec.name])
+        where = f"bot {str(spec)!r}"
     else:
         cls = builtin_class(spec.name, spec.game)
         where = f"bot {str(spec)!r}"
     options = dict(spec.options)
+    fixed_seed = options.pop("seed", None) if spec.kind is BotKind.OPENSPIEL else None
     try:
         params = inspect.signature(cls).parameters
     except (TypeError, ValueError):
         params = {}
     takes_seed = "seed" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    if "game" in params:  # a bot that needs to know its game before the first move (an OpenSpiel adapter)
+        options["game"] = spec.game
 
     def make(seed: int | None) -> Bot:
+        seed = seed if fixed_seed is None else fixed_seed
         try:
             bot = cls(seed=seed, **options) if takes_seed else cls(**options)
         except (Exception, SystemExit) as err:

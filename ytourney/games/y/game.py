@@ -82,6 +82,7 @@ class YGame(Game):
     notation_example = "e5 swap c3 (tri); E5 (kadon)"
     has_handicap = True
     sgf_name = "y"
+    openspiel_name = "y"
     rule_options: ClassVar[Mapping[str, RuleOption]] = {
         "pie": RuleOption(bool, True, "the second player may take the first stone (even games only)"),
         "misere": RuleOption(bool, False, "completing a Y loses"),
@@ -139,6 +140,10 @@ class YGame(Game):
         game API)."""
         cell = legacy_cell(board, answer)
         return super().coerce_move(board, answer) if cell is None else placements(board)[cell]
+
+    def openspiel_misfit(self, rules: Any) -> str:
+        """OpenSpiel's y is normal Y: it has no misère rule."""
+        return "it has no misère rule (rules.misere)" if rules.misere else ""
 
     def engine_dialect(self) -> EngineDialect:
         """Y's engine families: their time commands (`y_param max_time S`, morat's `time -m S`), both ways."""

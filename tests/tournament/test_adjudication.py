@@ -260,3 +260,17 @@ def test_bad_adjudication_flags_are_one_clean_line(tmp_path: Path, flags: list[s
     result = CliRunner().invoke(main, ["match", "a=random", "b=random", *flags, "--out", str(tmp_path / "m")])
     assert result.exit_code == 1 and message in result.output, result.output
     assert "Traceback" not in result.output and not (tmp_path / "m").exists()
+
+
+def test_validate_shows_the_rules_and_refuses_a_bad_one_in_one_line(tmp_path: Path) -> None:
+    good = tmp_path / "good.yaml"
+    good.write_text(f"name: g\ngame: sexta\nadjudication: {{resign: {{movecount: 6, score: 0.04}}}}\n{PLAYERS}")
+    result = CliRunner().invoke(main, ["validate", str(good), "--no-start"])
+    assert result.exit_code == 0, result.output
+    assert ("  adjudicate resign on a proved loss; resign after 6 moves valued below 4%; draw after 120 plies without "
+            "progress (a side's largest group at a new size)") in result.output
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(f"name: b\nadjudication: {{resign: {{movecount: 6, score: 0.6}}}}\n{PLAYERS}")
+    result = CliRunner().invoke(main, ["validate", str(bad), "--no-start"])
+    assert result.exit_code == 1
+    assert result.output == f"Error: {bad}: adjudication.resign.score: expected a number < 0.5; found 0.6\n"

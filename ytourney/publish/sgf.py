@@ -397,7 +397,8 @@ def _ending(game: Game, state: Any, result: str, termination: Termination | None
                           f"in {_ending_text(letters, outcome.winner, outcome.termination)}")
     if termination is not None and termination.is_fault and winner is not None:
         return termination
-    if (termination is Termination.ADJUDICATED_RESIGN and winner is not None) or (
+    resigned = winner is not None and not result.upper().endswith(("+F", "+T"))  # B+, B+R: no fault said
+    if (termination is Termination.ADJUDICATED_RESIGN and resigned) or (
             termination is Termination.ADJUDICATED_DRAW and winner is None):
         return termination
     if termination is not None and termination.is_fault:

@@ -288,13 +288,14 @@ class PairEstimator:
 
 
 def counts_for_handicap(termination: Termination) -> bool:
-    """True when a game with this ending may inform the handicap estimate: the rules ended it (see `informs_handicap`
-    for a whole record, which also leaves draws out).
+    """True when a game with this ending may inform the handicap estimate: the rules ended it, or the loser resigned
+    by adjudication (its search proved the loss or kept valuing it lost), as a game played out would have ended
+    (see `informs_handicap` for a whole record, which also leaves draws out).
 
     A loss on time, by a crash, a protocol error, an illegal move or a forfeit says nothing about what a handicap
     level is worth, nor does a game stopped at the move limit, so they are left out (the ratings still count them).
     """
-    return termination.is_rule
+    return termination.is_rule or termination is Termination.ADJUDICATED_RESIGN
 
 
 def informs_handicap(record: GameRecord) -> bool:

@@ -75,7 +75,7 @@ class Adjudication:
                          + (" (two-sided)" if resign.twosided else ""))
         plies = self.draw.limit(game)
         if plies:
-            parts.append(f"draw after {plies} plies without {game.progress_text}")
+            parts.append(f"draw after {plies} plies without progress ({game.progress_text})")
         return "; ".join(parts) or "off"
 
 

@@ -268,6 +268,7 @@ class Validation:
                   HandicapMode.AUTO: f"auto (max level {handicap.max_level}, target {handicap.target:g})"}
         lines.append(f"  handicap   {detail[handicap.mode]}")
         lines.append(f"  time       {config.time.describe()}")
+        lines.append(f"  adjudicate {config.adjudication.describe(config.game_rules)}")
         for player in config.players:
             if player.time is not None:
                 lines.append(f"  time odds  {player.name}: {player.time.describe()}")

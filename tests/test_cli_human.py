@@ -4,8 +4,10 @@ and a jump game (Leap Over); and how `play` names the seats, draws kadon boards 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from ytourney.cli import main
@@ -70,6 +72,15 @@ def test_odd_input_is_echoed_escaped_and_a_huge_line_is_refused_in_a_few_words()
     assert "a" * 1001 not in text
     assert "a line of more than 1000 characters is not a move" in text
     assert "nothing was recorded" in text
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs Linux /proc")
+def test_an_out_file_that_cannot_be_made_is_refused_before_the_game() -> None:
+    """The game (perhaps an hour of a person's play) was played, then lost to 'cannot create'."""
+    result = play("human", "random", "--board", "tri:4", "--no-pie", "--out", "/proc/ytourney-play.pgn",
+                  typed="a1\n")
+    assert result.exit_code == 1
+    assert "cannot create '/proc/ytourney-play.pgn'" in result.output and "to move" not in result.output
 
 
 def test_quit_and_the_end_of_input_leave_the_game_unrecorded(tmp_path: Path) -> None:

@@ -59,6 +59,7 @@ def scan_feed(path: str | os.PathLike[str], pgn: bool) -> FeedScan:
     try:
         fd = open_file(path, "r", error=ReportError)
     except FileNotFoundError:
+        _can_create(Path(path))  # refused now, before the first game, not when the first game is written
         return FeedScan()
     with os.fdopen(fd, "rb") as file:
         info = os.fstat(file.fileno())
@@ -68,6 +69,12 @@ def scan_feed(path: str | os.PathLike[str], pgn: bool) -> FeedScan:
         except OSError as err:
             raise ReportError(f"cannot read {str(path)!r}: {err.strerror or err}") from err
     return scan
+
+
+def _can_create(path: Path) -> None:
+    """ReportError unless a new file can be made at `path`; the one made to find out is removed at once."""
+    os.close(open_file(path, "x", error=ReportError))
+    os.unlink(path)
 
 
 def _lines(path: Path, file: object) -> Iterator[tuple[int, bytes]]:

@@ -1,0 +1,27 @@
+"""Live record files (`--pgn-out`, `--jsonl-out`, `play --out`): a path that cannot take a new file is refused when
+it is opened, before the first game, and a path that can is left without a trace until a game is written."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ytourney.errors import ReportError
+from ytourney.publish.export import ExportFormat, GameFeed
+
+UNCREATABLE = Path("/proc/ytourney-feed-test.pgn")  # /proc takes no new file, even for root
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs Linux /proc")
+@pytest.mark.parametrize("fmt", [ExportFormat.PGN, ExportFormat.JSONL])
+def test_a_folder_that_takes_no_new_file_is_refused_at_once(fmt: ExportFormat) -> None:
+    with pytest.raises(ReportError, match="cannot create '/proc/ytourney-feed-test.pgn'"):
+        GameFeed(UNCREATABLE, fmt)
+
+
+def test_a_new_path_is_left_absent_until_a_game_is_written(tmp_path: Path) -> None:
+    feed = GameFeed(tmp_path / "games.pgn", ExportFormat.PGN)
+    feed.close()
+    assert list(tmp_path.iterdir()) == []

@@ -119,7 +119,8 @@ def open_file(path: str | os.PathLike[str], mode: str = "w", *, root: str | os.P
         except FileNotFoundError:
             if mode == "r":
                 raise
-            raise error(_oserror("create", target, FileNotFoundError(errno.ENOENT, "no such folder, or one that takes no new file"))) from None
+            missing = FileNotFoundError(errno.ENOENT, "no such folder, or one that takes no new file")
+            raise error(_oserror("create", target, missing)) from None
         except OSError as err:
             if err.errno == errno.ELOOP or _is_link(name, folder):
                 raise error(link_refusal(target)) from err

@@ -187,7 +187,8 @@ def test_each_game_measures_progress_from_its_position() -> None:
         marks = game.progress_marks(state)
         assert marks and all(type(mark) is int for mark in marks), name
         adjudicator = Adjudicator(DEFAULT_ADJUDICATION, game, state)
-        assert adjudicator.draw_plies == game.no_progress_plies > 0
+        assert adjudicator.draw_plies == game.no_progress_plies
+        assert (game.no_progress_plies > 0) == (name not in ("y", "yvy"))  # placement games never stall
 
 
 def test_the_generic_mcts_reports_its_search() -> None:
@@ -248,6 +249,9 @@ def test_match_flags_write_the_config_and_end_games_by_the_rules(tmp_path: Path)
                                       "--resign", "movecount=4,score=0.02", "--games-per-pair", "2", "-q",
                                       "--out", str(out)])
     assert again.exit_code == 0 and len(load_records(out)) == 2  # the same command resumes a finished match
+    other = CliRunner().invoke(main, ["match", "a=random", "b=random", "--game", "sexta", "--draw", "20",
+                                      "--games-per-pair", "2", "-q", "--out", str(out)])
+    assert other.exit_code == 1 and "adjudication" in other.output  # other rules: another tournament, refused
 
 
 @pytest.mark.parametrize(("flags", "message"), [

@@ -228,7 +228,7 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
                    "[default: proved].")
 @click.option("--draw", default=None, metavar="auto|off|PLIES",
               help="Draw adjudication: a draw after PLIES plies without progress by the game's own measure "
-                   "[default: auto, the game's own number, 80 to 200 plies; README, Adjudication].")
+                   "[default: auto, the game's own number: 80 to 200 plies, off in Y and YvY].")
 @click.option("--quiet", "-q", is_flag=True, help="No progress line, per-game lines or notes on stderr.")
 @click.option("--resume", is_flag=True, help="Only continue: refuse to start if the folder holds no match yet.")
 @click.option("--set", "overrides", multiple=True, metavar="KEY.PATH=VALUE",

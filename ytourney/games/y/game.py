@@ -73,6 +73,7 @@ class YViews(GameViews):
 class YGame(Game):
     """The connection game Y: place a stone a turn; the first group touching all three sides wins."""
 
+    no_progress_plies = 0  # every ply but a swap or a pass places a stone: no game stalls, the draw rule is off
     views = YViews()
 
     name = "y"

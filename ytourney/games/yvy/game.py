@@ -99,6 +99,7 @@ class YvyViews(GameViews):
 class YvyGame(Game):
     """YvY: place or pass; a loop wins at once; after two passes, sprouts minus twice the groups."""
 
+    no_progress_plies = 0  # every ply but a swap or a pass places a stone: no game stalls, the draw rule is off
     views = YvyViews()
 
     name = "yvy"

@@ -4,6 +4,7 @@ forks that return twice, closed descriptors, memory without bound, messages with
 from __future__ import annotations
 
 import os
+import signal
 import time
 
 from ytourney.players import BaseBot
@@ -176,3 +177,36 @@ class RaisesLines(First):
 
     def move(self, state, limit):  # noqa: ANN001, ANN201
         raise RuntimeError("first\n\n= a1\n\nlast")
+
+
+class SignalsTheRun(First):
+    """Sends a signal to its host's parent (the run) from its first move, once per run (the file named by
+    YTOURNEY_TEST_ONCE is made then): from the worker, from a detached grandchild (double fork and setsid), or to
+    its whole process group. YTOURNEY_TEST_SIGNAL names it (TERM, INT) and YTOURNEY_TEST_HOW how (parent, detached,
+    group)."""
+
+    def move(self, state, limit):  # noqa: ANN001, ANN201
+        try:
+            os.close(os.open(os.environ["YTOURNEY_TEST_ONCE"], os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return super().move(state, limit)
+        number = getattr(signal, "SIG" + os.environ.get("YTOURNEY_TEST_SIGNAL", "TERM"))
+        how = os.environ.get("YTOURNEY_TEST_HOW", "parent")
+        run = os.getppid()
+        if how == "group":
+            os.killpg(0, number)
+        elif how == "detached":
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    time.sleep(0.2)  # its parent is gone: it belongs to no process of the run by parentage
+                    os.kill(run, number)
+                    os.close(os.open(os.environ["YTOURNEY_TEST_ONCE"] + ".done", os.O_CREAT | os.O_WRONLY))
+                os._exit(0)
+            os.wait()
+            waited = time.monotonic() + 5
+            while not os.path.exists(os.environ["YTOURNEY_TEST_ONCE"] + ".done") and time.monotonic() < waited:
+                time.sleep(0.02)  # the run is still running when the signal comes
+        else:
+            os.kill(run, number)
+        return super().move(state, limit)

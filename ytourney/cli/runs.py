@@ -43,7 +43,9 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
     from ytourney.errors import RunInterrupted
     from ytourney.publish.export import ExportFormat, open_feed
     from ytourney.publish.ratings_table import RatingSort, RatingTable, folder_table, format_table
+    from ytourney.tournament.executor import Backend
     from ytourney.tournament.progress import Progress
+    from ytourney.tournament.signal_gate import gated_signals
     from ytourney.tournament.validation import check_players
 
     names = plan.config.player_names
@@ -95,6 +97,8 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
                 else:
                     click.echo(table(), err=True)
 
+        if backend is Backend.LOCAL:  # workers, and the players in them, are ours to check (Ray starts its own)
+            stack.enter_context(gated_signals(progress.note if progress is not None else lambda note: None))
         try:
             summary = plan.run(workers=workers, backend=backend, address=address, progress=sink,
                                gtp_log=gtp_log, on_game=on_game if feeds or live.rating_interval else None,

@@ -111,6 +111,8 @@ def _worker_main(index: int, context: TournamentContext, conn: Any, tracker_cell
     close the cached bots at exit (also on SIGTERM or when the parent is gone)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C means
     signal.signal(signal.SIGTERM, _stop_worker)
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)  # a group of its own: a plugin's killpg(0, ...) reaches its worker, never the run
     _die_with_parent()
     mark_descendants()  # whatever its plugins and engines start is ended by the run once this worker is gone
     limit_memory(context.memory_mb)  # plugins run here; engines inherit the limit

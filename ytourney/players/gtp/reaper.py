@@ -97,6 +97,12 @@ def _below_us(pid: int) -> bool:
     return theirs != resource.RLIM_INFINITY and theirs < ours
 
 
+def started_by_us(pid: int) -> bool:
+    """Whether process `pid` is one this process's workers, engines or plugins started (however it detached): it
+    carries the mark it cannot drop. False for this process, for one gone, and for every other process."""
+    return pid > 0 and pid != os.getpid() and _below_us(pid)
+
+
 def keep(pid: int) -> None:
     """Never end this child while it runs (a worker that marked itself), until `release`."""
     _live.add(pid)

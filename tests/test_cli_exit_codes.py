@@ -42,8 +42,9 @@ def test_the_same_bad_rule_value_is_the_same_refusal_through_play_and_match(tmp_
     assert not (tmp_path / "m").exists()
 
 
-CONTRADICTIONS = [["--misere", "--rule", "misere=off"], ["--no-pie", "--rule", "pie=on"], ["--pie", "--rule", "pie=off"],
-                  ["--rule", "pie=on", "--rule", "pie=off"], ["--misere", "--rule", "misere=on"]]
+CONTRADICTIONS = [["--misere", "--rule", "misere=off"], ["--no-pie", "--rule", "pie=on"],
+                  ["--pie", "--rule", "pie=off"], ["--rule", "pie=on", "--rule", "pie=off"],
+                  ["--misere", "--rule", "misere=on"]]
 
 
 @pytest.mark.parametrize("options", CONTRADICTIONS, ids=" ".join)

@@ -16,7 +16,8 @@ from ytourney.players.spec import create_bot, parse_bot_spec
 from ytourney.tournament.match import Seat, play_game
 
 COMMANDS = [["ratings"], ["crosstable"], ["handicap"], ["export"], ["publish", "--out", "site"]]
-POOLED = [["ratings", "--pool"], ["crosstable", "--pool"], ["handicap", "--pool"], ["publish", "--pool", "--out", "site"]]
+POOLED = [["ratings", "--pool"], ["crosstable", "--pool"], ["handicap", "--pool"],
+          ["publish", "--pool", "--out", "site"]]
 OTHER_GAMES = [name for name in all_games() if name != "y"]
 
 

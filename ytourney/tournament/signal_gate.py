@@ -7,8 +7,10 @@ the run started (it carries the mark `players.gtp.reaper` gives every worker, en
 cannot drop) is ignored and noted; any other (the terminal's Ctrl-C, `kill` from a shell, a supervisor) is handed
 to the main thread's handler as if it had arrived there. Once one was handed over and the run has put its own
 handler back, a later one is ignored, also once the gate closed: the command is already ending and says so
-(Ctrl-C then SIGTERM 0.3 s later prints the same lines as Ctrl-C alone, and exits 130). Processes forked while the gate is open start with the signals unblocked.
-Linux only (elsewhere, and outside the main thread, the gate does nothing).
+(Ctrl-C then SIGTERM 0.3 s later prints the same lines as Ctrl-C alone, and exits 130). Processes forked while
+the gate is open start with the signals unblocked; a program the run itself starts with `subprocess` would not
+(Ray's), so `run` opens the gate for the local backend only, whose engines start in the workers. Linux only
+(elsewhere, and outside the main thread, the gate does nothing).
 """
 
 from __future__ import annotations

@@ -67,6 +67,8 @@ def black_name(out: Path) -> str:
     (game(black="José", extra="CA[latin1]").encode("latin-1"), "José"),
     (game(black="碁打ち", extra="CA[Shift_JIS]").encode("shift_jis"), "碁打ち"),
     (game(black="碁打ち", extra="CA[UTF-8]").encode(), "碁打ち"),
+    (game(black="José").encode("latin-1"), "José"),  # no CA[] and no UTF-8: ISO-8859-1, SGF's default
+    (game(black="Josè").encode("latin-1"), "Josè"),  # not 'Jos\ufffd' as José was too: one player of two
     (game(black="John Smith"), "John Smith"),
     (game(black="John\n  Smith"), "John Smith"),
     (game(black="Ann\tLee "), "Ann Lee"),
@@ -75,6 +77,17 @@ def test_encodings_charsets_and_names_with_spaces_are_read(tmp_path: Path, conte
     result, out = import_file(tmp_path, content)
     assert result.exit_code == 0, result.output
     assert black_name(out) == name
+
+
+@pytest.mark.parametrize(("content", "said"), [
+    (game(black="José", extra="CA[UTF-8]").encode("latin-1"), "CA[UTF-8]"),
+    (codecs.BOM_UTF8 + game(black="José").encode("latin-1"), "UTF-8 (by its byte-order mark)"),
+])
+def test_bytes_the_named_charset_cannot_read_are_refused_not_replaced(tmp_path: Path, content: bytes,
+                                                                      said: str) -> None:
+    """Replaced by U+FFFD, José and Josè were one player ('PB and PW both name ...' when they met)."""
+    refused(tmp_path, content, f"(b'\\xe9') cannot be read as {said}; expected the file's real character set named "
+                               "in CA[], like CA[ISO-8859-1]")
 
 
 @pytest.mark.parametrize(("fields", "message"), [

@@ -103,25 +103,39 @@ def read_sourced(files: Sequence[Path]) -> list[tuple[GameRecord, str]]:
 
 def decoded(raw: bytes, source: str) -> str:
     """SGF text: UTF-16 by its byte-order mark (or its zero bytes), UTF-8 with or without a mark, else the charset
-    its CA[] names; bytes the charset cannot read are replaced. RecordError for a CA[] Python does not know."""
+    its CA[] names; without a CA[], bytes that are no UTF-8 are read as ISO-8859-1, SGF's default. RecordError for
+    a CA[] Python does not know, or bytes its charset cannot read (replaced, two names could become one)."""
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return raw.decode("utf-16", errors="replace")
+        return _decode(raw, "utf-16", "UTF-16 (by its byte-order mark)", source)
     if raw.startswith(codecs.BOM_UTF8):
-        return raw.decode("utf-8-sig", errors="replace")
+        return _decode(raw, "utf-8-sig", "UTF-8 (by its byte-order mark)", source)
     head = raw[:2].lstrip()
     if head[:2] in (b"(\0", b"\0("):  # UTF-16 without a mark: an ASCII '(' next to a zero byte
-        return raw.decode("utf-16-le" if head[:1] == b"(" else "utf-16-be", errors="replace")
+        return _decode(raw, "utf-16-le" if head[:1] == b"(" else "utf-16-be", "UTF-16 (by its zero bytes)", source)
     found = re.search(rb"CA\s*\[([^\]]{0,40})\]", raw)
     charset = found.group(1).decode("ascii", errors="replace").strip() if found else ""
     if not charset:
-        return raw.decode("utf-8", errors="replace")
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return raw.decode("latin-1")  # every byte is a character: nothing is lost or merged
     try:
-        if codecs.lookup(charset).name == "utf-8":
-            return raw.decode("utf-8-sig", errors="replace")
-        return raw.decode(charset, errors="replace")
+        codec = "utf-8-sig" if codecs.lookup(charset).name == "utf-8" else charset
+        return _decode(raw, codec, f"CA[{charset}]", source)
     except LookupError as err:  # an unknown name, or a codec that is no text encoding (zlib, base64)
         raise RecordError(f"{source}: CA[{charset}] is no character set Python knows; expected one like UTF-8, "
                           "ISO-8859-1 or Shift_JIS") from err
+
+
+def _decode(raw: bytes, codec: str, said: str, source: str) -> str:
+    """`raw` read with `codec`; RecordError naming the first byte it cannot read."""
+    try:
+        return raw.decode(codec)
+    except UnicodeDecodeError as err:
+        start = err.start + len(raw) - len(err.object)  # a decoder that drops a byte-order mark counts after it
+        raise RecordError(f"{source}: byte {start} ({raw[start:start + 1]!r}) cannot be read as "
+                          f"{said}; expected the file's real character set named in CA[], like CA[ISO-8859-1]"
+                          ) from err
 
 
 def _one_setting(sourced: Sequence[tuple[GameRecord, str]], what: str) -> None:

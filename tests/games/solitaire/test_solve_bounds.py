@@ -16,6 +16,7 @@ from ytourney.games.solitaire.puzzle import make_puzzle
 
 GRAND = make_puzzle("grand-supply-line")
 START = ",".join(GRAND.board.names[c] for c in sorted(GRAND.start))
+FULL = ",".join(name for name in GRAND.board.names if name not in ("A1", "I1", "A9"))  # 90 stones
 SLACK = 6.0
 """Seconds past the bound a loaded 2-core machine may add: starting Python, building the tables, the last tick."""
 
@@ -35,6 +36,7 @@ def solve(*args: str, limit_bytes: int | None = None, timeout: float = 120) -> t
 @pytest.mark.parametrize(("args", "seconds"), [
     (["custom", "--start", START, "--goal", "corners"], 2.0),
     (["custom", "--start", START, "--goal", "A1"], 1.0),
+    (["custom", "--start", FULL, "--goal", "corners"], 2.0),  # nearly full, like the issue's 92-node start
     (["grand-supply-line"], 3.0),  # two goals share the time
 ])
 def test_seconds_bounds_the_whole_command_the_finder_included(args: list[str], seconds: float) -> None:

@@ -14,6 +14,8 @@ from ytourney.games.api import Move, MoveKind, move_fault
 from ytourney.games.registry import game_names, get_game
 from ytourney.players.untrusted import plain_move
 
+pytestmark = pytest.mark.usefixtures("memory_cap")  # tests/conftest.py: hostile input, a bounded machine
+
 EXCEPTION_TEXT = re.compile(r"\b\w*(Error|Exception)\b|Traceback|tuple index|object has no attribute")
 
 

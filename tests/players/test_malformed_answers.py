@@ -15,6 +15,8 @@ from ytourney.games.registry import game_names, get_game
 from ytourney.players.spec import create_bot, parse_bot_spec
 from ytourney.tournament.match import Seat, play_game
 
+pytestmark = pytest.mark.usefixtures("memory_cap")  # tests/conftest.py: hostile input, a bounded machine
+
 PLUGINS = Path(__file__).resolve().parents[1] / "fake_plugins" / "malformed.py"
 ROOT = Path(__file__).resolve().parents[2]
 

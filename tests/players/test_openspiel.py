@@ -57,8 +57,8 @@ def test_the_spec_reads_its_options_like_a_built_in() -> None:
 
 @pytest.mark.parametrize("size", [3, 5, 7, 11, 13])
 def test_openspiel_y_numbers_and_plays_the_cells_as_we_do(size: int) -> None:
-    """Action a of OpenSpiel's y on board_size N is our cell a - N*(row) ...: checked by name, legal moves and the
-    winner over random games."""
+    """OpenSpiel's y on board_size N names its actions as our tri:N cells, and agrees with ours on the legal moves
+    and the winner of random games."""
     from ytourney.players.openspiel import spiel_board
 
     board = Y.parse_board(f"tri:{size}")

@@ -85,7 +85,8 @@ def test_gtp_block_reads_every_field_into_enums_and_pickles() -> None:
 
 def test_gtp_command_string_is_split_without_a_shell_and_defaults_hold() -> None:
     settings = engine("{command: \"my-engine --name 'two words'\", grace_seconds: 0}")
-    assert settings == GtpSettings(command=("my-engine", "--name", "two words"), grace_seconds=0.0, game=get_game("y"))
+    assert settings == GtpSettings(command=("my-engine", "--name", "two words"), grace_seconds=0.0, game=get_game("y"),
+                                   name="e")  # named after its player
     assert settings.swap is SwapDialect.NONE and settings.pie_policy is PiePolicy.CENTER
 
 

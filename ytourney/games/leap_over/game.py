@@ -63,7 +63,7 @@ class LeapOverViews(GameViews):
 class LeapOverGame(Game):
     """Leap Over: every move a leap chain over stones of either colour; fill the other side's start triangle."""
 
-    no_progress_plies = 150
+    no_progress_plies = 200
     progress_text = progress.PROGRESS_TEXT
 
     def progress_marks(self, state: State) -> tuple[int, ...]:

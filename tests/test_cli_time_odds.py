@@ -102,6 +102,15 @@ def test_match_player_time_gives_one_player_its_clock(tmp_path: Path) -> None:
     assert "time odds" in result.stdout
 
 
+def test_match_player_time_reaches_a_player_named_by_a_spec_with_options(tmp_path: Path) -> None:
+    """A player named by its spec, 'mcts:playouts=50', holds an '=' that was taken for the end of the name."""
+    out = tmp_path / "m"
+    result = invoke("match", "mcts:playouts=50", "random", "--board", "tri:4", "--games-per-pair", "2",
+                    "--player-time", "mcts:playouts=50=move_seconds=0.5", "--out", str(out), "-q")
+    assert result.exit_code == 0, result.output
+    assert parse_config((out / "match.yaml").read_text()).time_of("mcts:playouts=50").move_seconds == 0.5
+
+
 @pytest.mark.parametrize(("item", "message"), [
     ("nobody=move_seconds=1", "no player is named 'nobody'; expected one of 'random', 'heuristic'"),
     ("random", "expected NAME=KEY=VALUE[,KEY=VALUE...], like fast=move_seconds=0.2"),

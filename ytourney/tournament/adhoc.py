@@ -123,7 +123,9 @@ def add_player_times(entries: Sequence[dict[str, Any]], items: Sequence[str]) ->
     index_of = {str(entry.get("name") or entry.get("bot")): index for index, entry in enumerate(entries)}
     example = "fast=move_seconds=0.2 or slow=game_seconds=60,increment=0.5"
     for item in items:
-        name, sep, rest = item.partition("=")
+        named = max((n for n in index_of if item.strip().startswith(f"{n}=")), key=len, default=None)
+        # a name may hold '=' itself (a player named by its spec, mcts:playouts=500): the longest name that fits
+        name, sep, rest = (named, "=", item.strip()[len(named) + 1:]) if named else item.partition("=")
         if not sep or not name.strip() or not rest.strip():
             raise ConfigError(f"{_SOURCE}: --player-time {item!r}: expected NAME=KEY=VALUE[,KEY=VALUE...], like "
                               f"{example}", source=_SOURCE, value=item)

@@ -64,3 +64,18 @@ def test_a_bot_spec_option_given_twice_is_one_line(tmp_path: Path) -> None:
                                      "'playouts' of bot 'mcts' is given twice in 'mcts:playouts=5,playouts=6'; "
                                      "give it once")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_running_out_of_memory_anywhere_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under `ulimit -v`, solve's fallback to the pure-Python kernel could itself run out of memory in its setup:
+    a MemoryError traceback. Any command that runs out of memory says so in one line, exit 1."""
+    from ytourney.games.solitaire import kernel
+
+    def no_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(kernel.PyKernel, "__init__", no_memory)
+    result = CliRunner().invoke(main, ["solve", "supply-line", "--kernel", "python"])
+    assert result.exit_code == 1 and not isinstance(result.exception, MemoryError)
+    assert result.output.splitlines() == [
+        "Error: ytourney solve ran out of memory (a memory limit such as ulimit -v?); allow it more memory"]

@@ -53,6 +53,9 @@ class YTourneyGroup(click.Group):
         except KeyboardInterrupt:  # Ctrl-C in a command without its own handling (solve, gtp, a report)
             click.echo("ytourney: interrupted by SIGINT", err=True)
             ctx.exit(130)  # the shell's code for it, as `run` and `play` exit, not click's 'Aborted!' and 1
+        except MemoryError as err:  # a memory limit (ulimit -v): the stack is unwound, so there is memory to say it
+            raise click.ClickException(f"ytourney {ctx.invoked_subcommand} ran out of memory (a memory limit such as "
+                                       "ulimit -v?); allow it more memory") from err
         except BrokenPipeError:
             silence_stdout()  # the reader went away (`| head`): nothing to say to anyone
             ctx.exit(1)

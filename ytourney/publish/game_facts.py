@@ -33,6 +33,11 @@ def move_count(record: GameRecord) -> int:
     return plies - max(0, min(plies, record.handicap) - 1)
 
 
+def moves_text(count: int) -> str:
+    """'1 move', '12 moves'."""
+    return f"{count} move" if count == 1 else f"{count} moves"
+
+
 def result_sentence(record: GameRecord) -> str:
     """The game page's result in words, from the game's views: who won and how, or the draw, and its length."""
     game = record.game_rules
@@ -42,11 +47,11 @@ def result_sentence(record: GameRecord) -> str:
     if record.termination.is_adjudicated:  # the rule that ended it, in the reason's words
         detail = record.reason.removeprefix("adjudicated: ") or record.termination.value
         who = "Draw" if record.winner is None else f"{name}{seat} wins"
-        return f"{who} by adjudication after {plies} moves: {detail}"
+        return f"{who} by adjudication after {moves_text(plies)}: {detail}"
     if record.winner is None:
         text = game.views.result_text(None, None, Outcome(None, record.termination, record.score, record.reason))
-        return f"{text[:1].upper()}{text[1:]} after {plies} moves"
+        return f"{text[:1].upper()}{text[1:]} after {moves_text(plies)}"
     text = f"{name}{seat} wins {game.views.win_text(record.termination, record.rules)}"
     if record.score is not None:
         text += f", score {score_text(record.score)}"
-    return f"{text} after {plies} moves"
+    return f"{text} after {moves_text(plies)}"

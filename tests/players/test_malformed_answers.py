@@ -4,6 +4,7 @@ and its reason is in words (never an exception's text)."""
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -52,3 +53,25 @@ def test_the_gtp_server_refuses_a_disguised_move_of_a_plugin(name: str) -> None:
     first = done.stdout.split("\n\n")[0]
     assert first.startswith("? bot answered an illegal move: ") and "no node of" in first, first
     assert "Error" not in first
+
+
+@pytest.mark.parametrize("name", ["quinta", "sexta", "singularity", "leap-over", "tetra", "aliens-amazons"])
+def test_an_engine_answer_in_a_move_game_is_named_a_move_and_its_fault_in_words(name: str) -> None:
+    """Slide and jump games answer moves, not cells; a capture written where the game has none is that fault."""
+    from ytourney.errors import YTourneyError
+    from ytourney.players.gtp.engine import GtpBot
+    from ytourney.players.gtp.settings import GtpSettings
+
+    game = get_game(name)
+    board = game.parse_board(game.default_board)
+    state = game.new_state(board, game.parse_rules(None))
+    rng = random.Random(3)
+    while all(move.kind.value == "place" for move in state.legal_moves() if move.path):  # past a placing phase
+        state.play(rng.choice([move for move in state.legal_moves() if move.path]))
+    assert not state.is_over
+    bot = GtpBot(GtpSettings(command=("unused",), game=game, name="e"))
+    for answer, words in [("hello", "'hello', which is not a move"), ("z9", "unknown node" if name in ("quinta", "sexta", "tetra") else ""),
+                          ("B1-A1xF1", "capture" if name in ("quinta", "sexta", "tetra", "aliens-amazons") else "")]:
+        with pytest.raises(YTourneyError) as refused:
+            bot._answer_to_action(answer, state.copy(), "genmove b", False)
+        assert words in str(refused.value) and "not a cell" not in str(refused.value), str(refused.value)

@@ -87,7 +87,7 @@ def from_engine_cell(board: Board, token: str, rows: str = NORMAL_ROWS) -> int:
     flipped = renames_rows(board, rows)
     index = board.index_of(renumbered(board, name) if flipped else name)
     if index is None:
-        if board.kind is BoardKind.KADON:
+        if board.kind is not BoardKind.TRI:  # row orders are a tri board's
             raise NotationError(f"{token!r} is not a cell of board {board.spec!r}")
         shape = "row 1 the top corner, row r holding r cells" if flipped else "row 1 the long edge"
         raise NotationError(f"{token!r} is not a cell of board {board.spec!r} (rows {rows!r}: {shape})")

@@ -4,14 +4,13 @@ it. Moves travel in their game's notation (`game.format_move`/`game.parse_move`)
 
 from __future__ import annotations
 
-import functools
 import random
 import re
 
 from collections.abc import Sequence
 
 from ytourney.boards.board import Board
-from ytourney.errors import NotationError, YTourneyError
+from ytourney.errors import NotationError
 from ytourney.games.api import Color, Game, Move, MoveKind, State, Termination
 from ytourney.games.dialect import GENERIC_DIALECT, EngineDialect
 from ytourney.players.gtp.settings import FirstColor, GtpSettings, PiePolicy, RowOrder, SwapDialect, SwapStyle
@@ -35,25 +34,26 @@ def to_engine_move(game: Game, board: Board, move: Move, rows: str = RowOrder.NO
     return dialect.to_engine_text(board, game.format_move(board, move), rows)
 
 
-def from_engine_move(game: Game, board: Board, token: str, rows: str = RowOrder.NORMAL.value) -> Move:
-    """Our Move for the engine's text of one, under the `rows` dialect; NotationError when it names none."""
+def from_engine_move(game: Game, board: Board, token: str, rows: str = RowOrder.NORMAL.value,
+                     placing: bool = True) -> Move:
+    """Our Move for the engine's text of one, under the `rows` dialect; NotationError when it names none (a lone
+    name that is no cell, in the dialect's words, where moves are `placing` a stone on a cell)."""
     dialect = game.engine_dialect()
+    rows = RowOrder(rows).value
     text = dialect.from_engine_text(board, token.strip(), rows)
     try:
         return game.parse_move(board, text)
     except NotationError:
-        if VERTEX.fullmatch(token.strip().lower()):
+        if placing and VERTEX.fullmatch(token.strip().lower()):
             dialect.from_engine_cell(board, token, rows)  # a name with no cell: say so in the dialect's words
         raise
 
 
-@functools.lru_cache(maxsize=64)
-def places_cells(game: Game, board: Board) -> bool:
-    """True when a bare node name is a move of `game` on `board` (a placement game): answers are then 'cells'."""
-    try:
-        return game.parse_move(board, board.names[0]).kind is MoveKind.PLACE
-    except YTourneyError:
-        return False
+def places_cells(state: State) -> bool:
+    """True when every move of `state` places a stone on a cell (a placement game, Aliens and Amazons' placing
+    phase): an engine's answer is then a 'cell', else a 'move' (a slide, a jump chain)."""
+    moves = [move for move in state.legal_moves() if move.path]
+    return bool(moves) and all(move.kind is MoveKind.PLACE for move in moves)
 
 
 def to_engine_color(color: Color, first_color: str = FirstColor.BLACK.value, recolored: bool = False) -> str:

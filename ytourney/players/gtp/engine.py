@@ -295,10 +295,10 @@ class GtpBot:
             raise EngineProtocolError(f"{name} answered {command!r} with nothing: an empty '=' names no move")
         else:
             if not MOVE_TOKEN.fullmatch(token):
-                noun = "cell" if places_cells(self.game, board) else "move"
+                noun = "cell" if places_cells(seen) else "move"
                 raise EngineProtocolError(f"{name} answered {command!r} with {clip(text)!r}, which is not a {noun}")
             try:
-                move = from_engine_move(self.game, board, token, self.settings.rows)
+                move = from_engine_move(self.game, board, token, self.settings.rows, places_cells(seen))
             except NotationError as err:
                 raise IllegalAnswerError(f"{name} answered {token!r} to {command!r}: {err}") from err
         if move.is_swap:

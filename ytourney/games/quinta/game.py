@@ -37,6 +37,10 @@ class QuintaGame(SlideGame):
     notation_example = "A5-E5 (a slide along a line)"
     own_bots: ClassVar[Mapping[str, str]] = {"heuristic": "ytourney.games.quinta.bots:HeuristicBot"}
     ladder: ClassVar[tuple[str, ...]] = ("random", "heuristic", "mcts")
+    bot_notes: ClassVar[Mapping[str, str]] = {
+        "heuristic": "won 40/40 against random at 0.2 s a move; games last about 10 plies",
+        "mcts": "won 38/40 against heuristic at 0.2 s a move (95% interval 83-99%); games last about 25 plies",
+    }
     rule_options: ClassVar[Mapping[str, RuleOption]] = {
         "pie": RuleOption(bool, False, "the second player may take the first move (not in the rulebook)"),
         "corners": RuleOption(str, "black", "whose pairs stand on the corners and side middles at the start",

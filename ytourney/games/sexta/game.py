@@ -37,6 +37,10 @@ class SextaGame(SlideGame):
     notation_example = "B1-B5 (a slide along a line)"
     own_bots: ClassVar[Mapping[str, str]] = {"heuristic": "ytourney.games.sexta.bots:HeuristicBot"}
     ladder: ClassVar[tuple[str, ...]] = ("random", "heuristic", "mcts")
+    bot_notes: ClassVar[Mapping[str, str]] = {
+        "heuristic": "won 40/40 against random at 0.2 s a move; games last about 26 plies",
+        "mcts": "won 35/40 against heuristic at 0.2 s a move (95% interval 74-95%); games last about 14 plies",
+    }
     rule_options: ClassVar[Mapping[str, RuleOption]] = {
         "pie": RuleOption(bool, False, "the second player may take the first move (not in the rulebook)"),
         "start": RuleOption(str, "between", "which every-other perimeter nodes start: between (DESIGN) or corners",

@@ -58,6 +58,11 @@ class TetraGame(Game):
     has_draws = True
     own_bots: ClassVar[Mapping[str, str]] = {"heuristic": "ytourney.games.tetra.bots:HeuristicBot"}
     ladder: ClassVar[tuple[str, ...]] = ("random", "heuristic", "mcts")
+    bot_notes: ClassVar[Mapping[str, str]] = {
+        "heuristic": "won 40/40 against random at 0.2 s a move; games last about 8 plies",
+        "mcts": ("scored 20/40 against heuristic at 0.2 s a move: without the pie the first player wins by force in "
+                 "7 plies and both find it (docs/games/tetra.md); games last about 6 plies, the loser resigning"),
+    }
     rule_options: ClassVar[Mapping[str, RuleOption]] = {
         "pie": RuleOption(bool, False, "the second player may take the first stone (not in the rulebook)"),
         "bridge_lines": RuleOption(bool, True, "four stones on a line of bridges also win (the figures' third kind)"),

@@ -40,10 +40,13 @@ def test_games_openspiel_lacks_and_unknown_bots_are_refused_in_one_line() -> Non
         parse_bot_spec("openspiel:alphazero", Y)
 
 
-pyspiel = pytest.importorskip("pyspiel")  # every test below needs OpenSpiel (CI installs the extra)
+@pytest.fixture
+def spiel() -> object:
+    """OpenSpiel, for the tests that play it (CI installs the extra; without it only they are skipped)."""
+    return pytest.importorskip("pyspiel")
 
 
-def test_the_spec_reads_its_options_like_a_built_in() -> None:
+def test_the_spec_reads_its_options_like_a_built_in(spiel: object) -> None:
     spec = parse_bot_spec("openspiel:mcts;simulations=500;uct_c=2;seed=1", Y)
     assert spec.kind is BotKind.OPENSPIEL and dict(spec.options) == {"simulations": 500, "uct_c": 2.0, "seed": 1}
     assert str(spec) == "openspiel:mcts:seed=1,simulations=500,uct_c=2.0"
@@ -56,7 +59,7 @@ def test_the_spec_reads_its_options_like_a_built_in() -> None:
 
 
 @pytest.mark.parametrize("size", [3, 5, 7, 11, 13])
-def test_openspiel_y_numbers_and_plays_the_cells_as_we_do(size: int) -> None:
+def test_openspiel_y_numbers_and_plays_the_cells_as_we_do(spiel: object, size: int) -> None:
     """OpenSpiel's y on board_size N names its actions as our tri:N cells, and agrees with ours on the legal moves
     and the winner of random games."""
     from ytourney.players.openspiel import spiel_board
@@ -77,7 +80,7 @@ def test_openspiel_y_numbers_and_plays_the_cells_as_we_do(size: int) -> None:
 
 @pytest.mark.parametrize("board", ["tri:5", "tri:7"])
 @pytest.mark.parametrize("seat", [0, 1])
-def test_openspiel_mcts_plays_refereed_games_against_random(board: str, seat: int) -> None:
+def test_openspiel_mcts_plays_refereed_games_against_random(spiel: object, board: str, seat: int) -> None:
     mcts = Seat("openspiel", create_bot(parse_bot_spec("openspiel:mcts;simulations=300", Y), 1))
     rnd = Seat("random", create_bot(parse_bot_spec("random", Y), 2), trusted=True)
     wins = 0
@@ -92,7 +95,7 @@ def test_openspiel_mcts_plays_refereed_games_against_random(board: str, seat: in
     assert wins >= 1  # 300 simulations a move beat random on these boards
 
 
-def test_a_plugin_subclassing_the_adapter_plays_a_match_through_the_cli(tmp_path: Path) -> None:
+def test_a_plugin_subclassing_the_adapter_plays_a_match_through_the_cli(spiel: object, tmp_path: Path) -> None:
     out = tmp_path / "m"
     result = CliRunner().invoke(main, ["match", "openspiel:mcts;simulations=50", f"{PLUGIN}:SpielRandom",
                                        "--board", "tri:5", "--games-per-pair", "2", "--out", str(out), "-q"])
@@ -108,7 +111,7 @@ def test_a_plugin_subclassing_the_adapter_plays_a_match_through_the_cli(tmp_path
     ("tri:5", {"misere": True}, 0, "OpenSpiel's 'y' cannot play these rules: it has no misère rule"),
     ("tri:5", {"pie": False}, 2, "OpenSpiel's 'y' has no handicap stones"),
 ])
-def test_boards_rules_and_handicaps_openspiel_lacks_are_refused_in_words(board: str, rules: dict | None,
+def test_boards_rules_and_handicaps_openspiel_lacks_are_refused_in_words(spiel: object, board: str, rules: dict | None,
                                                                          handicap: int, words: str) -> None:
     variant_board, variant_rules = Y.parse_board(board), Y.parse_rules(rules)
     bot = create_bot(parse_bot_spec("openspiel:mcts;simulations=10", Y), 1)

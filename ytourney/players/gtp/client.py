@@ -114,7 +114,8 @@ class GtpClient:
                 f"{self.name} answered {before!r} twice: {clip(response.text)!r} came as the answer to {command!r}, "
                 f"which answers nothing (GTP gives one response per command)")
         if verb == "genmove" and not response.text and before.split()[0] in SILENT_COMMANDS:
-            if not self._more_before(min(deadline, time.monotonic() + SECOND_ANSWER_SECONDS)):  # no answer follows: the genmove itself answered nothing
+            # no line follows: the genmove itself answered nothing (a late second answer has the genmove's behind it)
+            if not self._more_before(min(deadline, time.monotonic() + SECOND_ANSWER_SECONDS)):
                 raise EngineProtocolError(f"{self.name} answered {command!r} with nothing: an empty '=' names no move")
             raise EngineProtocolError(
                 f"{self.name} answered {before!r} twice: its second, empty answer came as the answer to {command!r} "

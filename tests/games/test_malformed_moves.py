@@ -97,3 +97,19 @@ def test_every_kind_a_game_lacks_is_refused_in_words(name: str) -> None:
             assert answer.is_pass and game.has_passes or answer.is_pass and not state.is_legal(answer)
             continue
         assert_words(answer)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_legal_move_with_numpy_integer_nodes_is_that_move(name: str) -> None:
+    """np.int64 nodes (from argmax, or a board array) are whole numbers: Y took an np.int64 cell index, but every
+    game refused Move.place(np.int64(n)) as 'an object of type int64, which is no node'."""
+    import numpy as np
+
+    game, board, state = start(name)
+    for legal in [m for m in state.legal_moves() if m.path][:10]:
+        numpy_nodes = Move(legal.kind, tuple(np.int64(n) for n in legal.path),
+                           None if legal.capture is None else np.int64(legal.capture))
+        answer = plain_move(game, board, numpy_nodes)
+        assert answer == legal and all(type(n) is int for n in answer.path)
+        assert all(type(n) is int for n in game.coerce_move(board, numpy_nodes).path)
+    assert "which is no node" in plain_move(game, board, Move(MoveKind.PLACE, (np.bool_(True),)))

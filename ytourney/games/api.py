@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import abc
 import enum
+import numbers
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
@@ -124,6 +126,18 @@ def _shown(value: object) -> str:
     if type(value) is str:
         return repr(value if len(value) <= 40 else value[:40] + "...")
     return f"an object of type {type(value).__name__}"
+
+
+def _whole(node: object) -> object:
+    """A node given as another integer type (numpy's int64, from argmax or a board array) as an int, read once; any
+    other value as it is, for `move_fault` to name (a bool is no node)."""
+    try:
+        if type(node) is int or isinstance(node, bool) or not isinstance(node, numbers.Integral):
+            return node
+        value = operator.index(node)
+    except Exception:  # noqa: BLE001 - a foreign value whose checks fail stays as it is, and is refused
+        return node
+    return value if type(value) is int else node
 
 
 def move_fault(board: Board, move: object) -> str | None:
@@ -381,10 +395,12 @@ class Game(abc.ABC):
         return parsed
 
     def coerce_move(self, board: Board, answer: object) -> Move:
-        """A bot's answer as a Move: a Move (its every node checked for type and range, `move_fault`) or its
-        notation; anything else is an IllegalMoveError saying why in words."""
+        """A bot's answer as a Move: a Move (its nodes as ints, numpy's included, each checked for type and range,
+        `move_fault`) or its notation; anything else is an IllegalMoveError saying why in words."""
         if isinstance(answer, str):
             return self.parse_move(board, answer)
+        if isinstance(answer, Move) and type(answer.path) is tuple:  # integer nodes of any type as ints, once
+            answer = Move(answer.kind, tuple(_whole(node) for node in answer.path), _whole(answer.capture))
         fault = move_fault(board, answer)
         if fault is not None:
             raise IllegalMoveError(fault)

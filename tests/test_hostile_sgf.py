@@ -79,6 +79,12 @@ def test_encodings_charsets_and_names_with_spaces_are_read(tmp_path: Path, conte
     assert black_name(out) == name
 
 
+def test_a_pgn_file_is_named_as_pgn(tmp_path: Path) -> None:
+    """`--pgn-out` files (time-odds games among them) were refused as "not readable SGF at line 1: unexpected '['"."""
+    refused(tmp_path, '[Event "m"]\n[Site "ytourney"]\n[Result "1-0"]\n\n1. c1 a3 1-0\n',
+            "this is PGN (it opens with a tag such as [Event \"...\"]); import reads SGF only")
+
+
 @pytest.mark.parametrize(("content", "said"), [
     (game(black="José", extra="CA[UTF-8]").encode("latin-1"), "CA[UTF-8]"),
     (codecs.BOM_UTF8 + game(black="José").encode("latin-1"), "UTF-8 (by its byte-order mark)"),

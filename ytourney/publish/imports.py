@@ -96,7 +96,11 @@ def read_sourced(files: Sequence[Path]) -> list[tuple[GameRecord, str]]:
     sourced: list[tuple[GameRecord, str]] = []
     for file in files:
         raw = read_file(file, SGF_BYTES, error=RecordError) or b""  # bounded; a FIFO or device is refused
-        games = read_sgf_games(decoded(raw, str(file)), str(file), limit=MAX_IMPORT_GAMES - len(sourced))
+        text = decoded(raw, str(file))
+        if text.lstrip().startswith("[") and "(;" not in text[:4096]:  # PGN (`--pgn-out`, `export --format pgn`)
+            raise RecordError(f"{file}: this is PGN (it opens with a tag such as [Event \"...\"]); import reads SGF "
+                              "only: `ytourney export DIR --format sgf` writes a results folder's games as SGF")
+        games = read_sgf_games(text, str(file), limit=MAX_IMPORT_GAMES - len(sourced))
         sourced += ((record, str(file)) for record in games)
     return sourced
 

@@ -46,6 +46,19 @@ def test_a_pool_of_two_games_is_refused_naming_the_folders_and_games(tmp_path: P
     assert "Traceback" not in out and not (tmp_path / "site").exists()
 
 
+def test_a_pool_of_one_file_holding_two_games_names_both_games_once(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """It said "'mixed.jsonl' holds tetra; 'mixed.jsonl' holds y", as if two files."""
+    monkeypatch.chdir(tmp_path)
+    make_results(tmp_path / "ys", sample_records(), name="ys")
+    make_results(tmp_path / "others", played(OTHER_GAMES[0]), name="others")
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text("".join(invoke("export", folder)[1] for folder in ("ys", "others")), encoding="utf-8")
+    code, out = invoke("ratings", "mixed.jsonl", "--pool")
+    assert code == 1, out
+    assert f"but 'mixed.jsonl' holds y and {OTHER_GAMES[0]}; leave out --pool" in out
+
+
 def test_without_pool_each_game_gets_its_own_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     make_results(tmp_path / "ys", sample_records(), name="ys")

@@ -204,8 +204,15 @@ def refuse_pool_across_games(variants: Sequence[tuple[LeagueKey, Sequence[Source
         folders = games.setdefault(variant.game.name, [])
         folders += [str(source.path) for source in held if str(source.path) not in folders]
     if len(games) > 1:
-        listed = "; ".join(f"{', '.join(repr(folder) for folder in folders)} hold{'s' if len(folders) == 1 else ''} "
-                           f"{name}" for name, folders in games.items())
+        held: dict[str, list[str]] = {}  # a folder's games: a JSON-lines file may hold several
+        for name, folders in games.items():
+            for folder in folders:
+                held.setdefault(folder, []).append(name)
+        if any(len(names) > 1 for names in held.values()):
+            listed = "; ".join(f"{folder!r} holds {' and '.join(names)}" for folder, names in held.items())
+        else:
+            listed = "; ".join(f"{', '.join(repr(folder) for folder in folders)} "
+                               f"hold{'s' if len(folders) == 1 else ''} {name}" for name, folders in games.items())
         raise ReportError(f"--pool rates one game's boards and rules sets together, but {listed}; leave out --pool "
                           "for one table per game, or give one game's folders")
 

@@ -14,13 +14,12 @@ from ytourney.players.spec import BotKind
 from ytourney.stats.handicap import HandicapMode
 from ytourney.stats.ratings import RatingSettings
 from ytourney.tournament.config import (
-    OpeningOrder,
-    OpeningSettings,
     ScheduleFormat,
     derive_seed,
     load_config,
     parse_config,
 )
+from ytourney.tournament.config_openings import OpeningOrder, OpeningSettings
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -120,7 +119,7 @@ def test_errors_carry_source_key_path_value_and_expectation(tmp_path: Path) -> N
         ("players: [random, {name: e, gtp: {command: [e], swap: maybe}}]\n", "players[1].gtp.swap", "maybe",
          "one of none, genmove, play"),
         ("players: [random, {name: m, bot: nowhere/bot.py:Bot}]\n", "players[1].bot", "nowhere/bot.py",
-         "an existing file"),
+         "an existing regular file"),
     ]
     for text, key_path, value, expected in cases:
         path = write(tmp_path, "name: x\n" + text)
@@ -217,7 +216,9 @@ def test_reading_without_files_keeps_named_paths_as_written(tmp_path: Path) -> N
         ("name: x\nplayers: [random, {name: e, gtp: {command: [e], cwd: no/such/dir}}]\n",
          "players[1].gtp.cwd: directory 'no/such/dir' not found"),
         ("name: x\nschedule: {openings: {random_plies: 2}}\nplayers: [random, heuristic]\n",
-         "schedule.openings: openings are for games without the pie rule; set rules.pie: false"),
+         "schedule.openings.random_plies: random plies are for games without the pie rule; set rules.pie: false"),
+        ("name: x\nschedule: {openings: lines.txt}\nplayers: [random, heuristic]\n",
+         "schedule.openings.file: opening lines are for games without the pie rule; set rules.pie: false"),
         (("name: x\nrules: {pie: false}\nschedule: {openings: {random_plies: 2, file: a.txt}}\n"
           "players: [random, heuristic]\n"), "schedule.openings: expected exactly one of 'file'"),
         ("name: x\nrules: {pie: false}\nschedule: {openings: missing.txt}\nplayers: [random, heuristic]\n",

@@ -284,6 +284,8 @@ _FLAGS = (("handicap.max_level", "--max-level"), ("handicap", "--handicap"), ("b
           ("seed", "--seed"), ("name", "--name"), ("adjudication.resign", "--resign"),
           ("adjudication.draw", "--draw"))
 """Config key paths (a prefix matches) and the `match` option that sets them, most specific first."""
+_ADVICE = (("set rules.pie: false", "give --no-pie"), ("set handicap.mode: none", "leave out --handicap"))
+"""A config error's advice in config keys, and the same advice in `match` options."""
 
 
 def _in_flags(err: ConfigError, source: str, players: Sequence[str], overridden: bool,
@@ -306,6 +308,8 @@ def _in_flags(err: ConfigError, source: str, players: Sequence[str], overridden:
     else:
         where = next((flag + (key[len(path):].replace(".", " ", 1) if path.startswith("adjudication.") else "")
                       for path, flag in (*rule_flags, *_FLAGS) if key == path or key.startswith(path + ".")), key)
+    for advice, flag_advice in _ADVICE:
+        rest = rest.replace(advice, flag_advice)
     message = f"{_SOURCE}: {where}{rest}"
     if key == "handicap.level" and "<=" in rest:
         message += "; give --max-level to play higher levels"

@@ -27,10 +27,9 @@ import yaml
 
 from ytourney.errors import BotSpecError, ConfigError, YTourneyError
 from ytourney.boards.board import Board
-from ytourney.games.api import Game, Move
+from ytourney.games.api import Game
 from ytourney.games.legacy import game_key, game_of
 from ytourney.games.registry import game_names, get_game
-from ytourney.games.replay import ReplayError, replay
 from ytourney.games.variant import Variant
 from ytourney.players.clock import TimeControl
 from ytourney.players.spec import BotKind, BotSpec, parse_bot_spec
@@ -46,6 +45,7 @@ from ytourney.tournament.config_fields import (
     close_hint,
     load_yaml,
 )
+from ytourney.tournament.config_openings import OpeningSettings, opening_key, read_openings
 from ytourney.tournament.config_sections import (
     read_gtp,
     read_handicap,
@@ -71,7 +71,6 @@ NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
 _TOP_KEYS = ("name", "game", "board", "rules", "schedule", "handicap", "time", "adjudication", "ratings", "workers",
              "seed", "fault_limit", "memory_mb", "players")
 _SCHEDULE_KEYS = ("format", "games_per_pair", "challenger", "openings", "sprt", "rounds", "tiebreak_games")
-_OPENING_KEYS = ("file", "random_plies", "order")
 _PLAYER_KEYS = ("name", "bot", "gtp", "time")
 _UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Unicode categories a name may not hold: controls (NUL, ESC and so terminal escape codes), invisible format
@@ -91,23 +90,6 @@ class ScheduleFormat(str, enum.Enum):
     def in_rounds(self) -> bool:
         """True for the formats whose next round is paired from the results of the rounds before it."""
         return self in (ScheduleFormat.SWISS, ScheduleFormat.KNOCKOUT)
-
-
-class OpeningOrder(str, enum.Enum):
-    """How opening lines are handed out to game pairs."""
-
-    SEQUENTIAL = "sequential"
-    RANDOM = "random"
-
-
-@dataclass(frozen=True)
-class OpeningSettings:
-    """Openings for games without the pie rule: lines from a file, or N random plies; a pair of games shares one."""
-
-    lines: tuple[tuple[Move, ...], ...] = ()
-    file: str | None = None
-    random_plies: int = 0
-    order: OpeningOrder = OpeningOrder.SEQUENTIAL
 
 
 @dataclass(frozen=True)
@@ -535,57 +517,7 @@ class _ConfigReader(FieldReader):
 
     def openings(self, value: Any, board: Board, rules: Any, handicap: HandicapSettings) -> OpeningSettings:
         """Opening lines from a file, or random plies."""
-        path = "schedule.openings"
-        if isinstance(value, str):
-            value = {"file": value}
-        section = self.mapping(value, path, _OPENING_KEYS)
-        if rules.pie:
-            raise self.error(path, "openings are for games without the pie rule; set rules.pie: false",
-                             value=value, expected="no openings with the pie rule")
-        if handicap.mode is not HandicapMode.NONE:
-            raise self.error(path, "openings are for even games; set handicap.mode: none",
-                             value=value, expected="no openings with handicaps")
-        if ("file" in section) == ("random_plies" in section):
-            expected = "exactly one of 'file' (opening lines) or 'random_plies' (a number)"
-            raise self.error(path, f"expected {expected}", value=value, expected=expected)
-        order = self.choice(section.get("order", "sequential"), f"{path}.order", OpeningOrder)
-        if "random_plies" in section:
-            plies = self.integer(section["random_plies"], f"{path}.random_plies", at_least=1,
-                                 at_most=max(1, board.num_cells // 2))
-            return OpeningSettings(random_plies=plies, order=order)
-        name = self.text(section["file"], f"{path}.file")
-        found = self.existing(name, f"{path}.file", "opening file")
-        if found is None:
-            return OpeningSettings(file=name, order=order)
-        lines = self.opening_lines(found, name, board, rules)
-        return OpeningSettings(lines=lines, file=str(found), order=order)
-
-    def opening_lines(self, file: Path, name: str, board: Board, rules: Any) -> tuple[tuple[Move, ...], ...]:
-        """Parse and check an opening file: one line of move tokens each; '#' starts a comment."""
-        path, expected = "schedule.openings.file", "a file of opening lines, one line of moves each"
-        try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise self.error(path, f"cannot read {name!r}: {err}", value=name, expected=expected) from err
-        game = self.game_played
-        lines: list[tuple[Move, ...]] = []
-        for number, raw in enumerate(text.splitlines(), start=1):
-            tokens = raw.split("#", 1)[0].replace(",", " ").split()
-            if not tokens:
-                continue
-            try:  # openings are for games without the pie rule, so a swap in one is refused as illegal
-                state = replay(game, board, rules, 0, tokens)
-            except ReplayError as err:
-                raise self.error(path, f"{name} line {number}: {err.token!r}: {err.__cause__ or err}",
-                                 value=err.token, expected="a legal move") from err
-            moves = list(state.history)
-            if state.is_over:
-                raise self.error(path, f"{name} line {number}: the opening already ends the game", value=raw,
-                                 expected="an opening that leaves the game open")
-            lines.append(tuple(moves))
-        if not lines:
-            raise self.error(path, f"{name} holds no opening lines", value=name, expected=expected)
-        return tuple(lines)
+        return read_openings(self, value, self.game_played, board, rules, handicap.mode is not HandicapMode.NONE)
 
     def canonical(self, top: Mapping[str, Any], name: str, game: Game, board: Board, rules: Any,
                   schedule: ScheduleSettings,
@@ -643,8 +575,3 @@ class _ConfigReader(FieldReader):
             key["adjudication"] = adjudication.to_dict()
         key |= game_key(game.name)  # Y folders written before games existed keep their key
         return json.dumps(key, sort_keys=True, default=str)
-
-
-def opening_key(move: Move) -> str:
-    """A move as the opening digest spells it: its nodes joined by '-' (a cell index alone, as before games)."""
-    return "-".join(map(str, move.path)) if move.path else move.kind.value

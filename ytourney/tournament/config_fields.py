@@ -11,6 +11,7 @@ import enum
 import math
 import operator
 import re
+import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -18,6 +19,7 @@ from typing import Any, TypeVar
 import yaml
 
 from ytourney.errors import ConfigError
+from ytourney.safe_files import kind_of
 
 Choice = TypeVar("Choice", bound=enum.Enum)
 
@@ -327,9 +329,17 @@ class FieldReader:
         if not self.require_files:
             return None
         found = self.resolve(relative)
-        if found is None or not (found.is_dir() if folder else found.is_file()):
+        kind = "an existing folder" if folder else "an existing regular file"
+        if found is None:
             places = " and ".join(repr(p) for p in dict.fromkeys([str(self.base_dir), str(Path.cwd())]))
-            kind = "an existing folder" if folder else "an existing file"
             raise self.error(path, f"{what} {relative!r} not found (looked in {places})", value=relative,
+                             expected=kind)
+        try:
+            mode = found.stat().st_mode
+        except OSError as err:
+            raise self.error(path, f"{what} {relative!r} cannot be read: {err.strerror or err}", value=relative,
+                             expected=kind) from err
+        if not (stat.S_ISDIR(mode) if folder else stat.S_ISREG(mode)):  # a device or FIFO is never read
+            raise self.error(path, f"{what} {relative!r} is {kind_of(mode)}; expected {kind}", value=relative,
                              expected=kind)
         return found

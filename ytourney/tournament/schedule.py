@@ -34,12 +34,12 @@ from ytourney.stats.elo_sprt import EloSprt, EloSprtSettings, EloSprtState
 from ytourney.stats.handicap import HandicapMode, HandicapPlanner, round_level
 from ytourney.stats.sprt import Sprt, SprtState, game_result
 from ytourney.tournament.config import (
-    OpeningOrder,
     ScheduleFormat,
     TournamentConfig,
     derive_seed,
     pair_count,
 )
+from ytourney.tournament.config_openings import OpeningOrder
 
 StopCondition = Callable[[GameRecord], bool]
 """Told each result (stored ones first, in completion order); returns True once no more games should start.

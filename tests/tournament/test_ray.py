@@ -109,7 +109,7 @@ class KillOnce:
 @pytest.mark.slow
 def test_killed_actor_mid_run_loses_and_doubles_no_game(ray: Any, tmp_path: Path) -> None:
     cfg = make(tmp_path, "  - {name: a, bot: 'mcts:seconds=0.01'}\n  - {name: b, bot: 'mcts:seconds=0.01'}\n",
-               games=8, board="tri:4")
+               games=8, board="tri:4", extra="adjudication: off\n")  # every game played out to its connection
     executors: list[KillOnce] = []
 
     def factory(context: TournamentContext, workers: int) -> KillOnce:

@@ -242,3 +242,21 @@ def test_planned_counts_a_tie_break_as_soon_as_the_tied_match_is_stored() -> Non
         scheduler.record(result(task, cfg, 0))  # the first seat wins both: 1-1
     assert scheduler.planned == 4
     assert len(drain_round(scheduler)) == 2
+
+
+def test_the_scheduler_plans_again_only_when_results_were_stored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Swiss that cannot pair its next round searches for a pairing up to PAIRING_BUDGET steps (seconds with many
+    players): asked again for a game at the end, the scheduler must not search again over the same results."""
+    import ytourney.tournament.round_scheduler as round_scheduler
+
+    cfg = config(4, "{format: swiss, rounds: 2, games_per_pair: 1}")
+    calls = []
+    real = round_scheduler.plan_rounds
+    monkeypatch.setattr(round_scheduler, "plan_rounds", lambda *args: calls.append(1) or real(*args))
+    scheduler = RoundScheduler(cfg)
+    while batch := drain_round(scheduler):
+        for task in batch:
+            scheduler.record(result(task, cfg, 0))
+    rounds = len(calls)
+    assert rounds == 3  # the start, and once after each complete round
+    assert scheduler.next_item() is None and scheduler.next_item() is None and len(calls) == rounds

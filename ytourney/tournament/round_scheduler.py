@@ -57,6 +57,7 @@ class RoundScheduler:
         self._faults.fresh_start()
         self._handed: set[int] = set()  # handed out, not yet recorded
         self.plan = plan_rounds(config, self._results)
+        self._planned_from = len(self._results)  # the plan is a function of the results: planned again when they grow
         self._queue = list(reversed(self.plan.open_games))
 
     @property
@@ -111,8 +112,9 @@ class RoundScheduler:
 
     def _plan_when_stored(self) -> None:
         """Plan the next round (or tie-break stage) once every game handed out is stored."""
-        if not self._queue and not self._handed:
+        if not self._queue and not self._handed and len(self._results) != self._planned_from:
             self.plan = plan_rounds(self.config, self._results)
+            self._planned_from = len(self._results)
             self._queue = [slot for slot in reversed(self.plan.open_games) if slot.id not in self._results]
 
 

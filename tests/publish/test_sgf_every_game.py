@@ -206,3 +206,12 @@ def test_two_rule_settings_are_named_as_the_cli_names_rules(tmp_path: Path) -> N
     assert result.exit_code == 1 and f"max_plies={low}" in result.stderr and f"max_plies={low + 1}" in result.stderr
     assert "Rules(" not in result.stderr and "g1.sgf" in result.stderr and "g2.sgf" in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("name", [name for name, game in GAMES.items() if not game.has_handicap])
+def test_a_handicap_in_a_game_without_a_ladder_is_refused_naming_ha(name: str) -> None:
+    """HA[2] on a Tetra game was blamed on a config ("the games' handicap cannot be used: expected handicap: {mode:
+    none}") that the user never wrote."""
+    with pytest.raises(RecordError, match=rf"^x\.sgf: HA\[2\]: {re.escape(name)} has no handicap ladder; expected "
+                                          r"HA\[0\] or no HA$"):
+        read_sgf_games(forfeit_sgf(GAMES[name], GAMES[name].title, "HA[2]"), "x.sgf")

@@ -440,6 +440,8 @@ def game_from_sgf(nodes: Sequence[Node], source: str) -> GameRecord:
         raise RecordError(f"{source}: {err}") from err
     rules = _rules_of(game, _one(root, "RU"), source)
     handicap = _number(root, "HA", source) or 0
+    if handicap and not game.has_handicap:
+        raise RecordError(f"{source}: HA[{handicap}]: {game.name} has no handicap ladder; expected HA[0] or no HA")
     if handicap > 0 and game.rules_dict(rules).get("pie") is False:  # written without it (no pie in a handicap
         rules = game.parse_rules({**game.rules_dict(rules), "pie": True})  # game): read as the tournament's default
     tokens: list[str] = []

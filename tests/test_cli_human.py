@@ -124,6 +124,14 @@ def test_human_is_refused_where_games_run_without_a_terminal(tmp_path: Path) -> 
     assert "a human plays at the terminal, in `ytourney play` only" in result.output
 
 
+def test_a_human_with_options_is_refused_in_play_in_its_own_terms() -> None:
+    """`play human:fast random` was told a human plays 'in `ytourney play` only', inside ytourney play."""
+    result = play("human:fast", "random", "--board", "tri:4", typed="quit\n")
+    assert result.exit_code == 1
+    assert "bot spec 'human:fast': a human seat takes no options; expected 'human' alone" in result.output
+    assert "play` only" not in result.output
+
+
 def test_play_names_the_seats_by_the_game_s_sides_first_mover_first() -> None:
     result = play("random", "mcts:playouts=20", "--game", "yvy", "--board", "hex:3", "--seed", "1")
     assert result.exit_code == 0, result.output

@@ -114,6 +114,8 @@ def parse_bot_spec(text: str, game: Game) -> BotSpec:
         raise PluginError(f"plugin spec {text!r} names no class; write it as '{text}:ClassName'")
     name, _, option_text = text.partition(":")
     name = name.strip().lower()
+    if name == HUMAN_SPEC and option_text.strip():  # `play human:fast`: the seat has no options, wherever it sits
+        raise BotSpecError(f"bot spec {text!r}: a human seat takes no options; expected {HUMAN_SPEC!r} alone")
     if name == HUMAN_SPEC:
         raise BotSpecError(f"bot spec {text!r}: a human plays at the terminal, in `ytourney play` only; tournaments "
                            "play their games in worker processes without one")

@@ -290,3 +290,32 @@ def test_svg_replaces_only_a_file_solve_wrote_unless_forced(tmp_path) -> None:
     assert CliRunner().invoke(main, [*args, "--force"]).exit_code == 0
     assert notes.read_text().startswith("<svg")
     assert CliRunner().invoke(main, args).exit_code == 0  # solve's own SVG is replaced without --force
+
+
+ONE_CORNER_SOLUTION = ("G5-G3 E5-G5-E3 H5-H3-F3-D3 G7-I7 F8-H8 E8-G8-I8 H6-J4-H4-J5-H7-J7-B9 "
+                       "E7-C5-E5-C3-E3-E5-E7-G5-G7-E7-C7-E9-C9-A9")
+"""docs/games/solitaire.md's 8-move Grand Supply Line solution; its last chain lands twice on E5 and on E7."""
+
+
+@pytest.mark.parametrize("kernel", ["python", "c"])
+def test_a_chain_lands_again_where_it_has_been_as_design_1b_allows(kernel: str) -> None:
+    """DESIGN §1b: every jump captures, so a chain may revisit a node; both kernels list such a chain, the rules
+    checker plays it, and the documented solution reaches its corner."""
+    if kernel == "c" and not HAVE_C:
+        pytest.skip("the C kernel is not built")
+    puzzle = make_puzzle("grand-supply-line", goal="one-corner")
+    solution = moves(ONE_CORNER_SOLUTION)
+    last = solution[-1]
+    assert len(set(last.path)) < len(last.path)
+    before = replay(KADON, puzzle.start, solution[:-1])
+    assert replay(KADON, puzzle.start, solution) == frozenset({KADON.index_of("A9")})
+    t = tables(puzzle, puzzle.goals[0])
+    if kernel == "c":
+        from ytourney.games.solitaire.ckernel import CKernel
+
+        engine: PyKernel = CKernel(t)
+    else:
+        engine = PyKernel(t)
+    listed = engine.moves(mask(before), solution[-2].path[-1])
+    assert any(path == last.path for _, _, path in listed) or any(
+        end == last.path[-1] and after == mask(play(KADON, before, last)) for after, end, _ in listed)

@@ -8,6 +8,11 @@ search over the mover's own moves (one per stone and landing: a chain is one mov
 every node its chains reach) finds such a plan; each move moves one stone, so the stones still outside bound the
 moves left from below. The first move of a plan found is the side's move (the knowledge's urgent action); the
 plan is made afresh every move, so the opponent's moves in between are taken into account.
+
+Under the book's goal a stone the opponent leaves at home blocks the side's goal for ever, and such a stone is
+often stuck: its neighbours have left and the side's arriving stones fill its landings. When the side is nearly
+home, at most `BLOCKERS` opponent stones stand in its goal and none of them can leap, the side opens a door:
+the move after which the most of them can leap, out of the goal first (`assist_action`).
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ STRAGGLERS = 3
 """The planner is asked only when at most this many own stones are outside the goal."""
 DEPTH = 8
 """The longest plan looked for, in own moves."""
+BLOCKERS = 2
+"""Opponent stones in the goal the side opens a door for (more: the opponent is not leaving home at all)."""
 NODES = 12000
 """Positions a plan search may visit before it gives up (about a tenth of a second on a free core; the time is
 taken from the move's search, so a move keeps to its budget)."""
@@ -114,3 +121,31 @@ def plan_action(kernel: Kernel, t: Tables, actions: list[int], path_of: object) 
         if path is not None and path[0] == found[0] and path[-1] == found[1]:
             return action
     return None
+
+
+def assist_action(kernel: Kernel, t: Tables, actions: list[int], path_of: object) -> int | None:
+    """The action after which the most stuck opponent stones in the side's goal can leap (out of the goal counting
+    double), the first such in `actions`; None unless the side is nearly home (at most STRAGGLERS + BLOCKERS own
+    stones outside its goal), 1 to BLOCKERS opponent stones stand in its goal and none of them can leap now."""
+    colour = kernel.to_move
+    masks = kernel.masks  # type: ignore[attr-defined]
+    mine, theirs, target = masks[colour], masks[3 - colour], t.targets[colour]
+    blockers = [node for node in range(t.size) if (theirs & target) >> node & 1]
+    if not 0 < len(blockers) <= BLOCKERS or (mine & ~target).bit_count() > STRAGGLERS + BLOCKERS:
+        return None
+    occupied = mine | theirs
+    if any(reach(t, b, occupied) for b in blockers):
+        return None
+    best, chosen = 0, None
+    for action in actions:
+        path = path_of(action)  # type: ignore[operator]
+        if path is None or len(path) < 2:
+            continue
+        after = (occupied ^ (1 << path[0])) | (1 << path[-1])
+        value = 0
+        for b in blockers:
+            exits = reach(t, b, after)
+            value += 2 * bool(exits & ~target) + bool(exits)
+        if value > best:
+            best, chosen = value, action
+    return chosen

@@ -17,7 +17,7 @@ from ytourney.boards.board import Board
 from ytourney.games.kernel import ONGOING, PASS_ACTION, Kernel
 from ytourney.games.knowledge import LCG_INC, LCG_MUL, MASK64, Knowledge, SearchDefaults, result_value
 from ytourney.games.leap_over.evaluation import black_value
-from ytourney.games.leap_over.endgame import plan_action
+from ytourney.games.leap_over.endgame import assist_action, plan_action
 from ytourney.games.leap_over.kernel import FIRST_FIELD, LeapOverKernel, tables
 
 
@@ -63,10 +63,14 @@ class LeapOverKnowledge(Knowledge):
 
     def urgent_actions(self, kernel: Kernel) -> list[int]:
         """The first move of an endgame plan (endgame.py) when at most three own stones are outside the goal and
-        a few own moves bring them in; empty otherwise (and under the `filled` goal)."""
+        a few own moves bring them in, else a door for stuck opponent stones in the goal; empty otherwise (and under
+        the `filled` goal)."""
         if kernel.result != ONGOING or not kernel.goal_all:  # type: ignore[attr-defined]
             return []
-        found = plan_action(kernel, tables(self.board), self.search_actions(kernel), kernel.path_of)  # type: ignore[attr-defined]
+        t, actions, path_of = tables(self.board), self.search_actions(kernel), kernel.path_of  # type: ignore[attr-defined]
+        found = plan_action(kernel, t, actions, path_of)
+        if found is None:
+            found = assist_action(kernel, t, actions, path_of)
         return [] if found is None else [found]
 
     def evaluate(self, kernel: Kernel) -> float:

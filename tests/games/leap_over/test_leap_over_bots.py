@@ -109,3 +109,22 @@ def test_no_plan_is_sought_with_many_stones_outside_or_an_opponent_in_the_goal()
     blocked = position([*home, "I4"], ["J5", *E1_SIDE.split()])
     masks = blocked.kernel.masks
     assert Planner(t).plan(masks[1], masks[2], 1) is None
+
+
+def test_mcts_opens_a_door_for_a_stuck_opponent_stone_in_its_goal() -> None:
+    """White left its apex stone on M5, Black's goal: stuck (L5 and K5 filled, the edge nodes beside it empty) it
+    blocks Black for ever; Black's urgent move lets it leap, out of the goal."""
+    from ytourney.games.leap_over.endgame import assist_action
+
+    black = ["L5", "K5", "J5", "K6", "J6", "I6", "I7", "H7", "H6", "I5"]
+    white = ["M5", "A5", "B5", "C5", "D5", "B6", "C6", "D6", "C7", "D7"]
+    state = position(black, white)
+    t = tables(BOARD)
+    masks = state.kernel.masks
+    assert not reach(t, n("M5"), masks[1] | masks[2])
+    actions = knowledge(BOARD).search_actions(state.kernel)
+    door = assist_action(state.kernel, t, actions, state.kernel.path_of)
+    assert door is not None and knowledge(BOARD).urgent_actions(state.kernel) == [door]
+    state.kernel.apply(door)
+    masks = state.kernel.masks
+    assert reach(t, n("M5"), masks[1] | masks[2]) & ~t.targets[1]

@@ -127,6 +127,11 @@ class AliensAmazons(Game):
         "heuristic": "ytourney.games.aliens_amazons.bots:HeuristicBot",
     }
     ladder: ClassVar[tuple[str, ...]] = ("random", "heuristic", "mcts")
+    bot_notes: ClassVar[Mapping[str, str]] = {
+        "random": "the floor; random against random: the Aliens win 1000 of 1000, 195 plies (median)",
+        "heuristic": "as the Aliens 20-0 against random, 316 plies; as the Amazons 20 move-limit draws (0.2 s a move)",
+        "mcts": "as the Aliens 13-0-7 against heuristic (82%), as the Amazons 20 move-limit draws (0.2 s a move)",
+    }
     measured_side: ClassVar[Color | None] = Color.WHITE
     """The Aliens: as the Amazons no bot wins (docs/games/aliens-amazons.md), so a rung must only not lose there."""
 

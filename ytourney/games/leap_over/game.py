@@ -91,6 +91,11 @@ class LeapOverGame(Game):
         "heuristic": "ytourney.games.leap_over.bots:HeuristicBot",
     }
     ladder: ClassVar[tuple[str, ...]] = ("random", "heuristic", "mcts")
+    bot_notes: ClassVar[Mapping[str, str]] = {
+        "random": "the floor; random against random never ends: 150 of 150 games reached the 1000-ply limit",
+        "heuristic": "30-0-10 against random (88%, 0.2 s a move, 40 games, seats alternating); wins in 413 plies",
+        "mcts": "27-0-13 against heuristic (84%, 0.2 s a move, 40 games, seats alternating); wins in 128 plies",
+    }
 
     def parse_board(self, spec: str) -> Board:
         """Only the 93-node kadon board."""

@@ -16,6 +16,7 @@ LAYERS = {
     "ytourney.safe_files": 0,
     "ytourney.errors": 0,
     "ytourney.choices": 0,
+    "ytourney.numerals": 0,
     "ytourney.boards": 1,
     "ytourney.games": 2,
     "ytourney.search": 2.5,  # one search over every game's kernel, below the players that use it

@@ -141,7 +141,8 @@ def test_rules_extension_turns_the_pie_off_and_misere_on() -> None:
     assert ask(server, "ytourney-rules pie=off misere=on", "play b c2", "genmove w") == ["=", "=", "= a1"]
     assert bot.games[-1][1] == Rules(pie=False, misere=True)
     assert ask(server, "ytourney-rules pie=maybe") == [
-        "? bad rule 'pie=maybe'; expected pie=on|off, misere=on|off, genmove_swap=on|off"
+        "? bad rule 'pie=maybe'; expected pie=on|off, misere=on|off, genmove_swap=on|off "
+        "(KEY=default resets a rule)"
     ]
     # A controller that decides the pie itself keeps the pie (play w swap is accepted) but no genmove swaps.
     assert ask(server, "ytourney-rules pie=on misere=off genmove_swap=off", "clear_board", "play b c2", "genmove w",
@@ -553,7 +554,7 @@ def test_the_server_speaks_any_games_notation(steps: StepGame) -> None:
     ]
     assert [steps.format_move(server.board, m) for m in server.state.history] == ["a1-b1", "a4-a3", "pass"]
     assert ask(server, "ytourney-rules max_plies=4", "ytourney-rules max_plies=x") == [
-        "=", "? bad rule 'max_plies=x'; expected max_plies=N, genmove_swap=on|off"]
+        "=", "? bad rule 'max_plies=x'; expected max_plies=N, genmove_swap=on|off (KEY=default resets a rule)"]
     assert ask(server, "genmove w", "winner", "final_score", "genmove b") == [
         "= a3-b3", "= draw", "= 0", "? game is over: drawn"]
     assert ask(server, "boardsize 5", "boardsize kadon") == ["=", "? unacceptable size"]

@@ -11,6 +11,7 @@ from importlib import resources
 import numpy as np
 
 from ytourney.errors import BoardSpecError
+from ytourney.numerals import check_ascii_digits
 
 SIDE_A = 1
 SIDE_B = 2
@@ -153,6 +154,7 @@ def parse_board(spec: str) -> Board:
     """Return the board for a spec such as 'tri:11' or 'kadon' (case-insensitive, cached)."""
     if not isinstance(spec, str):
         raise BoardSpecError(f"board spec must be a string, got {spec!r}; expected {ACCEPTED_SPECS}")
+    check_ascii_digits(spec, "board spec", BoardSpecError)  # 'tri:１１' is no board, though int('１１') is 11
     return _build_board(spec.strip().lower())
 
 
@@ -160,10 +162,10 @@ def parse_board(spec: str) -> Board:
 def _build_board(spec: str) -> Board:
     if spec == "kadon":
         return _kadon_board()
-    hex_match = re.fullmatch(r"hex:(\d+)", spec)
+    hex_match = re.fullmatch(r"hex:([0-9]+)", spec)
     if hex_match is not None:
         return _hex_board(_size(hex_match.group(1), spec, MIN_HEX_SIZE, MAX_HEX_SIZE))
-    match = re.fullmatch(r"tri:(\d+)", spec)
+    match = re.fullmatch(r"tri:([0-9]+)", spec)
     if match is None:
         shown = spec if len(spec) <= 40 else f"{spec[:40]}... ({len(spec)} characters)"
         raise BoardSpecError(f"unknown board spec {shown!r}; expected {ACCEPTED_SPECS}")

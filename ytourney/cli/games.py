@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from ytourney.cli.group import FiniteFloat, main
+from ytourney.cli.group import AsciiInt, FiniteFloat, main
 from ytourney.cli.options import (
     DEFAULT_GAME,
     game_option,
@@ -31,13 +31,13 @@ from ytourney.cli.options import (
 @click.option("--pie/--no-pie", default=None, help="Offer the swap after the first move [default: the game's own].")
 @rule_flag_options
 @rule_options
-@click.option("--handicap", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--handicap", type=AsciiInt(min=0), default=0, show_default=True,
               help="Handicap level: 1 = FIRST moves first without pie, k >= 2 = FIRST places k stones in its first "
                    "turn.")
 @click.option("--move-seconds", type=FiniteFloat(min=0, min_open=True), default=None,
               help="Time budget per move for each bot (default: the bots' own playout budgets); a human is "
                    "never timed.")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
+@click.option("--seed", type=AsciiInt(min=0), default=None,
               help="Seed for the bots and the record (default: random).")
 @click.option("--json", "as_json", is_flag=True, help="Print the game record as one JSON object.")
 @click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
@@ -392,7 +392,7 @@ def games(svg_dir: str | None) -> None:
 @game_option
 @click.option("--board", "board_spec", default=None,
               help="Board until the controller sends boardsize [default: the game's own; tri:11 for Y].")
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed for the bot (default: random).")
+@click.option("--seed", type=AsciiInt(min=0), default=None, help="Seed for the bot (default: random).")
 @click.option("--rows", type=click.Choice(("normal", "flipped")), default="normal", show_default=True,
               help="Cell names: normal (row 1 the long edge) or flipped (row 1 the top corner, row r holding r cells).")
 @click.option("--first-color", type=click.Choice(("black", "white")), default="black", show_default=True,

@@ -13,9 +13,46 @@ import click
 
 from ytourney import __version__
 from ytourney.errors import YTourneyError
+from ytourney.numerals import foreign_digit_problem
 
 
-class FiniteFloat(click.FloatRange):
+class AsciiInt(click.IntRange):
+    """A whole-number option (within optional bounds) written in ASCII digits: click's INT, as int(), takes '١'."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.min is None and self.max is None:
+            self.name = "integer"
+
+    def _describe_range(self) -> str:
+        return "" if self.min is None and self.max is None else super()._describe_range()  # no '[x<=None]' in help
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        problem = foreign_digit_problem(value) if isinstance(value, str) else None
+        if problem:
+            self.fail(f"{value!r}: {problem}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class AsciiFloat(click.FloatRange):
+    """A number option (within optional bounds) written in ASCII digits: click's FLOAT, as float(), takes '١'."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.min is None and self.max is None:
+            self.name = "float"
+
+    def _describe_range(self) -> str:
+        return "" if self.min is None and self.max is None else super()._describe_range()  # no '[x<=None]' in help
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        problem = foreign_digit_problem(value) if isinstance(value, str) else None
+        if problem:
+            self.fail(f"{value!r}: {problem}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class FiniteFloat(AsciiFloat):
     """A float option that must be a finite number (click's FloatRange lets nan and inf through)."""
 
     name = "finite float"

@@ -11,6 +11,9 @@ from typing import Any
 import click
 
 from ytourney.games.registry import RULE_FLAGS, RuleFlag
+from ytourney.cli.group import AsciiFloat, AsciiInt
+from ytourney.games.rules import rule_from_text
+from ytourney.numerals import foreign_digit_problem
 
 BACKENDS = ("local", "ray")
 """The --backend choices, the default first (ytourney.tournament.executor.Backend, listed here to keep --help fast)."""
@@ -49,7 +52,7 @@ class LiveOutputs:
 
 def live_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The options of `run` and `match` that show results while the run goes on."""
-    command = click.option("--rating-interval", type=click.IntRange(min=1), default=None, metavar="N",
+    command = click.option("--rating-interval", type=AsciiInt(min=1), default=None, metavar="N",
                            help="Print the rating table on stderr every N games stored.")(command)
     command = click.option("--jsonl-out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
                            help="Append each game to FILE as JSON lines as it is stored (flushed per game); a rerun "
@@ -87,7 +90,7 @@ def publish_options(command: Callable[..., Any]) -> Callable[..., Any]:
         return command(*args, publish=publish, publish_every=publish_every, **kwargs)
 
     checked = click.option(
-        "--publish-every", type=click.FloatRange(min=1.0), default=None, metavar="SECONDS",
+        "--publish-every", type=AsciiFloat(min=1.0), default=None, metavar="SECONDS",
         help="Seconds between two rewrites of the --publish site during the run (default: 60).")(checked)
     return click.option(
         "--publish", type=click.Path(file_okay=False), default=None, metavar="SITE",
@@ -237,14 +240,11 @@ def _rule_value(key: str, raw: str, option: Any) -> Any:
     """One --rule value as its option's type, range and choices say."""
     kind = _RULE_KINDS.get(option.type, option.type.__name__)
     try:
-        if option.type is bool:
-            if raw.lower() not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
-                raise ValueError(raw)
-            return raw.lower() in ("true", "on", "yes", "1")
-        value = option.type(raw)
+        value = rule_from_text(raw, option)
     except ValueError:
-        raise click.BadParameter(f"{key}={raw!r}: expected {kind}", param_hint="'--rule'") from None
-    if option.choices and value not in option.choices:
+        problem = foreign_digit_problem(raw) or f"expected {kind}"
+        raise click.BadParameter(f"{key}={raw!r}: {problem}", param_hint="'--rule'") from None
+    if option.choices and value is not None and value not in option.choices:
         raise click.BadParameter(f"{key}={raw!r}: expected one of {', '.join(option.choices)}", param_hint="'--rule'")
     bounds = option.broken_range(value)
     if bounds:

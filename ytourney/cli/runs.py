@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ytourney.cli.command_line import command_line
-from ytourney.cli.group import main
+from ytourney.cli.group import AsciiFloat, AsciiInt, main
 from ytourney.cli.options import (
     DEFAULT_GAME,
     LiveOutputs,
@@ -127,7 +127,7 @@ def _execute(ctx: click.Context, plan: Any, hint: str, *, workers: int | None, b
 
 @main.command()
 @click.argument("config", type=click.Path(dir_okay=False))
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=AsciiInt(min=1), default=None,
               help="Worker processes (default: the config's `workers`, else one per core).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Results folder (default: results/<name>/ of the config).")
@@ -195,7 +195,7 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
 @main.command("match")
 @click.argument("players", nargs=-1, required=True)
 @click.option("--gauntlet", is_flag=True, help="The first player challenges each of the others (3+ players).")
-@click.option("--games-per-pair", type=click.IntRange(min=1), default=None,
+@click.option("--games-per-pair", type=AsciiInt(min=1), default=None,
               help="Games of each pair, seats reversed in pairs [default: 2].")
 @click.option("--game", default=None, metavar="NAME", help="The game [default: y]; `ytourney games` lists them.")
 @click.option("--board", "board_spec", default=None, help=f"Board [default: the game's own; tri:11 for Y]: {ACCEPTED_SPECS}.")
@@ -203,23 +203,23 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
 @rule_flag_options
 @click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
               help="A rule option of the game (see `ytourney games`), e.g. --rule max_plies=400; repeatable.")
-@click.option("--move-seconds", type=float, default=None, help="Seconds per move.")
-@click.option("--game-seconds", type=float, default=None, help="A game clock: seconds per player per game.")
-@click.option("--increment", type=float, default=None, help="Seconds added to the game clock after each move.")
+@click.option("--move-seconds", type=AsciiFloat(), default=None, help="Seconds per move.")
+@click.option("--game-seconds", type=AsciiFloat(), default=None, help="A game clock: seconds per player per game.")
+@click.option("--increment", type=AsciiFloat(), default=None, help="Seconds added to the game clock after each move.")
 @click.option("--player-time", "player_times", multiple=True, metavar="NAME=KEY=VALUE[,KEY=VALUE]",
               help="A player's own time control (time odds), replacing --move-seconds/--game-seconds/--increment for "
                    "it; keys of a config's time: (move_seconds, game_seconds, increment, grace_seconds), e.g. "
                    "--player-time fast=move_seconds=0.2; repeatable.")
 @click.option("--handicap", default=None, metavar="auto|LEVEL",
               help="auto: learn each pair's fair handicap; LEVEL: the weaker player always gets it.")
-@click.option("--max-level", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--max-level", type=AsciiInt(min=1), default=None, metavar="N",
               help="Top of the handicap ladder (--handicap auto explores up to it; a LEVEL may not pass it) "
                    "[default: 6].")
 @click.option("--openings", default=None, metavar="FILE", help="Opening lines, one per game pair.")
-@click.option("--random-plies", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--random-plies", type=AsciiInt(min=1), default=None, metavar="N",
               help="Open each game pair with N random stones.")
-@click.option("--workers", type=click.IntRange(min=1), default=None, help="Worker processes [default: one per core].")
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed of the schedule and the games.")
+@click.option("--workers", type=AsciiInt(min=1), default=None, help="Worker processes [default: one per core].")
+@click.option("--seed", type=AsciiInt(min=0), default=None, help="Seed of the schedule and the games.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Results folder [default: results/NAME/].")
 @click.option("--name", default=None, help="Tournament name [default: the players' names joined by -vs-].")

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from ytourney.cli.group import FiniteFloat, main
+from ytourney.cli.group import AsciiInt, FiniteFloat, main
 
 
 @main.command()
@@ -20,7 +20,7 @@ from ytourney.cli.group import FiniteFloat, main
               help="NODES (e.g. 'A1,I1,A9': exactly those left), corners, one-corner, side-middles or "
                    "next-to-corners [default: the puzzle's own goals].")
 @click.option("--start", default=None, help="Start nodes instead of the puzzle's own (e.g. 'E5,F5,E6').")
-@click.option("--max-moves", type=int, default=30, show_default=True, help="Search no deeper than this.")
+@click.option("--max-moves", type=AsciiInt(), default=30, show_default=True, help="Search no deeper than this.")
 @click.option("--seconds", type=FiniteFloat(min=0, min_open=True), default=None,
               help="Bound the whole command: the goals share this time; each goal's proof may use three quarters "
                    "of its share, and when it proves no minimum, the search for a short solution has the rest. The "

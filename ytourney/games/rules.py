@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ytourney.errors import GameSpecError
+from ytourney.numerals import ascii_float, ascii_int
 
 @dataclass(frozen=True)
 class RuleOption:
@@ -39,11 +40,39 @@ def rule_value_text(value: Any) -> str:
 
 RULE_KINDS: dict[type, str] = {bool: "true or false", int: "a whole number", float: "a number", str: "a word"}
 """A rule option's type in the words of a refusal."""
+SWITCH_WORDS = {"true": True, "on": True, "yes": True, "1": True, "false": False, "off": False, "no": False, "0": False}
+"""How a switch may be written in text (`--rule`, GTP's `ytourney-rules`)."""
+DEFAULT_WORD = "default"
+"""A rule's value that sets it back to its default (a computed one included), in text and in a config alike."""
+
+
+def is_default_word(value: Any, option: RuleOption) -> bool:
+    """True for `default` given as a rule's value (any case) where it is not itself one of the rule's choices."""
+    return isinstance(value, str) and value.strip().lower() == DEFAULT_WORD and DEFAULT_WORD not in option.choices
+
+
+def rule_from_text(raw: str, option: RuleOption) -> Any:
+    """A rule value written as text (`--rule KEY=VALUE`, GTP's `ytourney-rules`): `default`, a switch word, a number
+    in ASCII digits or a word; ValueError for anything else. Its range and choices are left to rule_value."""
+    word = raw.strip()
+    if is_default_word(word, option):
+        return option.default
+    if option.type is bool:
+        if word.lower() not in SWITCH_WORDS:
+            raise ValueError(raw)
+        return SWITCH_WORDS[word.lower()]
+    if option.type is int:
+        return ascii_int(word)
+    if option.type is float:
+        return ascii_float(word)
+    return option.type(word)
 
 
 def rule_value(game: str, key: str, value: Any, option: RuleOption) -> Any:
-    """One rule value as its option allows it: its type (a bool is no number, 1.0 no whole number), its choices and
-    its range; None only where the option's default is None (the game computes it)."""
+    """One rule value as its option allows it: `default` (its default), else its type (a bool is no number, 1.0 no
+    whole number), its choices and its range; None only where the option's default is None (the game computes it)."""
+    if is_default_word(value, option):
+        value = option.default
     if value is None and option.default is None:
         return None
     kind = RULE_KINDS.get(option.type, option.type.__name__)

@@ -13,6 +13,7 @@ from typing import Any
 from ytourney.errors import BotSpecError, PluginError
 from ytourney.games.api import Game
 from ytourney.games.bot import Bot, BotOption
+from ytourney.numerals import foreign_digit_problem
 from ytourney.players.gtp.engine import GtpBot
 from ytourney.players.gtp.settings import GtpSettings
 from ytourney.players.human import HUMAN_SPEC
@@ -164,6 +165,9 @@ def _read_options(name: str, text: str, items: list[str], declared: dict[str, Bo
 
 
 def _convert_option(bot: str, key: str, raw: str, option: BotOption) -> Any:
+    problem = foreign_digit_problem(raw) if option.type in (int, float) else None  # int('１０') is 10
+    if problem:
+        raise BotSpecError(f"option {key}={raw!r} of bot {bot!r}: {problem}")
     try:
         if option.type is bool:
             if raw.lower() in ("1", "true", "yes", "on"):

@@ -87,12 +87,12 @@ def _pgn_escape(value: object) -> str:
 
 
 def _pgn_date(timestamp: str) -> str:
-    match = re.match(r"(\d{4})-(\d{2})-(\d{2})", timestamp or "")
+    match = re.match(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", timestamp or "")
     return ".".join(match.groups()) if match else "????.??.??"
 
 
 def _pgn_time(timestamp: str) -> str | None:
-    match = re.match(r"\d{4}-\d{2}-\d{2}T(\d{2}:\d{2}:\d{2})", timestamp or "")
+    match = re.match(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T([0-9]{2}:[0-9]{2}:[0-9]{2})", timestamp or "")
     return match.group(1) if match else None
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ytourney.errors import ReportError
+from ytourney.numerals import is_ascii_digits
 from ytourney.safe_files import open_file
 from ytourney.tournament.store import STORE_FILES
 
@@ -28,7 +29,7 @@ FeedKey = tuple[str, int]
 
 _TAG = re.compile(r'^\[([A-Za-z0-9_]+) "((?:[^"\\]|\\.)*)"\]$')
 _COMMENT = re.compile(r"\{[^}]*\}")
-_NUMBER = re.compile(r"^\d+\.$")
+_NUMBER = re.compile(r"^[0-9]+\.$")
 _PGN_START = '[Event "'
 _JSON_START = '{"'
 
@@ -178,7 +179,7 @@ def _pgn_entry(path: Path, number: int, tags: dict[str, str], moves: list[str], 
     tokens = _COMMENT.sub(" ", " ".join(moves)).split()
     game_id, plies = tags.get("GameId", ""), tags.get("PlyCount", "")
     moves_played = sum(1 for token in tokens[:-1] if not _NUMBER.match(token))  # full-move numbers are not plies
-    if (not game_id.isdigit() or not plies.isdigit() or not tokens or tokens[-1] != tags.get("Result")
+    if (not is_ascii_digits(game_id) or not is_ascii_digits(plies) or not tokens or tokens[-1] != tags.get("Result")
             or moves_played != int(plies)):
         raise _foreign(path, number, what, option)
     return tags["Event"], int(game_id)

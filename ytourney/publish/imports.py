@@ -225,7 +225,7 @@ def import_sgf(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[s
 def _blame(err: ConfigError, sourced: Sequence[tuple[GameRecord, str]], players: Sequence[str], name: str) -> str:
     """The config reader's refusal of an imported game's value, said of the SGF file that gave the value."""
     problem = f"expected {err.expected}" if err.expected else str(err).removeprefix(f"{err.source}: ")
-    player = re.fullmatch(r"players\[(\d+)\]\.name", err.path)
+    player = re.fullmatch(r"players\[([0-9]+)\]\.name", err.path)
     if player:
         who = players[int(player.group(1))]
         source = next(source for record, source in sourced if who in (record.first, record.second))

@@ -289,7 +289,7 @@ def _number(node: Node, key: str, source: str) -> int | None:
     if text is None or text == "":
         return None
     low, high = NUMBER_BOUNDS[key]
-    if not re.fullmatch(r"-?\d{1,30}", text) or not low <= int(text) <= high:
+    if not re.fullmatch(r"-?[0-9]{1,30}", text) or not low <= int(text) <= high:
         raise RecordError(f"{source}: {key}[{_shown(text)}] is not a whole number from {low} to {high}")
     return int(text)
 
@@ -500,7 +500,7 @@ def game_from_sgf(nodes: Sequence[Node], source: str) -> GameRecord:
     if state.outcome is not None:
         reason = state.outcome.reason  # a rule ending's reason is the replay's, whatever C says
     date = _one(root, "DT") or ""
-    started = f"{date[:10]}T00:00:00.000Z" if re.fullmatch(r"\d{4}-\d{2}-\d{2}.*", date) else ""
+    started = f"{date[:10]}T00:00:00.000Z" if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}.*", date) else ""
     score = _scores(_one(root, "YC"), source)
     outcome = state.outcome
     if score is None and outcome is not None and outcome.score is not None:

@@ -297,7 +297,7 @@ def _in_flags(err: ConfigError, source: str, players: Sequence[str], overridden:
     if err.source != source or not key or not text.startswith(prefix) or overridden:
         return err
     rest = text[len(prefix):]
-    player = re.match(r"players\[(\d+)\]", key)
+    player = re.match(r"players\[([0-9]+)\]", key)
     if player and int(player.group(1)) < len(players):
         index = int(player.group(1))
         where = f"player {index + 1} ({players[index]!r})" + key[player.end():].replace(".", " ", 1)

@@ -30,6 +30,7 @@ from ytourney.boards.board import Board
 from ytourney.games.api import Game
 from ytourney.games.legacy import game_key, game_of
 from ytourney.games.registry import game_names, get_game
+from ytourney.games.rules import is_default_word
 from ytourney.games.variant import Variant
 from ytourney.players.clock import TimeControl
 from ytourney.players.spec import BotKind, BotSpec, parse_bot_spec
@@ -357,7 +358,9 @@ class _ConfigReader(FieldReader):
             if key not in section:
                 continue
             path = f"rules.{key}"
-            if option.type is bool:
+            if is_default_word(section[key], option):
+                data[key] = option.default  # `default`, as --rule and GTP's ytourney-rules take it
+            elif option.type is bool:
                 data[key] = self.boolean(section[key], path)
             elif option.type is int:
                 data[key] = self.integer(section[key], path, at_least=option.low, at_most=option.high)

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import yaml
 
 from ytourney.errors import ConfigError
+from ytourney.numerals import foreign_digit_problem
 from ytourney.safe_files import kind_of
 
 Choice = TypeVar("Choice", bound=enum.Enum)
@@ -134,7 +135,7 @@ def _nesting(text: str) -> int:
     except yaml.YAMLError:
         return deepest  # the syntax error is reported by the loader, with its line and column
     return deepest
-_OVERRIDE_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+_OVERRIDE_STEP = re.compile(r"([^.\[\]]+)|\[([0-9]+)\]")
 
 
 def apply_override(data: Any, override: str, source: str) -> Any:
@@ -206,6 +207,12 @@ def _broken_bound(value: float, above: float | None, at_least: float | None, bel
                  if limit is not None and not holds(value, limit)), "")
 
 
+def _digits_hint(value: Any) -> str:
+    """Why a text that looks like a number is none: a digit of another script ('١', '１'); else nothing."""
+    problem = foreign_digit_problem(value) if isinstance(value, str) else None
+    return f" ({problem})" if problem else ""
+
+
 def _finite(value: float) -> bool:
     """True for a finite number, False for nan, inf and an integer too large for a float (10**400)."""
     try:
@@ -264,7 +271,7 @@ class FieldReader:
                below: float | None = None, at_most: float | None = None) -> float:
         """A finite number within the bounds given (`above`/`below` exclusive, `at_least`/`at_most` inclusive)."""
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not _finite(value):
-            raise self.mismatch(path, value, "a number")
+            raise self.mismatch(path, value, "a number", hint=_digits_hint(value))
         broken = _broken_bound(value, above, at_least, below, at_most)
         if broken:
             raise self.mismatch(path, value, f"a number {broken}", found=repr(value))
@@ -273,7 +280,7 @@ class FieldReader:
     def integer(self, value: Any, path: str, *, at_least: int | None = None, at_most: int | None = None) -> int:
         """A whole number within the bounds given (inclusive)."""
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.mismatch(path, value, "a whole number")
+            raise self.mismatch(path, value, "a whole number", hint=_digits_hint(value))
         broken = _broken_bound(value, None, at_least, None, at_most)
         if broken:
             raise self.mismatch(path, value, f"a whole number {broken}", found=repr(value))

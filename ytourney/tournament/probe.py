@@ -82,7 +82,7 @@ def probe_seat(config: TournamentConfig, player: PlayerConfig, seat: int) -> Pro
                 bot.close()
     if not (record.termination.is_fault and record.loser_name == player.name):
         return Probe()
-    shown = [line for line in transcript.tail() if not re.fullmatch(r"\d+ <.*?: ?", line)]
+    shown = [line for line in transcript.tail() if not re.fullmatch(r"[0-9]+ <.*?: ?", line)]
     return Probe(f"probe game as the {SEATS[seat]} mover: {record.reason}", probe_hint(record, player.spec.gtp),
                  tuple(shown[-TRANSCRIPT_LINES:]))
 

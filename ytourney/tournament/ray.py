@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ytourney.errors import BackendError, BackendMissingError
+from ytourney.numerals import is_ascii_digits
 from ytourney.tournament.executor import (
     ABANDON_SECONDS,
     STOP_SECONDS,
@@ -120,7 +121,7 @@ def probe_address(address: str, timeout: float = PROBE_SECONDS) -> None:
     """Fail fast when nothing listens at a host:port cluster address (Ray itself would retry for minutes)."""
     target = address.split("://", 1)[-1]
     host, _, port = target.rpartition(":")
-    if not host or not port.isdigit():
+    if not host or not is_ascii_digits(port):
         return  # 'auto' and other forms are left to Ray
     try:
         with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):

@@ -13,6 +13,7 @@ from ytourney.boards.board import (
     parse_board,
 )
 from ytourney.errors import BoardSpecError, GameSpecError, NotationError
+from ytourney.numerals import foreign_digit
 from ytourney.games.api import (
     EMPTY,
     PASS,
@@ -132,6 +133,8 @@ class YvyGame(Game):
         try:
             board = parse_board(spec)
         except BoardSpecError:  # its message lists every board of every game; name YvY's only
+            if isinstance(spec, str) and foreign_digit(spec) is not None:
+                raise  # 'hex:１１': the digit is the fault, as the board reader says
             board = None
         if board is None or board.kind is not BoardKind.HEX:
             raise BoardSpecError(f"board {spec!r} is not a board of YvY; expected {YVY_BOARDS}")

@@ -11,11 +11,12 @@ from ytourney.errors import (
     EngineProtocolError,
     EngineTimeoutError,
 )
+from ytourney.numerals import foreign_digit
 from ytourney.players.gtp.transport import ANSWER_BYTES, Transport
 
 # --- the GTP conversation ----------------------------------------------------------------------------------------
 
-_RESPONSE = re.compile(r"([=?])(\d*)(?:\s(.*))?$", re.DOTALL)
+_RESPONSE = re.compile(r"([=?])([0-9]*)(?:\s(.*))?$", re.DOTALL)  # an id is ASCII digits ('\d' takes '²')
 CHATTER_BYTES = 1 << 16
 """Most bytes of chatter (lines that are not GTP) an engine may print before one answer."""
 SILENT_COMMANDS = frozenset({"play", "boardsize", "clear_board", "komi", "time_left", "time_settings"})
@@ -83,6 +84,7 @@ class GtpClient:
                     continue
                 first = _RESPONSE.match(line.strip())
                 if first is None:
+                    _refuse_foreign_id(self.name, command, line)
                     chatter += 1
                     chatter_bytes += len(line.encode("utf-8", "replace")) + 1
                     if chatter <= self.chatter_lines and chatter_bytes <= self.chatter_bytes:
@@ -173,6 +175,16 @@ class GtpClient:
                     line.strip()) else ""
                 raise EngineProtocolError(f"{self.name} wrote {clip(line)!r} without being asked{double} (GTP gives "
                                           "one response per command)")
+
+
+def _refuse_foreign_id(name: str, command: str, line: str) -> None:
+    """EngineProtocolError for a response whose id is numerals of another script ('=² b2', '?١'): no id of GTP's, and
+    not chatter either."""
+    word = line.strip()[1:].split(maxsplit=1)[0] if line.strip()[:1] in ("=", "?") and line.strip()[1:2].strip() \
+        else ""
+    if word and all(char.isnumeric() for char in word) and foreign_digit(word):
+        raise EngineProtocolError(f"{name} answered {command!r} with {clip(line)!r}, whose id {clip(word, 20)!r} is "
+                                  "not ASCII digits (a GTP id is written 0-9)")
 
 
 def clip(text: str, limit: int = 80) -> str:

@@ -14,6 +14,7 @@ from ytourney.boards.board import Board
 from ytourney.errors import ConfigError, IllegalAnswerError, IllegalMoveError, NotationError, YTourneyError
 from ytourney.games.api import SWAP, SWAP_TOKEN, Color, Game, Move, State
 from ytourney.games.dialect import TimeSetting
+from ytourney.games.rules import DEFAULT_WORD, RuleOption, rule_from_text
 from ytourney.games.bot import Bot, Limit
 from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.engine import RULES_COMMAND
@@ -25,6 +26,7 @@ from ytourney.players.gtp.dialect import (
     to_engine_move,
 )
 from ytourney.players.gtp.settings import FirstColor, RowOrder, SwapStyle
+from ytourney.numerals import ascii_float, foreign_digit_problem, is_ascii_digits
 from ytourney.players.untrusted import cap, describe_error, plain_move
 
 # `ytourney-rules KEY=VALUE ... genmove_swap=on|off` (an extension GtpBot sends when it is known): the game's rules
@@ -63,6 +65,10 @@ COMMANDS = (
 `served_time_commands`, so their own tools can drive it), then RULES_COMMAND."""
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_GENMOVE_SWAP = RuleOption(bool, False)
+"""`genmove_swap=on|off` of `ytourney-rules`, read as a rule switch is."""
+_NO_VALUE = object()
+"""What _rule_value gives for text that is no value of the option (None is a rule left to the game)."""
 
 
 class GtpCommandError(YTourneyError):
@@ -113,7 +119,7 @@ class GtpServer:
             return None
         words = text.split()
         command_id = ""
-        if words[0].isdigit():
+        if is_ascii_digits(words[0]):  # GTP's id is ASCII digits; '²' or '١' would come back as '=²'
             command_id = words.pop(0)
             if not words:
                 return f"?{command_id} missing command\n\n"
@@ -187,7 +193,7 @@ class GtpServer:
     def _board_of_size(self, word: str) -> Board:
         """The game's board for a boardsize argument: N (the family of the game's default board), kadon, or a spec."""
         word = word.lower()
-        if ":" in word or not word.isdigit():
+        if ":" in word or not is_ascii_digits(word):
             specs = [word]
         else:
             family = self.game.default_board.partition(":")[0] if ":" in self.game.default_board else "tri"
@@ -211,18 +217,19 @@ class GtpServer:
         return ""  # Y has no komi; accepted so Go-minded controllers can set up a game
 
     def _cmd_ytourney_rules(self, args: list[str]) -> str:
-        options = {key: option.type for key, option in self.game.rule_options.items()}
-        options["genmove_swap"] = bool
+        options = {**self.game.rule_options, "genmove_swap": _GENMOVE_SWAP}
         values: dict[str, Any] = dict(self.game.rules_dict(self.rules))
         values["genmove_swap"] = self.genmove_swap
         for arg in args:
             key, eq, raw = arg.lower().partition("=")
-            value = _rule_value(options[key], raw) if eq and key in options else None
-            if value is None:
-                expected = ", ".join(f"{name}={_rule_syntax(self.game, name, kind)}" for name, kind in options.items())
-                raise GtpCommandError(f"bad rule {arg!r}; expected {expected}")
-            option = self.game.rule_options.get(key)
-            bounds = option.broken_range(value) if option is not None else None
+            value = _rule_value(options[key], raw) if eq and key in options else _NO_VALUE
+            problem = foreign_digit_problem(raw)
+            if value is _NO_VALUE and problem:
+                raise GtpCommandError(f"bad rule {arg!r}: {problem}")
+            if value is _NO_VALUE:
+                expected = ", ".join(f"{name}={_rule_syntax(option)}" for name, option in options.items())
+                raise GtpCommandError(f"bad rule {arg!r}; expected {expected} (KEY={DEFAULT_WORD} resets a rule)")
+            bounds = options[key].broken_range(value)
             if bounds:
                 raise GtpCommandError(f"bad rule {arg!r}; expected {key} {bounds}")  # as a config's rules: say
             values[key] = value
@@ -477,24 +484,22 @@ def gtp_server(bot: Bot, game: Game, board: str | None = None, *, pie: bool | No
     return GtpServer(bot, parsed, rules, rows, first_color, game=played, swap_style=swap_style)
 
 
-def _rule_value(kind: type, raw: str) -> object:
-    """A `ytourney-rules` value of the given type, None when the text is not one."""
-    if kind is bool:
-        return {"on": True, "1": True, "true": True, "off": False, "0": False, "false": False}.get(raw)
+def _rule_value(option: RuleOption, raw: str) -> object:
+    """A `ytourney-rules` value as its option reads text (None for `default` where the game computes it), _NO_VALUE
+    when the text is not one."""
     try:
-        return kind(raw)
+        return rule_from_text(raw, option)
     except (TypeError, ValueError):
-        return None
+        return _NO_VALUE
 
 
-def _rule_syntax(game: Game, name: str, kind: type) -> str:
+def _rule_syntax(option: RuleOption) -> str:
     """How one `ytourney-rules` key's value is written, for the error message."""
-    option = game.rule_options.get(name)
-    if kind is bool:
+    if option.type is bool:
         return "on|off"
-    if option is not None and option.choices:
+    if option.choices:
         return "|".join(option.choices)
-    return "N" if kind in (int, float) else "VALUE"
+    return "N" if option.type in (int, float) else "VALUE"
 
 
 def _one_line(text: str) -> str:
@@ -510,7 +515,7 @@ def _arity(args: list[str], count: int, syntax: str) -> None:
 
 def _number(word: str, what: str) -> float:
     try:
-        value = float(word)
+        value = ascii_float(word)
     except ValueError:
         raise GtpCommandError(f"{what} {word!r} is not a number") from None
     if not 0 <= value <= MAX_NUMBER:  # nan and inf fail here too

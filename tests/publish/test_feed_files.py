@@ -25,3 +25,22 @@ def test_a_new_path_is_left_absent_until_a_game_is_written(tmp_path: Path) -> No
     feed = GameFeed(tmp_path / "games.pgn", ExportFormat.PGN)
     feed.close()
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write any file")
+def test_a_file_that_cannot_be_written_is_refused_at_once(tmp_path: Path) -> None:
+    feed = tmp_path / "games.jsonl"
+    feed.write_text("")
+    feed.chmod(0o444)
+    with pytest.raises(ReportError, match="cannot append games to .*games.jsonl': it is not writable"):
+        GameFeed(feed, ExportFormat.JSONL)
+
+
+def test_a_read_only_file_is_refused_as_the_system_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As root (which may write any file) the refusal is shown by the system's answer: os.access says no on a
+    read-only disk even for root."""
+    feed = tmp_path / "games.pgn"
+    feed.write_text("")
+    monkeypatch.setattr(os, "access", lambda path, mode: not (mode & os.W_OK and str(path) == str(feed)))
+    with pytest.raises(ReportError, match="it is not writable"):
+        GameFeed(feed, ExportFormat.PGN)

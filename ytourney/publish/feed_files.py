@@ -69,6 +69,9 @@ def scan_feed(path: str | os.PathLike[str], pgn: bool) -> FeedScan:
             (_scan_pgn if pgn else _scan_jsonl)(Path(path), _lines(Path(path), file), scan)
         except OSError as err:
             raise ReportError(f"cannot read {str(path)!r}: {err.strerror or err}") from err
+        if not os.access(path, os.W_OK):  # refused now, not when the first game is written
+            raise ReportError(f"cannot append games to {str(path)!r}: it is not writable (its permissions, or a "
+                              "read-only disk); make it writable or write elsewhere")
     return scan
 
 

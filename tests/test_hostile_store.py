@@ -10,6 +10,7 @@ seconds, under a memory cap, and the store stays exactly as it was.
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -36,6 +37,8 @@ DAMAGES = {
     "extra a list": ("UPDATE games SET extra = '[1]' WHERE id = 2", "column extra holds '[1]'"),
     "score infinite": ("UPDATE games SET score = '[1e999, 2]' WHERE id = 2", "column score holds '[1e999, 2]'"),
     "seconds not JSON": ("UPDATE moves SET seconds = 'x' WHERE game_id = 2", "column seconds holds 'x'"),
+    "self-play": ("UPDATE games SET white = black, second = first WHERE id = 2",
+                  "black and white both name '"),  # a refusal naming the game, as SGF import's
 }
 
 
@@ -113,3 +116,26 @@ def test_the_same_folder_repaired_reads_again(stored: tuple[Path, Path], tmp_pat
     result = invoke("run", str(config), "--out", str(folder), "-q")
     assert result.exit_code == 0, result.output
     assert "6 games" in invoke("ratings", str(folder)).output
+
+
+@pytest.mark.parametrize("fields", [{"white": "BLACK", "second": "FIRST"}, {"white": "BLACK"}, {"second": "FIRST"}])
+def test_a_self_play_line_of_json_lines_is_refused_naming_the_line(stored: tuple[Path, Path], tmp_path: Path,
+                                                                    fields: dict[str, str]) -> None:
+    """As SGF import refuses PB = PW and a store its row, a JSON line naming one player on both sides is refused:
+    it was counted as rated while every player had 0 games."""
+    _, out = stored
+    result = invoke("export", str(out))
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.output.splitlines() if line.strip()]
+    record = lines[1]
+    for key, source in fields.items():
+        record[key] = record[source.lower()]
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    for command in (["ratings", str(path)], ["crosstable", str(path)], ["handicap", str(path)],
+                    ["publish", str(path), "--out", str(tmp_path / "site")]):
+        result = invoke(*command)
+        assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1, (command, result.output)
+        assert f"'{path}' line 2: not a game record: " in result.output, (command, result.output)
+        assert "a game against oneself is not rated, expected two players" in result.output, result.output
+    assert not (tmp_path / "site").exists()

@@ -135,6 +135,8 @@ class GameRecord:
             game = get_game(game_of(data))  # records written before games existed are Y's
             winner = data["winner"]
             score = data.get("score")
+            second = data.get("second") or (data["white"] if data["first"] == data["black"] else data["black"])
+            refuse_self_play(data["black"], data["white"], data["first"], second)
             return cls(
                 id=data.get("id"),
                 tournament=data.get("tournament", ""),
@@ -144,7 +146,7 @@ class GameRecord:
                 rules=game.parse_rules(data.get("rules")),
                 handicap=int(data.get("handicap", 0)),
                 first=data["first"],
-                second=data.get("second") or (data["white"] if data["first"] == data["black"] else data["black"]),
+                second=second,
                 black=data["black"],
                 white=data["white"],
                 moves=tuple(data["moves"]),
@@ -164,6 +166,14 @@ class GameRecord:
 
 
 _FIELDS = tuple(f.name for f in fields(GameRecord))
+
+
+def refuse_self_play(black: str, white: str, first: str, second: str) -> None:
+    """RecordError for a game against oneself (one name on both sides), which ytourney never plays: every reader of
+    records (a store, JSON lines, SGF import) refuses it rather than count a game no rating can use."""
+    for one, other, what in ((black, white, "black and white"), (first, second, "first and second")):
+        if one == other:
+            raise RecordError(f"{what} both name {one!r}; a game against oneself is not rated, expected two players")
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from typing import Any
 from ytourney.errors import RecordError, YTourneyError
 from ytourney.games.api import Color
 from ytourney.games.legacy import LEGACY_GAME, V1_RULE_SWITCHES
-from ytourney.games.record import GameRecord, Termination
+from ytourney.games.record import GameRecord, Termination, refuse_self_play
 from ytourney.games.registry import get_game
 
 SCHEMA_VERSION = 2
@@ -133,6 +133,7 @@ class RowReader:
                                     ("reason", reason, str), ("started", started, str), ("finished", finished, str)):
             if not isinstance(value, kind) or isinstance(value, bool):
                 raise RecordError(f"column {column} holds {value!r}; expected {_kind_name(kind)}")
+        refuse_self_play(black, white, first, second)  # as SGF import and JSON lines refuse it
         if handicap < 0 or winner not in (None, *COLORS):
             raise RecordError(f"handicap {handicap!r} and winner {winner!r}; expected a handicap >= 0 and a winner "
                               f"{', '.join(COLORS)} or none")

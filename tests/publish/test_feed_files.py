@@ -44,3 +44,25 @@ def test_a_read_only_file_is_refused_as_the_system_says(tmp_path: Path, monkeypa
     monkeypatch.setattr(os, "access", lambda path, mode: not (mode & os.W_OK and str(path) == str(feed)))
     with pytest.raises(ReportError, match="it is not writable"):
         GameFeed(feed, ExportFormat.PGN)
+
+
+@pytest.mark.parametrize("fmt", [ExportFormat.PGN, ExportFormat.JSONL])
+def test_two_sessions_on_one_file_number_their_games_apart(tmp_path: Path, fmt: ExportFormat) -> None:
+    """Two `play --out` sessions open the same file before either game ends: both games were written as game 1."""
+    from dataclasses import replace
+
+    from ytourney.games.registry import get_game
+    from ytourney.games.variant import Variant
+    from ytourney.players.spec import create_bot, parse_bot_spec
+    from ytourney.tournament.match import Seat, play_game
+
+    game = get_game("y")
+    variant = Variant(game, game.parse_board("tri:4"), game.parse_rules(None))
+    seats = [Seat(name, create_bot(parse_bot_spec("random", game), seed)) for seed, name in enumerate("ab")]
+    record = replace(play_game(seats, variant, seed=1), tournament="play", id=1)
+    path = tmp_path / f"games.{fmt.value}"
+    first, second = GameFeed(path, fmt), GameFeed(path, fmt)
+    assert (first.write_next(record).id, second.write_next(record).id) == (1, 2)
+    first.close()
+    second.close()
+    assert GameFeed(path, fmt).keys == {first.key(record), first.key(replace(record, id=2))}

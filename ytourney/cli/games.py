@@ -122,7 +122,7 @@ def play(first: str, second: str, game_name: str, board_spec: str | None, pie: b
             bot.close()
     if feed is not None:  # its file is opened at this first write, never before the game ends
         try:
-            feed.write(record)
+            record = feed.write_next(record)  # numbered as the file stands now: another session may have written
         finally:
             feed.close()
     if as_json:

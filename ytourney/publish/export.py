@@ -28,7 +28,7 @@ import json
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ytourney.choices import parse_choice
@@ -292,9 +292,11 @@ class GameFeed:
         """The key of a record's entry in this file (None without an id: never taken for a stored one)."""
         if record.id is None:
             return None
-        if self.format is ExportFormat.PGN:
-            return _pgn_escape(record.tournament or "?"), record.id
-        return record.tournament or "", record.id
+        return self._event(record), record.id
+
+    def _event(self, record: GameRecord) -> str:
+        """A record's tournament as this file writes it (the PGN [Event] text, the JSON `tournament`)."""
+        return _pgn_escape(record.tournament or "?") if self.format is ExportFormat.PGN else record.tournament or ""
 
     def _open(self) -> int:
         """The file, opened for appending at the first game written (a run refused before it leaves it untouched);
@@ -333,17 +335,35 @@ class GameFeed:
         key = self.key(record)
         if key is not None and key in self.keys:
             return
-        text = game_to_pgn(record) if self.format is ExportFormat.PGN else to_jsonl([record])
         fd = self._open()
-        try:
-            with self._locked(fd):
-                view = memoryview(text.encode("utf-8"))
-                while view:
-                    view = view[os.write(fd, view):]
-        except OSError as err:
-            raise ReportError(f"cannot append game {record.id} to {str(self.path)!r}: {err.strerror or err}") from err
+        with self._locked(fd):
+            self._append(fd, record)
         if key is not None:
             self.keys.add(key)
+
+    def write_next(self, record: GameRecord) -> GameRecord:
+        """Append `record` as the next game of its tournament in this file, numbered under the file's lock one past
+        the highest id the file then holds for it (another process may have appended since the file was read, as
+        two `play --out` sessions on one file do); the record as written."""
+        fd = self._open()
+        with self._locked(fd):
+            held = scan_feed(self.path, self.format is ExportFormat.PGN).keys | self.keys
+            event = self._event(record)
+            number = 1 + max((held_id for held_event, held_id in held if held_event == event), default=0)
+            record = replace(record, id=number)
+            self._append(fd, record)
+        self.keys |= held | {(event, number)}
+        return record
+
+    def _append(self, fd: int, record: GameRecord) -> None:
+        """Write one game's entry at the end of the file (its lock held)."""
+        text = game_to_pgn(record) if self.format is ExportFormat.PGN else to_jsonl([record])
+        try:
+            view = memoryview(text.encode("utf-8"))
+            while view:
+                view = view[os.write(fd, view):]
+        except OSError as err:
+            raise ReportError(f"cannot append game {record.id} to {str(self.path)!r}: {err.strerror or err}") from err
 
     def close(self) -> None:
         """Close the file."""

@@ -160,9 +160,11 @@ class HumanBot:
             return move
         self.planned = None
         self.console.show(state)
+        legal = state.legal_moves()
+        forced = " (no move but pass)" if legal and all(move.is_pass for move in legal) else ""
         while True:
             answer = self._read(state, f"{self.console.turn_number(plies)}. {self.name} "
-                                       f"({self.console.side(state.to_move)}) to move: ")
+                                       f"({self.console.side(state.to_move)}) to move{forced}: ")
             if isinstance(answer, Move):
                 self.moved_at.append(plies)
                 return answer

@@ -1,0 +1,33 @@
+"""The human seat's prompt: a turn whose only legal move is a pass says so (Leap Over's rule: a player passes only
+when no leap is possible, and a person at the board may not see that none is)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from ytourney.games.api import PASS
+from ytourney.games.registry import all_games
+from ytourney.players.human import Console, HumanBot, QuitGame
+
+PASSING = [game for game in all_games().values() if game.has_passes]
+
+
+@pytest.mark.parametrize("game", PASSING, ids=lambda game: game.name)
+def test_a_turn_with_no_move_but_pass_says_so(game, monkeypatch: pytest.MonkeyPatch) -> None:
+    board = game.parse_board(game.default_board)
+    rules = game.parse_rules(None)
+    state = game.new_state(board, rules)
+    out = io.StringIO()
+    bot = HumanBot("you", Console(game, board, rules, 0, ["you", "bot"], io.StringIO(""), out))
+    bot.new_game(board, rules, state.to_move)
+    with pytest.raises(QuitGame):
+        bot.move(state, None)
+    assert "to move: " in out.getvalue() and "no move but pass" not in out.getvalue()
+    monkeypatch.setattr(type(state), "legal_moves", lambda self: [PASS])
+    out.seek(0)
+    out.truncate()
+    with pytest.raises(QuitGame):
+        bot.move(state, None)
+    assert "to move (no move but pass): " in out.getvalue()

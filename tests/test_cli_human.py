@@ -132,6 +132,20 @@ def test_a_human_with_options_is_refused_in_play_in_its_own_terms() -> None:
     assert "play` only" not in result.output
 
 
+def test_a_human_with_stdin_closed_is_refused_before_the_game() -> None:
+    """`play human random <&-`: the human lost 'by crash (AttributeError: 'NoneType' object has no attribute
+    'readline')'."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "ytourney", "play", "human", "random", "--board", "tri:4"],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+                          preexec_fn=lambda: os.close(0))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "a human seat reads its moves from standard input, which is closed" in done.stderr
+    assert "crash" not in done.stdout and "Traceback" not in done.stderr
+
+
 def test_play_names_the_seats_by_the_game_s_sides_first_mover_first() -> None:
     result = play("random", "mcts:playouts=20", "--game", "yvy", "--board", "hex:3", "--seed", "1")
     assert result.exit_code == 0, result.output

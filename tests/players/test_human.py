@@ -31,3 +31,23 @@ def test_a_turn_with_no_move_but_pass_says_so(game, monkeypatch: pytest.MonkeyPa
     with pytest.raises(QuitGame):
         bot.move(state, None)
     assert "to move (no move but pass): " in out.getvalue()
+
+
+class Unreadable(io.StringIO):
+    """An input that fails as a terminal that hung up does."""
+
+    def readline(self, size: int = -1) -> str:
+        raise OSError(5, "Input/output error")
+
+
+def test_an_input_that_cannot_be_read_ends_the_game_as_the_end_of_input_does() -> None:
+    """It was the human's loss 'by crash (OSError ...)', an internal error recorded as a result."""
+    game = PASSING[0]
+    board = game.parse_board(game.default_board)
+    rules = game.parse_rules(None)
+    out = io.StringIO()
+    bot = HumanBot("you", Console(game, board, rules, 0, ["you", "bot"], Unreadable(), out))
+    bot.new_game(board, rules, game.first_color)
+    with pytest.raises(QuitGame):
+        bot.move(game.new_state(board, rules), None)
+    assert "cannot read the input (Input/output error); the input ended" in out.getvalue()

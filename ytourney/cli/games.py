@@ -80,6 +80,9 @@ def play(first: str, second: str, game_name: str, board_spec: str | None, pie: b
     texts = [first, second]
     names = texts if first != second else [f"{text} ({colour})" for text, colour in zip(texts, colours)]
     humans = [text.strip().lower() == HUMAN_SPEC for text in texts]
+    if any(humans) and sys.stdin is None:  # started with stdin closed (`<&-`): no move could ever be read
+        raise click.ClickException("a human seat reads its moves from standard input, which is closed; run play at "
+                                   "a terminal or pipe the moves in")
     feed = _record_file(out) if out is not None else None  # refused before the game, never after it
     specs: list[Any] = [None, None]
     if any(text.startswith(GTP_PREFIX) for text in texts):

@@ -68,7 +68,12 @@ class Console:
         """One line of input, stripped; QuitGame at the end of the input."""
         self.writer.write(prompt)
         self.writer.flush()
-        line = self.reader.readline(LINE_CHARS + 1)  # a person's wait: Ctrl-C, EOF and `quit` end it, no deadline
+        try:
+            line = self.reader.readline(LINE_CHARS + 1)  # a person's wait: Ctrl-C, EOF and `quit` end it, no deadline
+        except (OSError, ValueError) as err:  # the terminal hung up, or the stream was closed: the input ended
+            self.say()
+            self.say(f"cannot read the input ({getattr(err, 'strerror', None) or err}); the input ended")
+            raise QuitGame from err
         if not line:
             self.say()
             raise QuitGame

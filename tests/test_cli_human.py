@@ -139,7 +139,7 @@ def test_a_human_with_stdin_closed_is_refused_before_the_game() -> None:
     import sys
 
     done = subprocess.run([sys.executable, "-m", "ytourney", "play", "human", "random", "--board", "tri:4"],
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, check=False,
                           preexec_fn=lambda: os.close(0))
     assert done.returncode == 1, done.stdout + done.stderr
     assert "a human seat reads its moves from standard input, which is closed" in done.stderr

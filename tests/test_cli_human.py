@@ -146,6 +146,34 @@ def test_a_human_with_stdin_closed_is_refused_before_the_game() -> None:
     assert "crash" not in done.stdout and "Traceback" not in done.stderr
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_human_whose_board_cannot_be_written_records_nothing(tmp_path: Path) -> None:
+    """With stdout on a full disk the human lost 'by crash (OSError: [Errno 28] ...)', and --out recorded it."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "games.jsonl"
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        done = subprocess.run([sys.executable, "-m", "ytourney", "play", "human", "random", "--board", "tri:4",
+                               "--out", str(out)], input="a1\n", stdout=full, stderr=subprocess.PIPE, text=True,
+                              timeout=60, check=False)
+    assert done.returncode == 1, done.stderr
+    assert "cannot write the board and prompts (No space left on device); the game was left unfinished and " \
+           "nothing was recorded" in done.stderr
+    assert not out.exists()
+
+
+def test_any_command_with_stdout_closed_is_one_line() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "ytourney", "games"], capture_output=True, text=True, timeout=60,
+                          check=False, preexec_fn=lambda: os.close(1))
+    assert done.returncode == 1
+    assert done.stderr.strip() == ("Error: cannot write output: standard output is closed; redirect it instead (to "
+                                   "/dev/null to drop it)")
+
+
 def test_play_names_the_seats_by_the_game_s_sides_first_mover_first() -> None:
     result = play("random", "mcts:playouts=20", "--game", "yvy", "--board", "hex:3", "--seed", "1")
     assert result.exit_code == 0, result.output

@@ -48,6 +48,6 @@ def test_an_input_that_cannot_be_read_ends_the_game_as_the_end_of_input_does() -
     out = io.StringIO()
     bot = HumanBot("you", Console(game, board, rules, 0, ["you", "bot"], Unreadable(), out))
     bot.new_game(board, rules, game.first_color)
-    with pytest.raises(QuitGame):
+    with pytest.raises(QuitGame) as ended:
         bot.move(game.new_state(board, rules), None)
-    assert "cannot read the input (Input/output error); the input ended" in out.getvalue()
+    assert ended.value.problem == "cannot read the input (Input/output error)"

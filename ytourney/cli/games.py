@@ -117,7 +117,12 @@ def play(first: str, second: str, game_name: str, board_spec: str | None, pie: b
         click.echo(f"ytourney: interrupted by {signal.Signals(halted[0]).name}; the game was not finished",
                    err=True)
         sys.exit(128 + halted[0])
-    except QuitGame:
+    except QuitGame as quit_game:
+        if isinstance(quit_game.__cause__, BrokenPipeError):  # the reader went away (`| head`): said to no one
+            raise quit_game.__cause__
+        if quit_game.problem:  # the terminal failed, not the person: an error, exit 1
+            raise click.ClickException(f"{quit_game.problem}; the game was left unfinished and nothing was "
+                                       "recorded") from quit_game
         click.echo("ytourney: quit; the game was left unfinished and nothing was recorded", err=True)
         return
     finally:

@@ -79,6 +79,9 @@ class YTourneyGroup(click.Group):
             raise _one_line(err) from err
 
     def invoke(self, ctx: click.Context) -> Any:
+        if sys.stdout is None:  # started with it closed (`>&-`): refused before any work whose output would be lost
+            raise click.ClickException("cannot write output: standard output is closed; redirect it instead (to "
+                                       "/dev/null to drop it)")
         try:
             result = super().invoke(ctx)
             sys.stdout.flush()  # a full or closed stdout fails here, inside the handler, not at interpreter exit

@@ -42,7 +42,12 @@ class Resign(SeatCommand):
 
 
 class QuitGame(SeatCommand):
-    """The human quits (or the input ended): the game ends without a result and is not recorded."""
+    """The human quits (or the input ended): the game ends without a result and is not recorded; `problem` says what
+    failed when the terminal did (its input or output), '' when the person quit."""
+
+    def __init__(self, problem: str = "") -> None:
+        super().__init__(problem)
+        self.problem = problem
 
 
 class Console:
@@ -61,19 +66,24 @@ class Console:
 
     def say(self, text: str = "") -> None:
         """Write a line and flush, so a pipe or a terminal sees it before the next read."""
-        self.writer.write(text + "\n")
-        self.writer.flush()
+        self._write(text + "\n")
+
+    def _write(self, text: str) -> None:
+        """Write and flush; QuitGame naming the failure when the output cannot take it (a full disk, a closed pipe):
+        a person who cannot see the board cannot play, and it is no fault of theirs."""
+        try:
+            self.writer.write(text)
+            self.writer.flush()
+        except (OSError, ValueError) as err:
+            raise QuitGame(f"cannot write the board and prompts ({getattr(err, 'strerror', None) or err})") from err
 
     def ask(self, prompt: str) -> str:
         """One line of input, stripped; QuitGame at the end of the input."""
-        self.writer.write(prompt)
-        self.writer.flush()
+        self._write(prompt)
         try:
             line = self.reader.readline(LINE_CHARS + 1)  # a person's wait: Ctrl-C, EOF and `quit` end it, no deadline
-        except (OSError, ValueError) as err:  # the terminal hung up, or the stream was closed: the input ended
-            self.say()
-            self.say(f"cannot read the input ({getattr(err, 'strerror', None) or err}); the input ended")
-            raise QuitGame from err
+        except (OSError, ValueError) as err:  # the terminal hung up, or the stream was closed
+            raise QuitGame(f"cannot read the input ({getattr(err, 'strerror', None) or err})") from err
         if not line:
             self.say()
             raise QuitGame

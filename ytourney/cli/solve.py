@@ -73,4 +73,16 @@ def _check_svg_target(path: Path, force: bool, replaceable: Any) -> None:
         if not force and not replaceable(path):
             raise click.BadParameter(f"{str(path)!r} exists and is not an SVG `ytourney solve` wrote (it is left "
                                      "untouched); give a new name, or --force to replace it", param_hint="'--svg'")
+        if not os.access(path, os.W_OK):
+            raise click.BadParameter(f"{str(path)!r} is not writable (its permissions, or a read-only disk)",
+                                     param_hint="'--svg'")
+    else:  # made and removed now: a folder that takes no new file is refused before the search, not after it
+        from ytourney.errors import ReportError
+        from ytourney.safe_files import open_file
+
+        try:
+            os.close(open_file(path, "x", error=ReportError))
+        except ReportError as err:
+            raise click.BadParameter(str(err), param_hint="'--svg'") from err
+        os.unlink(path)
 

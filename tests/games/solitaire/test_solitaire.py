@@ -280,6 +280,18 @@ def test_a_bad_svg_target_is_refused_before_the_search(tmp_path: Path, target: s
     assert notes.read_text() == "keep\n"
 
 
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux /proc")
+def test_an_svg_folder_that_takes_no_new_file_is_refused_before_the_search(tmp_path: Path) -> None:
+    """/proc takes no new file (even from root): the search ran, then the SVG failed."""
+    result = CliRunner().invoke(main, ["solve", "custom", "--start", "E5 F5", "--goal", "G5", "--svg",
+                                       "/proc/ytourney-solve.svg"])
+    assert result.exit_code == 1 and "solution" not in result.output
+    assert "Invalid value for '--svg': cannot create '/proc/ytourney-solve.svg'" in result.output
+    new = tmp_path / "new.svg"
+    ok = CliRunner().invoke(main, ["solve", "custom", "--start", "E5 F5", "--goal", "G5", "--svg", str(new)])
+    assert ok.exit_code == 0 and new.read_text().startswith("<svg")  # the check leaves no file behind it
+
+
 def test_svg_replaces_only_a_file_solve_wrote_unless_forced(tmp_path) -> None:
     notes = tmp_path / "notes.svg"
     notes.write_text("my notes\n")

@@ -97,7 +97,7 @@ def test_openspiel_mcts_plays_refereed_games_against_random(spiel: object, board
 
 def test_a_plugin_subclassing_the_adapter_plays_a_match_through_the_cli(spiel: object, tmp_path: Path) -> None:
     out = tmp_path / "m"
-    result = CliRunner().invoke(main, ["match", "openspiel:mcts;simulations=50", f"{PLUGIN}:SpielRandom",
+    result = CliRunner().invoke(main, ["match", "openspiel:mcts;simulations=50", f"spielrandom={PLUGIN}:SpielRandom",
                                        "--board", "tri:5", "--games-per-pair", "2", "--out", str(out), "-q"])
     assert result.exit_code == 0, result.output
     from ytourney.tournament.store import load_records

@@ -146,3 +146,19 @@ def test_every_corner_of_the_rating_bounds_computes() -> None:
         assert numbers and all(math.isfinite(value) for value in numbers), (corner, numbers)
         assert ratings.game_count == len(records)
         assert "nan" not in format_table(build_table(ratings, elo=fit_elo(records)), "text")
+
+
+def test_a_plugin_with_a_long_path_is_named_after_its_file(tmp_path: Path) -> None:
+    """`match /a/long/path/bot.py:Bot random` was refused: the player, named by its spec, had a name over 64
+    characters that the user never gave."""
+    from ytourney.tournament.config import parse_config
+
+    folder = tmp_path / ("deep" * 20)
+    folder.mkdir()
+    plugin = folder / "bot.py"
+    plugin.write_text("from ytourney.players import BaseBot\n\n\nclass Bot(BaseBot):\n    pass\n")
+    config = parse_config(f"name: t\nplayers: ['{plugin}:Bot', random]\n", require_files=False)
+    assert config.player_names == ("bot.py:Bot", "random")
+    with pytest.raises(ConfigError, match=r"a player given no name is named by its spec: give it one, `name:` in a "
+                                          r"config, NAME=SPEC on the command line"):
+        parse_config(f"name: t\nplayers: ['{folder / ('b' * 70)}.py:Bot', random]\n", require_files=False)

@@ -76,6 +76,8 @@ _PLAYER_KEYS = ("name", "bot", "gtp", "time")
 _UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Unicode categories a name may not hold: controls (NUL, ESC and so terminal escape codes), invisible format
 characters (bidi overrides), surrogates, private-use and unassigned code points, line and paragraph separators."""
+MAX_NAME_CHARS = 64
+"""The longest player name (tables, files and pages are named after players)."""
 
 
 class ScheduleFormat(str, enum.Enum):
@@ -407,7 +409,9 @@ class _ConfigReader(FieldReader):
         if "bot" in section:
             spec_text = self.text(section["bot"], f"{path}.bot")
             spec = self.bot_spec(spec_text, f"{path}.bot")
-            default_name = spec_text
+            default_name = spec_text  # a plugin's long path gives way to its file's name (names hold 64 characters)
+            if len(spec_text) > MAX_NAME_CHARS and spec.kind is BotKind.PLUGIN and spec.path is not None:
+                default_name = f"{os.path.basename(spec.path)}:{spec.name}"
         else:
             settings = read_gtp(self, section["gtp"], f"{path}.gtp")
             named = section["gtp"].get("game") if isinstance(section["gtp"], Mapping) else None
@@ -423,9 +427,11 @@ class _ConfigReader(FieldReader):
             name = default_name
         else:
             raise self.missing(f"{path}.name", "a player name", "a gtp player needs a name")
-        if len(name) > 64 or any(unicodedata.category(ch) in _UNPRINTABLE for ch in name):
+        if len(name) > MAX_NAME_CHARS or any(unicodedata.category(ch) in _UNPRINTABLE for ch in name):
+            named = "" if "name" in section else (" (a player given no name is named by its spec: give it one, "
+                                                  "`name:` in a config, NAME=SPEC on the command line)")
             raise self.mismatch(f"{path}.name", name, "a name of at most 64 printable characters (no control "
-                                "characters or terminal escape codes)", found=repr(name))
+                                f"characters or terminal escape codes){named}", found=repr(name))
         if spec.kind is BotKind.GTP and spec.gtp is not None and not spec.gtp.name:
             settings = dataclasses.replace(spec.gtp, name=name)  # its faults name the player, not its program's file
             spec = BotSpec(BotKind.GTP, name, gtp=settings, game=self.game_played)

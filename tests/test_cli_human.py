@@ -193,3 +193,14 @@ def test_a_bad_rule_value_of_match_is_blamed_on_its_rule(tmp_path: Path) -> None
     result = CliRunner().invoke(main, ["match", "random", "mcts", "--rule", "pie=maybe", "--out", str(tmp_path)])
     assert result.exit_code != 0
     assert result.output == "Error: Invalid value for '--rule': pie='maybe': expected true or false\n"
+
+
+def test_undo_after_handicap_stones_takes_back_the_whole_turn(tmp_path: Path) -> None:
+    """A handicap level's k stones are one turn: undo takes back all of them and the reply, not the last stone."""
+    out = tmp_path / "games.jsonl"
+    result = play("human", "random", "--board", "tri:5", "--handicap", "2", "--seed", "3", "--out", str(out),
+                  typed="a1\nb1\nundo\nc1\nd1\n" + every_cell(5) * 2)
+    assert result.exit_code == 0, result.output
+    assert "took back 2 moves" in result.output  # the handicap turn and the reply, counted by turn
+    stored = json.loads(out.read_text(encoding="utf-8"))
+    assert stored["moves"][:2] == ["c1", "d1"]  # both handicap stones were taken back, then placed again

@@ -30,7 +30,7 @@ class SeatCommand(BaseException):
 
 
 class TakeBack(SeatCommand):
-    """Take the game back to `plies` actions (the human's last move and the reply are undone)."""
+    """Take the game back to `plies` actions (the human's last turn and the reply are undone)."""
 
     def __init__(self, plies: int) -> None:
         super().__init__(plies)
@@ -101,6 +101,10 @@ class Console:
         """The 1-based turn of action `ply` (0-based): a handicap level's stones are turn 1, as records count."""
         return ply + 1 - max(0, min(ply + 1, self.handicap) - 1)
 
+    def turn_start(self, ply: int) -> int:
+        """The first action of the turn that action `ply` belongs to (0 for any of a handicap level's stones)."""
+        return 0 if ply < self.handicap else ply
+
     def show(self, state: State, *, force: bool = False) -> None:
         """The moves made since the board was last drawn (who made each), then the board and its legend."""
         history = state.history
@@ -127,7 +131,7 @@ class Console:
     def help_text(self) -> str:
         """The commands and the game's notation."""
         return (f"moves in {self.game.title}'s notation, e.g. {self.game.notation_example}; commands: "
-                "undo (take back your last move and the reply), resign, quit (end without a result; nothing is "
+                "undo (take back your last turn and the reply), resign, quit (end without a result; nothing is "
                 "recorded), board (draw it again), help; when offered the pie: swap, or a move to decline")
 
 
@@ -205,12 +209,13 @@ class HumanBot:
             elif word == "undo":
                 plies = len(state.history)
                 earlier = [at for at in self.moved_at if at < plies]
-                if earlier:
-                    self.moved_at = earlier[:-1]
-                    taken = plies - earlier[-1]
+                if earlier:  # back to the start of this seat's last turn: a handicap's stones go together
+                    start = console.turn_start(earlier[-1])
+                    self.moved_at = [at for at in earlier if at < start]
+                    taken = console.turn_number(plies - 1) - console.turn_number(start) + 1
                     console.say(f"took back {taken} move{'s' if taken != 1 else ''}")
                     console.drawn = None  # the position taken back to is drawn with its moves
-                    raise TakeBack(earlier[-1])
+                    raise TakeBack(start)
                 console.say("nothing to undo: you have not moved yet")
             elif pie and (word in YES or word in NO):
                 return word

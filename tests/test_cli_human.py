@@ -204,3 +204,13 @@ def test_undo_after_handicap_stones_takes_back_the_whole_turn(tmp_path: Path) ->
     assert "took back 2 moves" in result.output  # the handicap turn and the reply, counted by turn
     stored = json.loads(out.read_text(encoding="utf-8"))
     assert stored["moves"][:2] == ["c1", "d1"]  # both handicap stones were taken back, then placed again
+
+
+def test_json_with_a_human_seat_prints_the_json_alone_on_stdout() -> None:
+    """The boards and prompts go to stderr, so `play human ... --json | jq` reads one JSON object."""
+    result = play("human", "random", "--board", "tri:4", "--no-pie", "--seed", "1", "--json",
+                  typed=every_cell(4) * 2)
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert record["moves"][0] == "a1"
+    assert "to move: " in result.stderr and "X black, O white" in result.stderr

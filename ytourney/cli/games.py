@@ -39,7 +39,8 @@ from ytourney.cli.options import (
                    "never timed.")
 @click.option("--seed", type=AsciiInt(min=0), default=None,
               help="Seed for the bots and the record (default: random).")
-@click.option("--json", "as_json", is_flag=True, help="Print the game record as one JSON object.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the game record as one JSON object (a human seat's boards and prompts go to stderr).")
 @click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
               help="Append the finished game to FILE: PGN for *.pgn, JSON lines for *.jsonl (only a new file or "
                    "one ytourney wrote; each game gets the next game id of the file's `play` games).")
@@ -93,7 +94,8 @@ def play(first: str, second: str, game_name: str, board_spec: str | None, pie: b
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     rng = random.Random(seed)
     seeds = [rng.randrange(2**31) for _ in specs]
-    console = Console(game, board, rules, handicap, names, sys.stdin, sys.stdout) if any(humans) else None
+    transcript = sys.stderr if as_json else sys.stdout  # with --json, stdout carries the JSON alone
+    console = Console(game, board, rules, handicap, names, sys.stdin, transcript) if any(humans) else None
     bots: list[Any] = []
     halted: list[int] = []
     try:

@@ -214,3 +214,25 @@ def test_json_with_a_human_seat_prints_the_json_alone_on_stdout() -> None:
     record = json.loads(result.stdout)
     assert record["moves"][0] == "a1"
     assert "to move: " in result.stderr and "X black, O white" in result.stderr
+
+
+def test_ctrl_c_at_the_prompt_says_so_on_a_new_line() -> None:
+    """The interruption's message was printed on the prompt's line ('... to move: ytourney: interrupted ...')."""
+    import select
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    with subprocess.Popen([sys.executable, "-m", "ytourney", "play", "human", "random", "--board", "tri:4"],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT) as child:
+        seen = b""
+        deadline = time.monotonic() + 60
+        while not seen.endswith(b"to move: ") and time.monotonic() < deadline:
+            if select.select([child.stdout], [], [], 1)[0]:
+                seen += os.read(child.stdout.fileno(), 4096)
+        child.send_signal(signal.SIGINT)
+        rest, _ = child.communicate(timeout=60)
+    assert seen.endswith(b"to move: "), seen
+    assert rest.decode() == "\nytourney: interrupted by SIGINT; the game was not finished\n"
+    assert child.returncode == 128 + signal.SIGINT

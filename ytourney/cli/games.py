@@ -116,6 +116,8 @@ def play(first: str, second: str, game_name: str, board_spec: str | None, pie: b
     except HaltGame:
         if not halted:
             raise
+        if console is not None:  # Ctrl-C at the prompt: the message starts on a line of its own
+            console.end_line()
         click.echo(f"ytourney: interrupted by {signal.Signals(halted[0]).name}; the game was not finished",
                    err=True)
         sys.exit(128 + halted[0])

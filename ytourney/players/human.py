@@ -8,6 +8,7 @@ raised as `SeatCommand`s; the referee never counts them as the player's fault.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any, TextIO
 
@@ -63,10 +64,18 @@ class Console:
         self.reader = reader
         self.writer = writer
         self.drawn: int | None = None  # actions shown when the board was last drawn; None: never, or taken back
+        self.mid_line = False  # a prompt is written and its answer not read: the cursor stands on the prompt's line
 
     def say(self, text: str = "") -> None:
         """Write a line and flush, so a pipe or a terminal sees it before the next read."""
         self._write(text + "\n")
+
+    def end_line(self) -> None:
+        """End the prompt's line when its answer never came (Ctrl-C), so what is said next starts on its own line."""
+        if self.mid_line:
+            self.mid_line = False
+            with contextlib.suppress(QuitGame):  # the terminal failing as the game stops changes nothing more
+                self.say()
 
     def _write(self, text: str) -> None:
         """Write and flush; QuitGame naming the failure when the output cannot take it (a full disk, a closed pipe):
@@ -80,10 +89,12 @@ class Console:
     def ask(self, prompt: str) -> str:
         """One line of input, stripped; QuitGame at the end of the input."""
         self._write(prompt)
+        self.mid_line = True
         try:
             line = self.reader.readline(LINE_CHARS + 1)  # a person's wait: Ctrl-C, EOF and `quit` end it, no deadline
         except (OSError, ValueError) as err:  # the terminal hung up, or the stream was closed
             raise QuitGame(f"cannot read the input ({getattr(err, 'strerror', None) or err})") from err
+        self.mid_line = False
         if not line:
             self.say()
             raise QuitGame

@@ -18,6 +18,7 @@ from ytourney.errors import RecordError
 from ytourney.games.api import Game
 from ytourney.games.record import GameRecord, Termination
 from ytourney.games.registry import all_games
+from ytourney.games.rules import rule_from_text
 from ytourney.players.spec import create_bot, parse_bot_spec
 from ytourney.publish.sgf import game_to_sgf, read_sgf_games
 from ytourney.tournament.match import Seat, play_game
@@ -95,13 +96,16 @@ JSON_VALUES = st.recursive(
 
 @settings(max_examples=150, deadline=None)
 @given(name=st.sampled_from(sorted(GAMES)), data=st.data(), value=JSON_VALUES)
-def test_an_ru_value_of_any_json_type_is_read_as_a_config_reads_it(name: str, data: Any, value: Any) -> None:
+def test_an_ru_value_of_any_json_type_is_read_as_rule_reads_it(name: str, data: Any, value: Any) -> None:
     game = GAMES[name]
     key = data.draw(st.sampled_from(sorted(game.rule_options)))
-    text = forfeit_sgf(game, f"{game.title} {key}={json.dumps(value, separators=(',', ':'))}")
+    written = json.dumps(value, separators=(",", ":"))
+    option = game.rule_options[key]
+    text = forfeit_sgf(game, f"{game.title} {key}={written}")
     try:
-        expected = game.parse_rules({k: False for k, o in game.rule_options.items() if o.type is bool} | {key: value})
-    except Exception:  # noqa: BLE001 - the config reader refuses it: so must the import, as one line
+        read = value if option.type is str and isinstance(value, str) else rule_from_text(written, option)
+        expected = game.parse_rules({k: False for k, o in game.rule_options.items() if o.type is bool} | {key: read})
+    except Exception:  # noqa: BLE001 - the --rule reader refuses it: so must the import, as one line
         with pytest.raises(RecordError) as refused:
             read_sgf_games(text, "x.sgf")
         message = str(refused.value)
@@ -117,7 +121,7 @@ def test_an_ru_value_of_any_json_type_is_read_as_a_config_reads_it(name: str, da
 def test_the_issue_s_ru_values_are_one_line(name: str, value: str) -> None:
     game = GAMES[name]
     key = "max_plies" if "max_plies" in game.rule_options else "pie"
-    value = "1" if key == "pie" and value == "true" else value  # the one value of the list a switch takes
+    value = "maybe" if key == "pie" and value == "true" else value  # the one value of the list a switch takes
     with pytest.raises(RecordError, match=rf"^x\.sgf: RU\[.*{re.escape(name)} rule") as refused:
         read_sgf_games(forfeit_sgf(game, f"{game.title} {key}={value}"), "x.sgf")
     assert len(str(refused.value)) < 400
@@ -215,3 +219,13 @@ def test_a_handicap_in_a_game_without_a_ladder_is_refused_naming_ha(name: str) -
     with pytest.raises(RecordError, match=rf"^x\.sgf: HA\[2\]: {re.escape(name)} has no handicap ladder; expected "
                                           r"HA\[0\] or no HA$"):
         read_sgf_games(forfeit_sgf(GAMES[name], GAMES[name].title, "HA[2]"), "x.sgf")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_ru_reads_rule_values_as_rule_does(name: str) -> None:
+    """`RU[Tetra pie=on]` was refused though `--rule pie=on` takes it: RU values go through the --rule reader."""
+    game = GAMES[name]
+    switches = {key: False for key, option in game.rule_options.items() if option.type is bool}
+    for word, on in (("on", True), ("off", False), ("yes", True), ("0", False)):
+        (record,) = read_sgf_games(forfeit_sgf(game, f"{game.title} pie={word}"), "x.sgf")
+        assert record.rules == game.parse_rules(switches | {"pie": on})

@@ -32,6 +32,7 @@ from ytourney.errors import RecordError, YTourneyError
 from ytourney.games.api import SWAP_TOKEN, Color, Game, Move, MoveKind, Termination
 from ytourney.games.record import GameRecord
 from ytourney.games.registry import all_games, game_names
+from ytourney.games.rules import RULE_KINDS, RuleOption, rule_from_text
 from ytourney.games.replay import ReplayError, replay, replay_record
 from ytourney.publish.game_facts import rules_in_play
 
@@ -330,8 +331,8 @@ def _titled(text: str, title: str) -> bool:
 
 
 def _rules_of(game: Game, text: str | None, source: str) -> Any:
-    """The rules of an RU value as `rules_words` writes it (the game's title, then each option on or option=value
-    with a JSON value), read by the game's typed rule reader with a config's checks; no RU reads as the title alone.
+    """The rules of an RU value as `rules_words` writes it (the game's title, then each option on or option=value),
+    each value read as `--rule` reads it, then checked by the game's typed rule reader; no RU reads as the title alone.
     RecordError naming the file and the game for an RU of another game, or for a value the reader refuses."""
     text = " ".join((text or "").split()) or game.title  # no RU: the title alone, every switch off (as morat's)
     shown = _shown(text, 60)
@@ -345,13 +346,16 @@ def _rules_of(game: Game, text: str | None, source: str) -> Any:
         key = key.lower()
         if key in given:
             raise RecordError(f"{source}: RU[{shown}] gives the {game.name} rule {key!r} twice")
+        option = game.rule_options.get(key)
+        if not equals or option is None:  # a switch that is on, or a key the rules reader refuses by name
+            given[key] = value if equals else True
+            continue
         try:
-            given[key] = json.loads(value) if equals else True
-        except RecursionError as err:
-            raise RecordError(f"{source}: RU[{shown}]: the {game.name} rule {key!r} has a value nested too deeply; "
-                              "expected a number, a word, true or false") from err
+            given[key] = _ru_value(value, option)
         except ValueError:
-            given[key] = value  # a bare word: a string, as YAML reads it
+            kind = RULE_KINDS.get(option.type, option.type.__name__)
+            raise RecordError(f"{source}: RU[{shown}]: {game.name} rule {key}={_shown(value)!r}: expected {kind}") \
+                from None
     data = {key: given.get(key, False) if option.type is bool else given[key]
             for key, option in game.rule_options.items() if option.type is bool or key in given}
     data.update({key: value for key, value in given.items() if key not in data})
@@ -359,6 +363,20 @@ def _rules_of(game: Game, text: str | None, source: str) -> Any:
         return game.parse_rules(data)
     except YTourneyError as err:
         raise RecordError(f"{source}: RU[{shown}]: {err}") from err
+
+
+def _ru_value(text: str, option: RuleOption) -> Any:
+    """One RU rule value, read as `--rule` reads it (rule_from_text: on/off, yes/no, default, ASCII numbers); a word
+    in JSON quotes, as `rules_words` writes one, is that word. ValueError for anything else."""
+    if option.type is str and text.startswith('"'):
+        try:
+            word = json.loads(text)
+        except (ValueError, RecursionError) as err:
+            raise ValueError(text) from err
+        if not isinstance(word, str):
+            raise ValueError(text)
+        return word
+    return rule_from_text(text, option)
 
 
 def _winner(result: str, first_letter: str, state: Any, source: str) -> Color | None:

@@ -71,3 +71,13 @@ def test_validation_without_starting_players(tmp_path: Path, monkeypatch: pytest
     assert report.failure == ""
     assert [p.note for p in report.players] == ["not started (--no-start)"] * 2
     assert report.lines()[-1].endswith("[not started (--no-start)]")
+
+
+def test_the_schedule_line_words_one_game_in_the_singular(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It read '1 pair x 1 games = 1 games'."""
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "one.yaml"
+    path.write_text("name: one\nboard: tri:5\nschedule: {games_per_pair: 1}\nplayers:\n"
+                    "  - {name: a, bot: random}\n  - {name: b, bot: random}\n")
+    lines = validate_config(str(path), start=False).lines()
+    assert any(line.endswith("round-robin: 1 pair x 1 game = 1 game") for line in lines), lines

@@ -251,8 +251,8 @@ class Validation:
         lines = [
             f"{self.source}: tournament {config.name!r}",
             f"  board      {board.spec} ({board.num_cells} cells), {config.game_rules.rules_text(rules)}",
-            f"  schedule   {fmt}: {self.pairs} pair{'s' * (self.pairs != 1)} x {schedule.games_per_pair} games = "
-            f"{self.games} games{extra}",
+            f"  schedule   {fmt}: {self.pairs} pair{'s' * (self.pairs != 1)} x {schedule.games_per_pair} "
+            f"game{'s' * (schedule.games_per_pair != 1)} = {self.games} game{'s' * (self.games != 1)}{extra}",
         ]
         if schedule.sprt is not None:
             sprt = schedule.sprt

@@ -2,8 +2,9 @@
 above it, and the table says whether the upper rung scores the 75% the ladder asks for.
 
 Every pair plays `--games` games through the library's own match path (the config `ytourney match` writes, run by
-the tournament runner into a results folder), seats alternated, the game's default rules (its pie, its move limit,
-the default adjudication), every rung given `seconds=S` and the match `time.move_seconds=S`, seeds fixed. Each row:
+the tournament runner into a results folder), seats alternated, the rules the game measures its ladder under
+(`Game.ladder_rules`: its defaults unless it names some, like Tetra's pie; each table prints them) with the
+default adjudication, every rung given `seconds=S` and the match `time.move_seconds=S`, seeds fixed. Each row:
 the upper rung's W-L-D and score (a draw counts half) with a 95% Wilson interval, whether it reaches 75%, how many
 games each termination ended, and the mean game length in plies.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import collections
 import itertools
+import json
 import sys
 import tempfile
 import time
@@ -95,13 +97,28 @@ def play_pair(game: Game, lower: str, upper: str, args: argparse.Namespace, seed
     """The pair's games, played through `ytourney match`'s path into `folder`; returns their records."""
     players = [f"{rung_name(upper)}={timed_spec(upper, args.seconds)}",
                f"{rung_name(lower)}={timed_spec(lower, args.seconds)}"]
+    rules = tuple(f"{key}={json.dumps(value)}" for key, value in ladder_rules(game, args).items())
     options = MatchOptions(game=game.name, games_per_pair=args.games, move_seconds=args.seconds, seed=seed,
-                           name=f"ladder-{game.name}")
+                           name=f"ladder-{game.name}", rules=rules)
     match = plan_match(players, options, folder)
     plan = plan_config(match.config, match.folder)
     match.write()
     plan.run(workers=args.workers)
     return load_records(folder, times=False)
+
+
+def ladder_rules(game: Game, args: argparse.Namespace) -> dict[str, object]:
+    """The rules a game's ladder is measured under: its `ladder_rules`, then each `--rule KEY=VALUE` over them."""
+    rules = dict(game.ladder_rules)
+    for item in args.rule:
+        key, _, value = item.partition("=")
+        rules[key.strip()] = json.loads(value) if value.strip() not in ("", "default") else value.strip()
+    return rules
+
+
+def rules_heading(game: Game, args: argparse.Namespace) -> str:
+    """The rules a table was measured under, in words ('pie on, bridge_lines on, max_plies 1000')."""
+    return game.rules_text(game.parse_rules(ladder_rules(game, args)))
 
 
 def rows_of(game: Game, lower: str, upper: str, records: list[GameRecord]) -> list[Row]:
@@ -138,6 +155,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=None, help="keep the results folders here (default: a temporary folder)")
+    parser.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                        help="a rule over the game's ladder rules (repeatable; a JSON value: --rule pie=false)")
     parser.add_argument("--rungs", nargs="+", default=None, metavar="SPEC",
                         help="bot specs to play instead of each game's declared ladder, weakest first")
     args = parser.parse_args()
@@ -155,7 +174,8 @@ def main() -> None:
                 rows.extend(rows_of(game, lower, upper, records))
             width = max([len("pair"), *(len(row.pair) for row in rows)])
             print(f"\n{game.title} (--game {game.name}, {game.default_board}): {args.games} games a pair, "
-                  f"{args.seconds:g} s a move, {args.workers} workers, {time.perf_counter() - began:.0f} s")
+                  f"{args.seconds:g} s a move, {args.workers} workers, {time.perf_counter() - began:.0f} s; "
+                  f"rules: {rules_heading(game, args)}")
             print(f"{'pair':<{width}}  {'W-L-D':<9} {'score':>5}  {'95% Wilson':<12}  {'met':<9}  {'plies':>6}  "
                   "terminations")
             for row in rows:

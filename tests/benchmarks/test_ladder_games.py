@@ -3,17 +3,26 @@ game that declares a measured side."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ytourney.games.api import Color
+from ytourney.games.registry import all_games, get_game
 from ytourney.games.termination import Termination
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from ladder_games import rows_of, rung_name, tally, timed_spec  # noqa: E402
+from ladder_games import (  # noqa: E402
+    ladder_rules,
+    rows_of,
+    rules_heading,
+    rung_name,
+    tally,
+    timed_spec,
+)
 
 
 @dataclass
@@ -60,3 +69,16 @@ def test_rung_specs_become_player_names_and_take_the_move_time() -> None:
     assert timed_spec("mcts:c=0.5", 0.2) == "mcts:c=0.5,seconds=0.2"
     assert timed_spec("random", 0.2) == "random:seconds=0.2"
     assert timed_spec("mcts:seconds=1", 0.2) == "mcts:seconds=1"
+
+
+def test_a_ladder_plays_the_rules_its_game_declares_and_prints_them() -> None:
+    for game in all_games().values():
+        game.parse_rules(dict(game.ladder_rules))  # every declared ladder rule is a rule of its game
+    tetra = get_game("tetra")
+    assert ladder_rules(tetra, argparse.Namespace(rule=[])) == {"pie": True}
+    assert rules_heading(tetra, argparse.Namespace(rule=[])).startswith("pie on")
+    assert ladder_rules(tetra, argparse.Namespace(rule=["pie=false", "max_plies=400"])) == {"pie": False,
+                                                                                          "max_plies": 400}
+    quinta = get_game("quinta")
+    assert ladder_rules(quinta, argparse.Namespace(rule=[])) == {}
+    assert rules_heading(quinta, argparse.Namespace(rule=[])) == quinta.rules_text(quinta.parse_rules(None))

@@ -9,9 +9,11 @@ from collections.abc import Iterator
 import pytest
 
 from ytourney.games.api import Game
+from ytourney.games.bot import Limit
 from ytourney.games.kernel import ONGOING, Kernel
 from ytourney.games.knowledge import Knowledge
 from ytourney.games.one_ply import OnePlyBot
+from ytourney.games.pie import swap_follows
 from ytourney.games.registry import get_game
 from ytourney.games.variant import Variant
 from ytourney.players import create_bot, parse_bot_spec
@@ -113,6 +115,10 @@ def test_a_selective_node_keeps_the_best_one_ply_actions(name: str) -> None:
             assert kept == legal
             continue
         values = dict(zip(legal, knowledge.one_ply_values(kernel, legal)))
+        if len(kept) == 1 < len(legal):  # a forced action: the win in one, or the one block of the opponent's
+            assert kept[0] in legal
+            assert values[kept[0]] == 1.0 or all(values[a] == 0.0 for a in legal if a != kept[0])
+            continue
         assert len(kept) == min(breadth, len(legal)) and set(kept) <= set(legal)
         assert min(values[a] for a in kept) >= max((values[a] for a in legal if a not in kept), default=0.0)
         assert all(0.0 <= value <= 1.0 for value in values.values())
@@ -139,3 +145,24 @@ def test_the_one_ply_values_see_a_win_and_a_loss_in_one(name: str) -> None:
         if seen == {"win", "loss"}:
             break
     assert seen == {"win", "loss"}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_under_the_pie_the_heuristic_opens_nearest_even_and_swaps_a_better_first_seat(name: str) -> None:
+    game = get_game(name)
+    board = game.parse_board(game.default_board)
+    rules = game.parse_rules({"pie": True})
+    state = game.new_state(board, rules)
+    assert swap_follows(state) and not swap_follows(game.new_state(board, game.parse_rules({"pie": False})))
+    knowledge = game.knowledge(board, rules)
+    bot = heuristic(game, knowledge)
+    opening = bot.move(state.copy(), Limit())
+    kernel = state.search_kernel()
+    assert state.action_of(opening) == knowledge.even_openings(kernel, 1)[0]
+    nearest = knowledge.even_openings(kernel, 3)
+    values = knowledge.opening_values(kernel, nearest)
+    assert [abs(v - 0.5) for v in values] == sorted(abs(v - 0.5) for v in values)
+    state.play(opening)
+    assert not swap_follows(state) and state.can_swap()
+    after = state.search_kernel()
+    assert bot.swap(state.copy(), Limit()) is (knowledge.reply_value(after) < 0.5)

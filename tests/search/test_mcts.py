@@ -149,3 +149,21 @@ def test_same_seed_same_search(tictactoe: object) -> None:
     kernel = position(tictactoe, ["a1"]).search_kernel()
     runs = [search(SearchSettings(rave=20), seed=9).run(kernel, Budget(300, None)) for _ in range(2)]
     assert runs[0].action == runs[1].action and runs[0].value == runs[1].value
+
+
+class NimKnowledge(Knowledge):
+    """Nim's theory as a forced result: a pile of 3k is lost for the side to move."""
+
+    def forced_winner(self, kernel: Nim) -> int:  # type: ignore[override]
+        return 3 - kernel.to_move if kernel.pile and kernel.pile % 3 == 0 else 0
+
+
+def test_a_forced_winner_proves_a_node_when_it_is_made_and_a_kept_root_still_gets_its_move() -> None:
+    engine = Search(NimKnowledge(), SearchSettings(), random.Random(1))
+    pile = Nim(10)
+    result = engine.run(pile, Budget(1000, None))
+    assert result.proof == PROVEN_WIN and result.action == 1 and result.simulations <= 3  # 9 is proved at once
+    pile.apply(1)
+    engine.advance([1])  # the kept root was proved when it was made and has no child yet
+    answer = engine.run(pile, Budget(1000, None))
+    assert answer.action in (1, 2) and answer.proof == PROVEN_LOSS

@@ -298,6 +298,9 @@ class Game(abc.ABC):
     plays the neighbours against each other)."""
     bot_notes: ClassVar[Mapping[str, str]] = {}
     """Built-in bot name -> its measured strength and typical game length, shown by `ytourney bots`."""
+    ladder_rules: ClassVar[Mapping[str, object]] = {}
+    """The rules (a `rules:` mapping) the ladder is measured under; empty: the game's defaults. A game decided by who
+    moves first can be graded only with the pie on."""
     measured_side: ClassVar[Color | None] = None
     """The colour a ladder measures a rung from when the game is too lopsided to measure both seats (None: both
     seats, balanced)."""

@@ -20,6 +20,8 @@ MASK64 = (1 << 64) - 1
 """The playouts' generator, the same in every game's Python and C code so that both play the same moves for a seed:
 state = state * LCG_MUL + LCG_INC mod 2^64, seeded once a rollout from the search's random stream; a draw is the
 state's top 32 bits, modulo the number of choices."""
+OPENING_SHORTLIST = 24
+"""Openings weighed two plies deep under the pie (`even_openings`): those nearest even one ply deep."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,31 @@ class Knowledge:
             values.append(black if mover == BLACK else 1.0 - black)
         return values
 
+    def reply_value(self, kernel: Kernel) -> float:
+        """The side to move's best value one ply deep (`one_ply_values` of its search actions; 0.5 with none)."""
+        values = self.one_ply_values(kernel, self.search_actions(kernel))
+        return max(values) if values else 0.5
+
+    def opening_values(self, kernel: Kernel, actions: Sequence[int]) -> list[float]:
+        """The mover's value of each action as an opening the opponent may take with the pie: one minus the
+        opponent's best reply one ply deep (`reply_value`); the kernel is left as found."""
+        values = []
+        for action in actions:
+            kernel.apply(action)
+            values.append(result_value(kernel.result) if kernel.result != ONGOING else 1.0 - self.reply_value(kernel))
+            kernel.undo()
+        return values
+
+    def even_openings(self, kernel: Kernel, count: int) -> list[int]:
+        """The `count` legal actions whose `opening_values` lie nearest even, nearest first: the openings a pie
+        answer cannot punish (of the rest, the `count` nearest by `one_ply_values` are weighed two plies deep)."""
+        actions = kernel.legal_actions()
+        near = sorted(zip(self.one_ply_values(kernel, actions), actions), key=lambda pair: abs(pair[0] - 0.5))
+        shortlist = [action for _, action in near[:max(count, OPENING_SHORTLIST)]]
+        values = self.opening_values(kernel, shortlist)
+        order = sorted(range(len(shortlist)), key=lambda i: abs(values[i] - 0.5))
+        return [shortlist[i] for i in order[:count]]
+
     def urgent_actions(self, kernel: Kernel) -> list[int]:
         """The actions the side to move must choose among now (a win in one, the one block); empty when none."""
         return []
@@ -85,6 +112,11 @@ class Knowledge:
     def winning_action(self, kernel: Kernel) -> int | None:
         """An action that wins at once for the side to move, or None (also when the game cannot tell cheaply)."""
         return None
+
+    def forced_winner(self, kernel: Kernel) -> int:
+        """The colour (1 Black, 2 White) that wins by force from here as a few cheap facts show, say two wins in one
+        that one reply cannot both stop; 0 when they show nothing (this base: always). A search proves it at once."""
+        return 0
 
     def priors(self, kernel: Kernel, actions: Sequence[int]) -> Sequence[float] | None:
         """The mover's expected value in [0, 1] of each action, for a node's first visits; None for no prior."""

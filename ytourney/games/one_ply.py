@@ -2,7 +2,8 @@
 scored by the game's own knowledge, undone, the best taken (ties broken by the bot's seeded generator).
 
 A win at once is taken; an action after which the opponent wins at once (its knowledge's `winning_action`) ranks
-below every other, so a threat is blocked whenever some action blocks it.
+below every other, so a threat is blocked whenever some action blocks it. Under the pie it swaps when its best reply
+one ply deep is worth less than even, and as the first mover opens where that rule leaves the opponent nearest even.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from ytourney.games.api import Move, State
 from ytourney.games.bot import QUICK_SECONDS, BaseBot, BotOption, Limit
 from ytourney.games.kernel import ONGOING, Kernel
 from ytourney.games.knowledge import Knowledge
+from ytourney.games.pie import swap_follows
 
 WIN = 1e9
 LOSS = -1e9
@@ -45,10 +47,23 @@ class OnePlyBot(BaseBot):
         self.knowledge = Knowledge()
 
     def move(self, state: State, limit: Limit) -> Move:
-        """The best action one ply deep (a win at once first)."""
+        """The best action one ply deep (a win at once first); under the pie, the opening nearest even."""
+        self._know(state)
+        kernel = state.search_kernel()
+        if swap_follows(state):
+            return state.move_of(self.knowledge.even_openings(kernel, 1)[0])
+        return state.move_of(self.choose(kernel))
+
+    def swap(self, state: State, limit: Limit) -> bool:
+        """Swap when the best reply one ply deep (`Knowledge.reply_value`) is worth less than even."""
+        self._know(state)
+        kernel = state.search_kernel()
+        return self.knowledge.winning_action(kernel) is None and self.knowledge.reply_value(kernel) < 0.5
+
+    def _know(self, state: State) -> None:
+        """Look the game's knowledge up once a game."""
         if type(self.knowledge) is Knowledge:
             self.knowledge = state.game.knowledge(state.board, state.rules)
-        return state.move_of(self.choose(state.search_kernel()))
 
     def choose(self, kernel: Kernel) -> int:
         """The action this bot plays on `kernel` (left as found)."""

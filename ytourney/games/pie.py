@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ytourney.games.api import Color
+from ytourney.games.api import Color, State
 
 
 class PieSeats:
@@ -56,3 +56,15 @@ class PieSeats:
 def swap_allowed(pie_active: bool, actions_so_far: int, over: bool) -> bool:
     """The pie rule's one condition: an even game with pie on, exactly one action made, not over."""
     return pie_active and actions_so_far == 1 and not over
+
+
+def swap_follows(state: State) -> bool:
+    """True when the move about to be made is the first of a game whose opponent may then take it with the pie."""
+    if state.history or state.is_over:
+        return False
+    moves = [move for move in state.legal_moves() if not move.is_swap]
+    if not moves:
+        return False
+    probe = state.copy()
+    probe.play(moves[0])
+    return probe.can_swap()

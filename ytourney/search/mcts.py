@@ -64,6 +64,9 @@ class Search:
         self._root = node
         if node is not None:
             node.mover = 0  # the root is nobody's move: its statistics are never read as a value
+            # nor its proof: a node proved when it was made (a forced win seen at once) has no children to play, and
+            # the search proves it again from its children
+            node.proof = UNKNOWN
         # a simulation adds at most one node, so a subtree holds at most its root's visits and the root: an O(1)
         # bound kept instead of walking a tree of up to max_nodes on the clock
         self._nodes = 0 if node is None else int(node.visits) + 1
@@ -181,8 +184,13 @@ class Search:
         if kernel.result != ONGOING:
             if kernel.result != DRAW:
                 child.proof = PROVEN_WIN if kernel.result == mover else PROVEN_LOSS
-        elif self.settings.solver and self.knowledge.winning_action(kernel) is not None:
-            child.proof = PROVEN_WIN if kernel.to_move == mover else PROVEN_LOSS
+        elif self.settings.solver:
+            if self.knowledge.winning_action(kernel) is not None:
+                child.proof = PROVEN_WIN if kernel.to_move == mover else PROVEN_LOSS
+            else:
+                winner = self.knowledge.forced_winner(kernel)
+                if winner:
+                    child.proof = PROVEN_WIN if winner == mover else PROVEN_LOSS
         return child
 
     def _select(self, node: Node) -> Node:

@@ -651,17 +651,14 @@ Kernel_apply(KernelObject *self, PyObject *action)
     Py_RETURN_NONE;
 }
 
-static PyObject *
-Kernel_undo(KernelObject *self, PyObject *Py_UNUSED(ignored))
+/* Take back the last ply (the caller checked there is one). */
+static void
+undo_last(KernelObject *self)
 {
-    if (self->depth == 0) {
-        PyErr_SetString(PyExc_IndexError, "nothing to undo");
-        return NULL;
-    }
     int32_t entry = self->stack[--self->depth];
     self->plies--;
     if (entry == SWAP_ENTRY) {
-        Py_RETURN_NONE;
+        return;
     }
     TablesObject *t = self->t;
     int c = 3 - self->to_move;
@@ -684,6 +681,16 @@ Kernel_undo(KernelObject *self, PyObject *Py_UNUSED(ignored))
     }
     self->cells[target] = 0;
     count_node(t, row, target, -1);
+}
+
+static PyObject *
+Kernel_undo(KernelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    if (self->depth == 0) {
+        PyErr_SetString(PyExc_IndexError, "nothing to undo");
+        return NULL;
+    }
+    undo_last(self);
     Py_RETURN_NONE;
 }
 
@@ -853,20 +860,40 @@ Kernel_clone(KernelObject *self, PyObject *Py_UNUSED(ignored))
 
 /* --- the knowledge: evaluation, win in one, playouts ------------------------------------------------------ */
 
-static double
-evaluate_counts(const TablesObject *t, const uint8_t *counts, int to_move)
+static const int FIGURE_WEIGHT[4] = {0, 1, 4, 16};
+
+/* The weighted figures Black (`*ours`) and White (`*theirs`) hold alone, added over the figures through `node` (all
+ * figures when node < 0), skipping those through `skip` (>= 0) so that two nodes' figures are counted once. */
+static void
+figure_sums(const TablesObject *t, const uint8_t *counts, int node, int skip, long *ours, long *theirs)
 {
-    static const int weight[4] = {0, 1, 4, 16};
     const uint8_t *black = counts, *white = counts + t->nfig;
-    long ours = 0, theirs = 0;
-    for (int f = 0; f < t->nfig; f++) {
+    int32_t start = 0, end = t->nfig;
+    if (node >= 0) {
+        start = t->node_fig_start[node];
+        end = t->node_fig_start[node + 1];
+    }
+    for (int32_t i = start; i < end; i++) {
+        int f = node >= 0 ? t->node_figs[i] : (int)i;
+        if (skip >= 0) {
+            const int16_t *nodes = t->fig_nodes + f * 4;
+            if (nodes[0] == skip || nodes[1] == skip || nodes[2] == skip || nodes[3] == skip) {
+                continue;
+            }
+        }
         if (!white[f]) {
-            ours += weight[black[f]];
+            *ours += FIGURE_WEIGHT[black[f]];
         }
         if (!black[f]) {
-            theirs += weight[white[f]];
+            *theirs += FIGURE_WEIGHT[white[f]];
         }
     }
+}
+
+/* Black's value from the weighted figures each side holds alone, the side to move's half again, squashed. */
+static double
+squash(long ours, long theirs, int to_move)
+{
     double b = (double)ours, w = (double)theirs;
     if (to_move == 1) {
         b *= MOVER_BONUS;
@@ -875,6 +902,14 @@ evaluate_counts(const TablesObject *t, const uint8_t *counts, int to_move)
         w *= MOVER_BONUS;
     }
     return 1.0 / (1.0 + exp(-(b - w) / TEMPERATURE));
+}
+
+static double
+evaluate_counts(const TablesObject *t, const uint8_t *counts, int to_move)
+{
+    long ours = 0, theirs = 0;
+    figure_sums(t, counts, -1, -1, &ours, &theirs);
+    return squash(ours, theirs, to_move);
 }
 
 static PyObject *
@@ -933,6 +968,216 @@ Kernel_winning_action(KernelObject *self, PyObject *Py_UNUSED(ignored))
         Py_RETURN_NONE;
     }
     return index_object(self->t, index);
+}
+
+/* True when colour `c` holds alone (three stones, none of the other's) figures whose empty nodes are at least two. */
+static int
+two_ready(const KernelObject *self, int c)
+{
+    const TablesObject *t = self->t;
+    const uint8_t *own = self->counts + (size_t)(c - 1) * t->nfig;
+    const uint8_t *other = self->counts + (size_t)(2 - c) * t->nfig;
+    int first = -1;
+    for (int f = 0; f < t->nfig; f++) {
+        if (own[f] != 3 || other[f]) {
+            continue;
+        }
+        const int16_t *nodes = t->fig_nodes + f * 4;
+        for (int k = 0; k < 4; k++) {
+            if (self->cells[nodes[k]] != c) {
+                if (first < 0) {
+                    first = nodes[k];
+                }
+                else if (nodes[k] != first) {
+                    return 1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* True when colour `c` holds alone any figure of three. */
+static int
+any_ready(const KernelObject *self, int c)
+{
+    const TablesObject *t = self->t;
+    const uint8_t *own = self->counts + (size_t)(c - 1) * t->nfig;
+    const uint8_t *other = self->counts + (size_t)(2 - c) * t->nfig;
+    for (int f = 0; f < t->nfig; f++) {
+        if (own[f] == 3 && !other[f]) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* True when colour `c` has a placement after which it holds alone figures of three with two different empty nodes:
+ * two figures of two it holds alone sharing one empty node whose other empty nodes differ. */
+static int
+double_threat_placement(const KernelObject *self, int c)
+{
+    const TablesObject *t = self->t;
+    const uint8_t *own = self->counts + (size_t)(c - 1) * t->nfig;
+    const uint8_t *other = self->counts + (size_t)(2 - c) * t->nfig;
+    int16_t threat[512];
+    int16_t *paired = t->size <= 512 ? threat : NULL;
+    if (paired == NULL) {
+        return 0;
+    }
+    for (int v = 0; v < t->size; v++) {
+        paired[v] = -1;
+    }
+    for (int f = 0; f < t->nfig; f++) {
+        if (own[f] != 2 || other[f]) {
+            continue;
+        }
+        const int16_t *nodes = t->fig_nodes + f * 4;
+        int empty[2], n = 0;
+        for (int k = 0; k < 4 && n < 2; k++) {
+            if (self->cells[nodes[k]] == 0) {
+                empty[n++] = nodes[k];
+            }
+        }
+        if (n < 2) {
+            continue;
+        }
+        for (int k = 0; k < 2; k++) {
+            int placed = empty[k], left = empty[1 - k];
+            if (paired[placed] < 0) {
+                paired[placed] = (int16_t)left;
+            }
+            else if (paired[placed] != left) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The colour that wins by force as a few cheap facts show (0 when they show nothing): the side to move with a win
+ * in one; the side that has just moved, still placing, holds two wins in one (one reply stops only one); or the
+ * side to move, two stones still in hand and the other side holding no figure of three, places a stone making two. */
+static int
+forced_index(const KernelObject *self)
+{
+    if (self->result != ONGOING || self->plies + 3 > self->max_plies) {
+        return 0;
+    }
+    int c = self->to_move, o = 3 - c;
+    if (winning_index(self) >= 0) {
+        return c;
+    }
+    if (self->hand[o] && two_ready(self, o)) {
+        return o;
+    }
+    if (self->hand[c] >= 2 && !any_ready(self, o) && double_threat_placement(self, c)) {
+        return c;
+    }
+    return 0;
+}
+
+static PyObject *
+Kernel_block(KernelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    const TablesObject *t = self->t;
+    int o = 3 - self->to_move;
+    const uint8_t *own = self->counts + (size_t)(o - 1) * t->nfig;
+    const uint8_t *other = self->counts + (size_t)(self->to_move - 1) * t->nfig;
+    int lowest = -1;
+    for (int f = 0; f < t->nfig; f++) {
+        if (own[f] != 3 || other[f]) {
+            continue;
+        }
+        const int16_t *nodes = t->fig_nodes + f * 4;
+        for (int k = 0; k < 4; k++) {
+            if (self->cells[nodes[k]] != o && (lowest < 0 || nodes[k] < lowest)) {
+                lowest = nodes[k];
+            }
+        }
+    }
+    if (lowest < 0) {
+        Py_RETURN_NONE;
+    }
+    return PyLong_FromLong(lowest);
+}
+
+static PyObject *
+Kernel_forced_winner(KernelObject *self, PyObject *Py_UNUSED(ignored))
+{
+    return PyLong_FromLong(forced_index(self));
+}
+
+/* The mover's value of each legal action in the list `actions`, as the knowledge's one_ply_values: 1 a win, 0 an
+ * action after which the opponent wins in one, else the evaluation; the kernel is left as found. */
+static PyObject *
+Kernel_one_ply_values(KernelObject *self, PyObject *actions)
+{
+    PyObject *seq = PySequence_Fast(actions, "one_ply_values expects a sequence of actions");
+    if (seq == NULL) {
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    const TablesObject *t = self->t;
+    int mover = self->to_move;
+    long ours = 0, theirs = 0;  /* the whole board's sums, changed by each action only in its nodes' figures */
+    figure_sums(t, self->counts, -1, -1, &ours, &theirs);
+    /* a placement adds none of the opponent's stones and takes none of ours away: without a figure of three it
+     * holds alone now, the opponent has no win in one after any placement */
+    const uint8_t *mine = self->counts + (size_t)(mover - 1) * t->nfig;
+    const uint8_t *theirs_row = self->counts + (size_t)(2 - mover) * t->nfig;
+    int opponent_ready = 0;
+    for (int f = 0; f < t->nfig && !opponent_ready; f++) {
+        opponent_ready = theirs_row[f] == 3 && !mine[f];
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int index = action_index(t, PySequence_Fast_GET_ITEM(seq, i));
+        if (!index_legal(self, index)) {
+            PyErr_Format(PyExc_ValueError, "action %R is not legal here", PySequence_Fast_GET_ITEM(seq, i));
+            goto fail;
+        }
+        int target = index < t->size ? index : t->move_target[index - t->size];
+        int source = index < t->size ? -1 : t->move_source[index - t->size];
+        long before_ours = 0, before_theirs = 0, after_ours = 0, after_theirs = 0;
+        figure_sums(t, self->counts, target, -1, &before_ours, &before_theirs);
+        if (source >= 0) {
+            figure_sums(t, self->counts, source, target, &before_ours, &before_theirs);
+        }
+        if (apply_index(self, index) < 0) {
+            goto fail;
+        }
+        double black;
+        if (self->result != ONGOING) {
+            black = self->result == DRAW ? 0.5 : self->result == 1 ? 1.0 : 0.0;
+        }
+        else if ((source >= 0 || opponent_ready) && winning_index(self) >= 0) {
+            black = mover == 1 ? 0.0 : 1.0;
+        }
+        else {
+            figure_sums(t, self->counts, target, -1, &after_ours, &after_theirs);
+            if (source >= 0) {
+                figure_sums(t, self->counts, source, target, &after_ours, &after_theirs);
+            }
+            black = squash(ours - before_ours + after_ours, theirs - before_theirs + after_theirs, self->to_move);
+        }
+        undo_last(self);
+        PyObject *value = PyFloat_FromDouble(mover == 1 ? black : 1.0 - black);
+        if (value == NULL) {
+            goto fail;
+        }
+        PyList_SET_ITEM(out, i, value);
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    return NULL;
 }
 
 /* The open moves of `source` on `cells` into `out`; their count. */
@@ -1216,6 +1461,15 @@ static PyMethodDef Kernel_methods[] = {
     CORE_METHOD_CLONE(Kernel_clone),
     {"evaluate", (PyCFunction)Kernel_evaluate, METH_NOARGS,
      PyDoc_STR("evaluate($self, /)\n--\n\nBlack's value by the figures each side holds alone (the knowledge's).")},
+    {"block", (PyCFunction)Kernel_block, METH_NOARGS,
+     PyDoc_STR("block($self, /)\n--\n\nThe lowest empty node of a figure the side not to move holds three of "
+               "alone, or None.")},
+    {"forced_winner", (PyCFunction)Kernel_forced_winner, METH_NOARGS,
+     PyDoc_STR("forced_winner($self, /)\n--\n\nThe colour a win in one, or two wins in one made or to be made, "
+               "give the game; 0 when none.")},
+    {"one_ply_values", (PyCFunction)Kernel_one_ply_values, METH_O,
+     PyDoc_STR("one_ply_values($self, actions, /)\n--\n\nThe mover's value of each legal action one ply deep: 1 a "
+               "win, 0 a win in one left to the opponent, else the evaluation (the kernel left as found).")},
     {"winning_action", (PyCFunction)Kernel_winning_action, METH_NOARGS,
      PyDoc_STR("winning_action($self, /)\n--\n\nAn action completing a figure now, or None.")},
     {"playout_action", (PyCFunction)Kernel_playout_action, METH_O,

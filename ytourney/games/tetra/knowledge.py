@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 from ytourney.games.bitboard import bits
 from ytourney.games.kernel import ONGOING, Kernel
@@ -61,6 +62,36 @@ def _random_move(t: TetraTables, stones: list[int], occupied: int, state: int) -
     return None, state
 
 
+def _ready_nodes(k: TetraKernel, colour: int) -> set[int]:
+    """The empty nodes of the figures holding three of `colour`'s stones and none of the other's."""
+    own = k.masks[colour]
+    ready = k.ones[colour] & k.twos[colour] & ~(k.ones[3 - colour] | k.twos[3 - colour])
+    figures = k.t.figures
+    nodes = set()
+    while ready:
+        low = ready & -ready
+        ready ^= low
+        nodes.add((figures[low.bit_length() - 1] & ~own).bit_length() - 1)
+    return nodes
+
+
+def _double_threat_placement(k: TetraKernel, colour: int) -> bool:
+    """True when a placement of `colour` makes figures of three it holds alone with two different empty nodes: two
+    figures of two it holds alone share an empty node and their other empty nodes differ."""
+    pairs = k.twos[colour] & ~k.ones[colour] & ~(k.ones[3 - colour] | k.twos[3 - colour])
+    figures = k.t.figures
+    empty = ~(k.masks[1] | k.masks[2])
+    paired: dict[int, int] = {}
+    while pairs:
+        low = pairs & -pairs
+        pairs ^= low
+        first, second = bits(figures[low.bit_length() - 1] & empty)
+        for placed, left in ((first, second), (second, first)):
+            if paired.setdefault(placed, left) != left:
+                return True
+    return False
+
+
 class TetraKnowledge(Knowledge):
     """Win in one, playouts of 16 plies scored by the figure evaluation; the tables come with the kernel (on the C
     kernel, each is the core's own)."""
@@ -68,6 +99,53 @@ class TetraKnowledge(Knowledge):
     defaults = SearchDefaults(exploration=0.7, playout_plies=0, breadth=12)
     """A selective search on the figure evaluation: the 12 actions best one ply deep, leaves scored at
     once."""
+
+    def search_actions(self, kernel: Kernel) -> list[int]:
+        """A win in one alone; while both sides place, the block of a figure the opponent holds three of alone
+        (every other placement loses to its fourth stone); else the selective search's best by one ply."""
+        if kernel.result == ONGOING:
+            winning = self.winning_action(kernel)
+            if winning is not None:
+                return [winning]
+            hand = kernel.hand  # type: ignore[attr-defined]
+            if hand[1] and hand[2]:
+                threat = self._block(kernel)
+                if threat is not None:
+                    return [threat]  # a placement's action is its node
+        return super().search_actions(kernel)
+
+    def one_ply_values(self, kernel: Kernel, actions: Sequence[int]) -> list[float]:
+        """The base's values (a win 1, a loss or a win in one left to the opponent 0, else the evaluation), on a C
+        kernel in one call of its core: most of a selective search's time is spent here."""
+        if type(kernel) is TetraKernel:
+            return super().one_ply_values(kernel, actions)
+        return kernel.one_ply_values(actions)  # type: ignore[attr-defined, no-any-return]
+
+    def forced_winner(self, kernel: Kernel) -> int:
+        """The side to move with a win in one; the side that has just moved, still placing, holding alone figures of
+        three with two different empty nodes (one reply fills one); the side to move, two stones in hand and the other
+        side holding no figure of three, with a placement making two such nodes; else 0."""
+        if type(kernel) is not TetraKernel:
+            return kernel.forced_winner()  # type: ignore[attr-defined, no-any-return]
+        k = kernel
+        if k.result != ONGOING or k.plies + 3 > k.max_plies:
+            return 0
+        c = k.to_move
+        o = 3 - c
+        if self.winning_action(k) is not None:
+            return c
+        if k.hand[o] and len(_ready_nodes(k, o)) >= 2:
+            return o
+        if k.hand[c] >= 2 and not _ready_nodes(k, o) and _double_threat_placement(k, c):
+            return c
+        return 0
+
+    def _block(self, kernel: Kernel) -> int | None:
+        """The lowest empty node of a figure the side not to move holds three of alone, or None."""
+        if type(kernel) is TetraKernel:
+            nodes = _ready_nodes(kernel, 3 - kernel.to_move)
+            return min(nodes) if nodes else None
+        return kernel.block()  # type: ignore[attr-defined, no-any-return]
 
     def winning_action(self, kernel: Kernel) -> int | None:
         """A placement or a move of a stone from outside onto the one empty node of a figure holding three own."""

@@ -12,7 +12,9 @@ import time
 from typing import Any, ClassVar
 
 from ytourney.games.api import Move, State
+from ytourney.games.kernel import Kernel
 from ytourney.games.bot import BaseBot, BotOption, Evaluation, Limit, search_evaluation
+from ytourney.games.pie import swap_follows
 from ytourney.players.bots.random_bot import playable_moves
 from ytourney.search.clock import Budget
 from ytourney.search.mcts import Search, SearchResult
@@ -20,6 +22,8 @@ from ytourney.search.tree import PROVEN_LOSS, PROVEN_WIN
 from ytourney.search.settings import SearchSettings
 
 DEFAULT_PLAYOUTS = 1000
+PIE_OPENINGS = 4
+"""Openings searched under the pie (the nearest even two plies deep), each for its share of the move's budget."""
 
 
 class MctsBot(BaseBot):
@@ -83,6 +87,8 @@ class MctsBot(BaseBot):
         winning = knowledge.winning_action(kernel)
         if winning is not None:
             return state.move_of(winning)
+        if swap_follows(state):
+            return state.move_of(self._pie_opening(search, kernel, self._budget(limit, started)))
         if not urgent:
             candidates = knowledge.search_actions(kernel)
             if len(candidates) == 1:
@@ -105,14 +111,33 @@ class MctsBot(BaseBot):
         return self._evaluation
 
     def swap(self, state: State, limit: Limit) -> bool:
-        """Swap when the side to move's best reply is worth less than half: the first move is then the better seat."""
+        """Swap when the side to move's best reply is worth less than half (a proved loss: always, a proved win:
+        never): the first move is then the better seat."""
         started = time.perf_counter()
         search = self._search_for(state)
         self._follow(state)
         result = search.run(state.search_kernel(), self._budget(limit, started))
         self.last_search = result
         self._searched = state.history
-        return result.value < 0.5
+        return proved_value(result) < 0.5
+
+    def _pie_opening(self, search: Search, kernel: Kernel, budget: Budget) -> int:
+        """The opening whose searched value, the opponent to move, lies nearest even: whichever side the opponent
+        then takes with the pie, it takes no better than half (the candidates: `Knowledge.even_openings`)."""
+        openings = search.knowledge.even_openings(kernel, PIE_OPENINGS)
+        started = time.perf_counter()
+        best, nearest = openings[0], float("inf")
+        for index, action in enumerate(openings, start=1):
+            deadline = None if budget.deadline is None else started + (budget.deadline - started) * index / len(openings)
+            kernel.apply(action)
+            search.forget()
+            result = search.run(kernel, Budget(max(1.0, budget.simulations / len(openings)), deadline))
+            kernel.undo()
+            reply = proved_value(result)
+            if abs(reply - 0.5) < nearest:
+                best, nearest = action, abs(reply - 0.5)
+        search.forget()
+        return best
 
     def _budget(self, limit: Limit, started: float) -> Budget:
         return Budget.of(limit, started, self.playouts, self.seconds)
@@ -149,3 +174,8 @@ class MctsBot(BaseBot):
         self._evaluation = None
         self._search = None
         self._searched = None
+
+
+def proved_value(result: SearchResult) -> float:
+    """A search's value to the side to move: 1 or 0 once proved won or lost, else its best action's mean."""
+    return 1.0 if result.proof == PROVEN_WIN else 0.0 if result.proof == PROVEN_LOSS else result.value

@@ -15,11 +15,17 @@ def pure_python() -> bool:
     return os.environ.get(PURE_PYTHON_VARIABLE, "").strip().lower() not in ("", "0", "false", "no")
 
 
-def load_core(module: str) -> ModuleType | None:
-    """The C core `module` (e.g. 'ytourney.games.tetra._tetracore') when built and allowed, else None."""
+def load_core(module: str, kernel_methods: tuple[str, ...] = ()) -> ModuleType | None:
+    """The C core `module` (e.g. 'ytourney.games.tetra._tetracore') when built and allowed, else None; also None
+    when its `Kernel` lacks one of `kernel_methods` (a core built from an older source: `python setup.py build_ext
+    --inplace` builds it again)."""
     if pure_python():
         return None
     try:
-        return importlib.import_module(module)
+        core = importlib.import_module(module)
     except ImportError:
         return None
+    kernel = getattr(core, "Kernel", None)
+    if any(not hasattr(kernel, name) for name in kernel_methods):
+        return None
+    return core

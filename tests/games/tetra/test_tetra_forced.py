@@ -8,6 +8,7 @@ import random
 import pytest
 
 from ytourney.games.bot import Limit
+from ytourney.games.cores import PURE_PYTHON_VARIABLE, load_core
 from ytourney.games.kernel import ONGOING
 from ytourney.games.knowledge import Knowledge
 from ytourney.games.registry import get_game
@@ -142,3 +143,9 @@ def test_mcts_opens_among_the_nearest_even_openings_under_the_pie_and_as_usual_w
     plain = GAME.new_state(BOARD, GAME.parse_rules(None))
     bot.new_game(BOARD, plain.rules, plain.to_move)
     assert plain.action_of(bot.move(plain.copy(), Limit())) in KNOWLEDGE.search_actions(plain.search_kernel())
+
+
+def test_a_core_built_from_an_older_source_is_not_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)
+    assert load_core("ytourney.games.tetra._tetracore", ("one_ply_values", "forced_winner", "block")) is core
+    assert load_core("ytourney.games.tetra._tetracore", ("a_method_of_a_later_source",)) is None

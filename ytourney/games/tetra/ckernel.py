@@ -19,8 +19,8 @@ from ytourney.games.tetra.kernel import FIGURE, TetraKernel, step_table, tables
 if TYPE_CHECKING:
     from ytourney.games.front import MoveTable
 
-core = load_core("ytourney.games.tetra._tetracore")
-"""The C core module, or None (not built, or YTOURNEY_PURE_PYTHON=1)."""
+core = load_core("ytourney.games.tetra._tetracore", ("one_ply_values", "forced_winner", "block"))
+"""The C core module, or None (not built, built from an older source, or YTOURNEY_PURE_PYTHON=1)."""
 
 
 def build_tables(module: ModuleType, board: Board, bridge_lines: bool = True) -> object:

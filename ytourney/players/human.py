@@ -9,13 +9,14 @@ raised as `SeatCommand`s; the referee never counts them as the player's fault.
 from __future__ import annotations
 
 import contextlib
+import random
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ytourney.boards.board import Board
 from ytourney.boards.text import STONE_CHARS
 from ytourney.errors import YTourneyError
-from ytourney.games.api import Color, Game, Move, MoveKind, State
+from ytourney.games.api import PASS, SWAP, Color, Game, Move, MoveKind, State
 from ytourney.games.bot import Limit
 
 HUMAN_SPEC = "human"
@@ -64,6 +65,7 @@ class Console:
         self.reader = reader
         self.writer = writer
         self.drawn: int | None = None  # actions shown when the board was last drawn; None: never, or taken back
+        self.examples: str | None = None  # the notation's example moves, found when help is first shown
         self.mid_line = False  # a prompt is written and its answer not read: the cursor stands on the prompt's line
 
     def say(self, text: str = "") -> None:
@@ -140,8 +142,10 @@ class Console:
         return f"{colour} ({name})" if name else str(colour)
 
     def help_text(self) -> str:
-        """The commands and the game's notation."""
-        return (f"moves in {self.game.title}'s notation, e.g. {self.game.notation_example}; commands: "
+        """The commands and the game's notation, shown by one example move of each kind."""
+        if self.examples is None:
+            self.examples = move_examples(self.game, self.board, self.rules)
+        return (f"moves in {self.game.title}'s notation, one of each kind: {self.examples}; commands: "
                 "undo (take back your last turn and the reply), resign, quit (end without a result; nothing is "
                 "recorded), board (draw it again), help; when offered the pie: swap, or a move to decline")
 
@@ -255,6 +259,41 @@ class HumanBot:
 
     def close(self) -> None:
         """Nothing to release: the streams belong to the command."""
+
+
+KIND_WORDS = {MoveKind.PLACE: "a stone", MoveKind.STEP: "a move along a line", MoveKind.JUMP: "a jump",
+              MoveKind.PASS: "a pass", MoveKind.SWAP: "the pie swap"}
+"""What each kind of move is called in the help's examples."""
+EXAMPLE_PLIES = 200
+"""How far a sample game is played to find an example of each kind of move (jumps come only some moves in)."""
+
+
+def move_examples(game: Game, board: Board, rules: Any) -> str:
+    """One move of each kind this game has on `board`, in its notation ('c3 (a stone), swap (the pie swap)'): found
+    in a sample game of random legal moves (fixed seed), so every example is a real move of the game in play."""
+    found: dict[tuple[MoveKind, bool], Move] = {}
+    state = game.new_state(board, rules)
+    rng = random.Random(0)
+    for _ in range(EXAMPLE_PLIES):
+        if state.outcome is not None:
+            break
+        if state.can_swap():
+            found.setdefault((MoveKind.SWAP, False), SWAP)
+        legal = state.legal_moves()
+        if not legal:
+            break
+        kinds: dict[tuple[MoveKind, bool], list[Move]] = {}
+        for move in legal:
+            kinds.setdefault((move.kind, move.capture is not None), []).append(move)
+        for key, moves in kinds.items():
+            found.setdefault(key, moves[len(moves) // 2])  # from the middle of the list: seldom a corner
+        state.play(rng.choice(legal))
+    if game.has_passes:
+        found.setdefault((MoveKind.PASS, False), PASS)
+    order = list(MoveKind)
+    return ", ".join(f"{game.format_move(board, move)} ({KIND_WORDS[kind]}{' with a capture' * captures})"
+                     for (kind, captures), move in sorted(found.items(),
+                                                          key=lambda item: (order.index(item[0][0]), item[0][1])))
 
 
 def _printable(text: str) -> str:

@@ -260,3 +260,74 @@ def test_the_scheduler_plans_again_only_when_results_were_stored(monkeypatch: py
     rounds = len(calls)
     assert rounds == 3  # the start, and once after each complete round
     assert scheduler.next_item() is None and scheduler.next_item() is None and len(calls) == rounds
+
+
+def suspended_config(players: int, schedule: str, limit: int):
+    names = ", ".join(f"{{name: p{i}, bot: random}}" for i in range(players))
+    return parse_config(f"name: t\nboard: tri:5\nseed: 1\nfault_limit: {limit}\nschedule: {schedule}\n"
+                        f"players: [{names}]\n")
+
+
+def test_a_swiss_no_longer_pairs_a_player_suspended_for_faults_nor_gives_it_a_bye() -> None:
+    """A suspended player stayed in the Swiss: paired every round as a forfeit, and it could be given a bye."""
+    cfg = suspended_config(4, "{format: swiss, rounds: 3, games_per_pair: 1}", limit=2)
+    results: dict[int, GameResult] = {}
+    while (plan := plan_rounds(cfg, results)).open_games:
+        for slot in plan.open_games:
+            first, second = slot.players
+            faulty_first = first == 3
+            points = 0.0 if faulty_first else 1.0 if second == 3 else 0.5
+            results[slot.id] = GameResult(cfg.player_names[first], points, fault=3 in slot.players)
+    assert [3 in [p for pairing in r.pairings for p in pairing.players] for r in plan.rounds] == [True, True, False]
+    assert [r.byes for r in plan.rounds][2] and 3 not in plan.rounds[2].byes  # three left: the bye is theirs
+    assert plan.withdrawn == {"p3": "was suspended after 2 faults in a row (withdrawn after round 2)"}
+    assert [s.byes for s in plan.standings if s.name == "p3"] == [0]
+
+
+def test_a_swiss_withdraws_a_player_who_lost_a_game_as_suspended() -> None:
+    cfg = suspended_config(5, "{format: swiss, rounds: 3, games_per_pair: 1}", limit=3)
+    results: dict[int, GameResult] = {}
+    forfeited_in: list[int] = []
+    while (plan := plan_rounds(cfg, results)).open_games:
+        for slot in plan.open_games:
+            first, second = slot.players
+            lost = 4 in slot.players and not forfeited_in  # suspended live: its first game a forfeit
+            forfeited_in += [slot.round] if lost else []
+            points = (0.0 if first == 4 else 1.0) if lost else 1.0 if first < second else 0.0
+            results[slot.id] = GameResult(cfg.player_names[first], points, fault=lost, forfeit=lost)
+    after = plan.rounds[forfeited_in[0]:]
+    assert len(plan.rounds) == 3 and after
+    assert all(4 not in [p for pairing in r.pairings for p in pairing.players] for r in after)
+    assert all(not r.byes for r in after)  # four left: no bye
+    assert plan.withdrawn == {"p4": f"was suspended (withdrawn after round {forfeited_in[0]})"}
+
+
+def test_a_swiss_with_fewer_than_two_players_left_ends_saying_why() -> None:
+    cfg = suspended_config(3, "{format: swiss, rounds: 3, games_per_pair: 1}", limit=1)
+    results: dict[int, GameResult] = {}
+    while (plan := plan_rounds(cfg, results)).open_games:
+        for slot in plan.open_games:  # the first seat always faults
+            results[slot.id] = GameResult(cfg.player_names[slot.players[0]], 0.0, fault=True)
+    assert "fewer than two players are left to pair in round" in plan.stopped
+
+
+def test_the_round_scheduler_stops_handing_a_suspended_player_games_also_after_a_resume() -> None:
+    from ytourney.games.record import Termination
+
+    cfg = suspended_config(4, "{format: swiss, rounds: 3, games_per_pair: 1}", limit=1)
+    scheduler, stored, seen = RoundScheduler(cfg), [], []
+    while batch := drain_round(scheduler):
+        for task in batch:
+            names = [cfg.player_names[i] for i in task.seats]
+            setup = GameSetup(cfg.variant, first=names[0], second=names[1], tournament=cfg.name, round=task.round,
+                              seed=task.seed, id=task.slot)
+            crashed = "p0" in names  # p0 crashes its first game: suspended with a limit of 1
+            record = (setup.lost_by(names.index("p0"), Termination.CRASH, "boom") if crashed
+                      else setup.lost_by(1, CONNECTION, ""))
+            scheduler.record(record)
+            stored.append(record)
+        seen.append(sorted({name for task in batch for name in (cfg.player_names[i] for i in task.seats)}))
+    assert "p0" in seen[0] and all("p0" not in names for names in seen[1:]) and len(seen) == 3
+    assert scheduler.planned == len(stored) == 2 + 1 + 1  # the progress total counts the games of three players
+    assert "p0" in scheduler.suspended()
+    assert "p0" in RoundScheduler(cfg, stored).suspended()  # a resumed run replays the withdrawal

@@ -62,7 +62,10 @@ class RoundScheduler:
 
     @property
     def planned(self) -> int:
-        """Games planned: every round's regular games, and a knockout's tie-break games planned so far."""
+        """Games planned: every round's regular games (a Swiss's fewer once a player is withdrawn), and a knockout's
+        tie-break games planned so far."""
+        if self.config.schedule.format is ScheduleFormat.SWISS:
+            return self.plan.planned
         return max(self.plan.planned, planned_games(self.config))
 
     @property
@@ -86,8 +89,8 @@ class RoundScheduler:
         return self._faults.count
 
     def suspended(self) -> dict[str, str]:
-        """Suspended players and why."""
-        return self._faults.suspended()
+        """Suspended players and why (a Swiss's withdrawn ones too, as its stored rounds say)."""
+        return {**(self.plan.withdrawn or {}), **self._faults.suspended()}
 
     def next_item(self) -> GameTask | GameRecord | None:
         """The next game of the round, a forfeit record, or None while the round's games are out (or all done)."""

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ytourney.errors import RunnerError
-from ytourney.games.record import GameRecord
+from ytourney.games.record import GameRecord, Termination
 from ytourney.tournament.config import TournamentConfig, derive_seed
 from ytourney.tournament.schedule import GameSlot
 
@@ -36,13 +36,16 @@ class GameResult:
 
     first: str
     first_points: float
+    fault: bool = False  # the loser's fault ended the game (a crash, a timeout, an illegal move, ...)
+    forfeit: bool = False  # not played: the loser was suspended
 
     @classmethod
     def of(cls, record: GameRecord) -> GameResult:
         """The result of a stored record (a draw is half a point each)."""
         if record.winner is None:
             return cls(record.first, 0.5)
-        return cls(record.first, 1.0 if record.winner_name == record.first else 0.0)
+        return cls(record.first, 1.0 if record.winner_name == record.first else 0.0,
+                   fault=record.termination.is_fault, forfeit=record.termination is Termination.FORFEIT)
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,7 @@ class RoundPlan:
     standings: tuple[SwissStanding, ...] = ()  # a Swiss's, after its complete rounds
     champion: int | None = None  # a knockout's winner, once decided
     regular_games: int = 0  # games of a pairing before any tie-break (games_per_pair)
+    withdrawn: Mapping[str, str] | None = None  # a Swiss's suspended players, no longer paired, and why
 
     def pairing_score(self, pairing: Pairing) -> tuple[float, float, int]:
         """The points of each player of a pairing in its stored games, and how many of its games are stored."""

@@ -5,7 +5,8 @@ the highest-ranked unpaired player meets the next one it has not met yet, prefer
 score, one whose seat preference differs from its own; when the players left cannot all be paired without a
 rematch, the search backs up and tries the next opponent. With an odd count, the lowest-ranked player who has not
 had a bye sits the round out (a pairing-allocated bye, as chess Swiss tools give it: worth a won pairing, every
-game's point, and no game is played or rated).
+game's point, and no game is played or rated). A suspended player (`fault_limit` faults in a row, or a game lost
+as suspended, counted in game id order) is withdrawn from the next round on: neither paired nor given a bye.
 
 Seats: a pairing's games alternate the first seat; the first game's first seat goes to the player who has had it
 less often so far, then to the one who had the second seat in its last game, then by a seeded lot.
@@ -17,7 +18,7 @@ Sonneborn-Berger (each game's points times that opponent's final score), then se
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ytourney.tournament.config import TournamentConfig, derive_seed
@@ -90,10 +91,12 @@ class SwissHistory:
         return self.seconds[player] - self.firsts[player]
 
 
-def pair_round(history: SwissHistory) -> tuple[list[tuple[int, int]], int | None] | None:
+def pair_round(history: SwissHistory,
+               withdrawn: Collection[int] = ()) -> tuple[list[tuple[int, int]], int | None] | None:
     """The pairings of the next round (higher-ranked player first in each) and the player given the bye, or None
-    when no pairing avoids a rematch (or the search gives up after PAIRING_BUDGET steps)."""
-    ranked = history.ranking()
+    when no pairing avoids a rematch (or the search gives up after PAIRING_BUDGET steps); `withdrawn` players
+    (suspended) are neither paired nor given a bye."""
+    ranked = [player for player in history.ranking() if player not in withdrawn]
     steps = [0]
     try:
         if len(ranked) % 2 == 0:
@@ -180,8 +183,14 @@ def swiss_plan(config: TournamentConfig, results: Mapping[int, GameResult]) -> R
     next_id, groups = 1, 0  # groups: pairs of games that share an opening
     open_games: tuple[GameSlot, ...] = ()
     stopped = ""
+    suspensions = _Suspensions(config.fault_limit, names)
     for number in range(1, schedule.rounds + 1):
-        paired = pair_round(history)
+        active = len(names) - len(suspensions.withdrawn)
+        if active < 2:
+            stopped = (f"fewer than two players are left to pair in round {number} (the others were suspended); the "
+                       f"swiss ends after round {number - 1}")
+            break
+        paired = pair_round(history, suspensions.players())
         if paired is None:
             stopped = (f"round {number} cannot be paired without a rematch; the swiss ends after round {number - 1}"
                        " (fewer rounds avoid this)")
@@ -207,9 +216,44 @@ def swiss_plan(config: TournamentConfig, results: Mapping[int, GameResult]) -> R
             break
         for slot in games:
             history.add_game(slot.players[0], slot.players[1], points[slot.id])
+            suspensions.learn(slot, points[slot.id], results[slot.id], number)
         if bye is not None:
             history.add_bye(bye, float(schedule.games_per_pair))
-    planned = schedule.rounds * (len(names) // 2) * schedule.games_per_pair
+    active = len(names) - len(suspensions.withdrawn)  # the rounds not planned yet pair only these
+    planned = next_id - 1 + (schedule.rounds - len(rounds)) * (active // 2) * schedule.games_per_pair
     return RoundPlan(names, tuple(rounds), open_games, planned, done=not open_games, stopped=stopped,
                      regular_games=schedule.games_per_pair,
-                     points=stored_points(results), standings=standings(history, names))
+                     points=stored_points(results), standings=standings(history, names),
+                     withdrawn=dict(suspensions.withdrawn))
+
+
+class _Suspensions:
+    """Which players the complete rounds suspended (`fault_limit` faults in a row, or a game lost as suspended),
+    replayed in game id order so that a resumed run pairs the same rounds: a suspended player is withdrawn."""
+
+    def __init__(self, limit: int, names: Sequence[str]) -> None:
+        self.limit = limit
+        self.names = names
+        self.streak = [0] * len(names)
+        self.withdrawn: dict[str, str] = {}
+
+    def players(self) -> set[int]:
+        """The withdrawn players' indices."""
+        return {index for index, name in enumerate(self.names) if name in self.withdrawn}
+
+    def learn(self, slot: GameSlot, first_points: float, result: GameResult, round_number: int) -> None:
+        """Count one stored game of a complete round (ids in order): a fault extends the loser's streak."""
+        first, second = slot.players
+        if first_points == 0.5:
+            self.streak[first] = self.streak[second] = 0
+            return
+        winner, loser = (first, second) if first_points == 1.0 else (second, first)
+        name = self.names[loser]
+        if result.forfeit:
+            self.withdrawn.setdefault(name, f"was suspended (withdrawn after round {round_number})")
+            return
+        self.streak[winner] = 0
+        self.streak[loser] = self.streak[loser] + 1 if result.fault else 0
+        if self.limit and self.streak[loser] >= self.limit:
+            self.withdrawn.setdefault(name, f"was suspended after {self.streak[loser]} faults in a row (withdrawn "
+                                            f"after round {round_number})")

@@ -90,8 +90,8 @@ class Console:
 
     def ask(self, prompt: str) -> str:
         """One line of input, stripped; QuitGame at the end of the input."""
+        self.mid_line = True  # before the prompt is written: a Ctrl-C the moment it shows must still end its line
         self._write(prompt)
-        self.mid_line = True
         try:
             line = self.reader.readline(LINE_CHARS + 1)  # a person's wait: Ctrl-C, EOF and `quit` end it, no deadline
         except (OSError, ValueError) as err:  # the terminal hung up, or the stream was closed

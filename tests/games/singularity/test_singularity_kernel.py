@@ -13,7 +13,7 @@ from ytourney.boards.regions import region
 from ytourney.games.api import Color, Termination
 from ytourney.games.kernel import DRAW, NODE_LIMIT, ONGOING, PASS_ACTION, encode_path
 from ytourney.games.registry import get_game
-from ytourney.games.singularity.evaluation import node_costs
+from ytourney.games.singularity.evaluation import TEMPERATURE, distances, node_costs
 from ytourney.games.singularity.kernel import SINGULARITY, SingularityKernel, start_nodes, tables
 
 GAME = get_game("singularity")
@@ -185,10 +185,19 @@ def test_the_evaluation_is_the_logistic_of_the_stone_costs() -> None:
         k = crowded(seed)
         margin = sum(costs[c] for c in range(BOARD.num_cells) if k.cells[c] == 2) - sum(
             costs[c] for c in range(BOARD.num_cells) if k.cells[c] == 1)
-        assert math.isclose(KNOWLEDGE.evaluate(k), 1 / (1 + math.exp(-margin / 3.0)), rel_tol=1e-12)
+        assert math.isclose(KNOWLEDGE.evaluate(k), 1 / (1 + math.exp(-margin / TEMPERATURE)), rel_tol=1e-12)
     fewer = kernel("F6", "A1 B1 C1")
     assert KNOWLEDGE.evaluate(fewer) > 0.9
     assert KNOWLEDGE.defaults.exploration == 0.5 and KNOWLEDGE.defaults.playout_plies == 0
+
+
+def test_a_stone_costs_the_slides_it_needs_to_reach_the_triangle() -> None:
+    costs, dist = node_costs(BOARD), distances(BOARD)
+    central = {BOARD.names.index(name) for name in ("F6", "G6", "F7")}
+    for node in range(BOARD.num_cells):  # a slide covers up to 3 nodes; every stone but the last leaves by a slide
+        assert costs[node] == max(1, -(-dist[node] // 3)) - 0.2 * (node in central)
+    corner = BOARD.names.index("A1")
+    assert dist[corner] == 4 and costs[corner] == 2  # a corner stone needs two slides
 
 
 def test_the_knowledge_finds_the_win_in_one_and_leaves_the_kernel_as_found() -> None:

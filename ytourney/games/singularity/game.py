@@ -80,9 +80,9 @@ class SingularityGame(Game):
     own_bots: ClassVar[Mapping[str, str]] = {"heuristic": "ytourney.games.singularity.bots:HeuristicBot"}
     ladder: ClassVar[tuple[str, ...]] = ("random", "heuristic", "mcts")
     bot_notes: ClassVar[Mapping[str, str]] = {
-        "heuristic": "won 40/40 against random at 0.2 s a move; games last about 54 plies",
-        "mcts": ("won 28/40 against heuristic at 0.2 s a move (95% interval 55-82%; 31/40 in an earlier run), short "
-                 "of the ladder's 75%; games last about 50 plies"),
+        "heuristic": "won 40/40 against random at 0.2 s a move; games last about 68 plies",
+        "mcts": ("won 33/40 against heuristic at 0.2 s a move (95% interval 68-91%; 39/40 in another run); games "
+                 "last about 58 plies"),
     }
     rule_options: ClassVar[Mapping[str, RuleOption]] = {
         "pie": RuleOption(bool, False, "after Black's first move White may take Black's side"),

@@ -125,7 +125,7 @@ class YvyGame(Game):
     bot_notes: ClassVar[Mapping[str, str]] = {
         "random": "the floor; random against random on hex:7 lasts 116 plies on average (loops end 98%)",
         "heuristic": "40-0 against random (hex:7, 0.2 s a move, 40 games, seats alternating), 18 plies a game",
-        "mcts": "40-0 against heuristic (hex:7, 0.2 s a move, 40 games, seats alternating), 84 plies a game",
+        "mcts": "40-0 against heuristic (hex:7, 0.2 s a move, 40 games, seats alternating), 83 plies a game",
     }
 
     def parse_board(self, spec: str) -> Board:

@@ -245,8 +245,8 @@ def test_planned_counts_a_tie_break_as_soon_as_the_tied_match_is_stored() -> Non
 
 
 def test_the_scheduler_plans_again_only_when_results_were_stored(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A Swiss that cannot pair its next round searches for a pairing up to PAIRING_BUDGET steps (seconds with many
-    players): asked again for a game at the end, the scheduler must not search again over the same results."""
+    """Planning a Swiss replays the pairing of every round (costly with many players): asked again for a game at the
+    end, the scheduler must not plan again over the same results."""
     import ytourney.tournament.round_scheduler as round_scheduler
 
     cfg = config(4, "{format: swiss, rounds: 2, games_per_pair: 1}")

@@ -2,8 +2,8 @@
 
 Pairing is Monrad's with backtracking: players are ranked by score, then by seed (their order in the config), and
 the highest-ranked unpaired player meets the next one it has not met yet, preferring, among players of the same
-score, one whose seat preference differs from its own; when the players left cannot all be paired without a
-rematch, the search backs up and tries the next opponent. With an odd count, the lowest-ranked player who has not
+score, one whose seat preference differs from its own; an opponent is taken only if the players left can still
+all be paired without a rematch (decided exactly as a general-graph perfect matching), else the next is tried. With an odd count, the lowest-ranked player who has not
 had a bye sits the round out (a pairing-allocated bye, as chess Swiss tools give it: worth a won pairing, every
 game's point, and no game is played or rated). A suspended player (`fault_limit` faults in a row, or a game lost
 as suspended, counted in game id order) is withdrawn from the next round on: neither paired nor given a bye.
@@ -20,6 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+
+import networkx as nx
+from networkx.algorithms.matching import max_weight_matching
 
 from ytourney.tournament.config import TournamentConfig, derive_seed
 from ytourney.tournament.rounds import (
@@ -97,16 +100,17 @@ def pair_round(history: SwissHistory,
     when no pairing avoids a rematch (or the search gives up after PAIRING_BUDGET steps); `withdrawn` players
     (suspended) are neither paired nor given a bye."""
     ranked = [player for player in history.ranking() if player not in withdrawn]
+    byes = [player for player in reversed(ranked) if not history.byes[player]] if len(ranked) % 2 else []
+    if not _pairable(ranked, history, byes):
+        return None  # decided exactly, before any search
     steps = [0]
     try:
-        if len(ranked) % 2 == 0:
-            pairs = _match(ranked, history, steps, set())
+        if not byes:
+            pairs = _match(ranked, history, steps, set(), None)
             return None if pairs is None else (pairs, None)
         failed: set[frozenset[int]] = set()
-        for bye in reversed(ranked):
-            if history.byes[bye]:
-                continue
-            pairs = _match([p for p in ranked if p != bye], history, steps, failed)
+        for bye in byes:
+            pairs = _match([p for p in ranked if p != bye], history, steps, failed, None)
             if pairs is not None:
                 return pairs, bye
     except _OutOfSteps:
@@ -114,9 +118,71 @@ def pair_round(history: SwissHistory,
     return None
 
 
-def _match(players: list[int], history: SwissHistory, steps: list[int],
-           failed: set[frozenset[int]]) -> list[tuple[int, int]] | None:
-    """Pair `players` (in ranking order) without a rematch: the top one first, with backtracking."""
+def _pairable(players: list[int], history: SwissHistory, byes: Sequence[int]) -> bool:
+    """Whether `players` can all be paired without a rematch, one of `byes` sitting out when their count is odd."""
+    if len(players) % 2 == 0:
+        return _perfect_matching(players, history) is not None
+    graph = _unmet_graph(players, history)
+    graph.add_edges_from(("bye", player) for player in byes)  # the bye as a partner of those who may sit out
+    return len(max_weight_matching(graph, maxcardinality=True)) * 2 == len(players) + 1
+
+
+def _unmet_graph(players: Sequence[int], history: SwissHistory) -> nx.Graph:
+    """The players, joined wherever two of them have not met."""
+    graph = nx.Graph()
+    graph.add_nodes_from(players)
+    graph.add_edges_from((a, b) for i, a in enumerate(players) for b in players[i + 1:] if b not in history.met[a])
+    return graph
+
+
+def _perfect_matching(players: Sequence[int], history: SwissHistory) -> dict[int, int] | None:
+    """A pairing of all `players` without a rematch (each one's opponent), or None when there is none."""
+    matching = max_weight_matching(_unmet_graph(players, history), maxcardinality=True)
+    if len(matching) * 2 != len(players):
+        return None
+    partner = {}
+    for a, b in matching:
+        partner[a], partner[b] = b, a
+    return partner
+
+
+def _without(partner: dict[int, int], a: int, b: int, history: SwissHistory) -> dict[int, int] | None:
+    """A perfect matching of the players of `partner` but `a` and `b` (who meet), mended from `partner` by one
+    alternating path between their old partners when a plain search finds it; None when it does not."""
+    rest = dict(partner)
+    old_a, old_b = rest.pop(a), rest.pop(b)
+    if old_a == b:
+        return rest
+    del rest[old_a], rest[old_b]
+    parent = {old_a: old_a}  # player reached at an even step -> the even player before its partner
+    odd: set[int] = set()  # each player is labelled once, so the path found is simple
+    frontier = [old_a]
+    while frontier:
+        following = []
+        for even in frontier:
+            for other in rest.keys() | {old_b}:
+                if other in history.met[even] or other in parent or other in odd:
+                    continue
+                if other == old_b:
+                    while True:  # flip the path: old_b-even, then even's partner with the one before, ...
+                        mate = rest.get(even)
+                        rest[even], rest[other] = other, even
+                        if even == old_a:
+                            return rest
+                        other, even = mate, parent[even]
+                odd.add(other)
+                if rest[other] not in parent:
+                    parent[rest[other]] = even
+                    following.append(rest[other])
+        frontier = following
+    return None
+
+
+def _match(players: list[int], history: SwissHistory, steps: list[int], failed: set[frozenset[int]],
+           witness: dict[int, int] | None) -> list[tuple[int, int]] | None:
+    """Pair `players` (in ranking order) without a rematch: the top one first, with backtracking. A branch is
+    entered only when its players can all be paired (`witness`, a perfect matching of them, shows it, or one is
+    found), so the search never backs up out of a dead end and finds the same pairing as an exhaustive one."""
     if not players:
         return []
     key = frozenset(players)
@@ -125,12 +191,13 @@ def _match(players: list[int], history: SwissHistory, steps: list[int],
     steps[0] += 1
     if steps[0] > PAIRING_BUDGET:
         raise _OutOfSteps
+    if witness is None:
+        witness = _perfect_matching(players, history)
+        if witness is None:
+            failed.add(key)
+            return None
     top, others = players[0], players[1:]
     met = history.met[top]
-    remaining = set(players)
-    if any(not (remaining - history.met[p] - {p}) for p in players):
-        failed.add(key)  # someone left has nobody to meet
-        return None
     preference = history.seat_preference(top)
 
     def closeness(position: int) -> tuple[float, bool, int]:
@@ -140,7 +207,7 @@ def _match(players: list[int], history: SwissHistory, steps: list[int],
 
     for position in sorted((i for i, p in enumerate(others) if p not in met), key=closeness):
         rest = others[:position] + others[position + 1:]
-        pairs = _match(rest, history, steps, failed)
+        pairs = _match(rest, history, steps, failed, _without(witness, top, others[position], history))
         if pairs is not None:
             return [(top, others[position]), *pairs]
     failed.add(key)

@@ -2,11 +2,12 @@
 
 Pairing is Monrad's with backtracking: players are ranked by score, then by seed (their order in the config), and
 the highest-ranked unpaired player meets the next one it has not met yet, preferring, among players of the same
-score, one whose seat preference differs from its own; an opponent is taken only if the players left can still
-all be paired without a rematch (decided exactly as a general-graph perfect matching), else the next is tried. With an odd count, the lowest-ranked player who has not
-had a bye sits the round out (a pairing-allocated bye, as chess Swiss tools give it: worth a won pairing, every
-game's point, and no game is played or rated). A suspended player (`fault_limit` faults in a row, or a game lost
-as suspended, counted in game id order) is withdrawn from the next round on: neither paired nor given a bye.
+score, one whose seat preference differs from its own; an opponent is taken only if the players left can still all
+be paired without a rematch (decided exactly as a general-graph perfect matching), else the next is tried. With an
+odd count, the lowest-ranked player who has not had a bye sits the round out (a pairing-allocated bye, as chess
+Swiss tools give it: worth a won pairing, every game's point, and no game is played or rated). A suspended player
+(`fault_limit` faults in a row, or a game lost as suspended, counted in game id order) is withdrawn from the next
+round on: neither paired nor given a bye.
 
 Seats: a pairing's games alternate the first seat; the first game's first seat goes to the player who has had it
 less often so far, then to the one who had the second seat in its last game, then by a seeded lot.

@@ -331,3 +331,18 @@ def test_the_round_scheduler_stops_handing_a_suspended_player_games_also_after_a
     assert scheduler.planned == len(stored) == 2 + 1 + 1  # the progress total counts the games of three players
     assert "p0" in scheduler.suspended()
     assert "p0" in RoundScheduler(cfg, stored).suspended()  # a resumed run replays the withdrawal
+
+
+def test_a_swiss_round_that_no_pairing_avoids_a_rematch_is_refused_without_a_search() -> None:
+    """Two players who have met everyone but the same third one cannot both be paired: decided exactly, not after
+    PAIRING_BUDGET steps of search."""
+    from ytourney.tournament.swiss import SwissHistory, pair_round
+
+    history = SwissHistory(40)
+    for lonely in (0, 1):
+        for other in range(2, 39):
+            history.add_game(lonely, other, 0.5)
+    history.add_game(0, 1, 0.5)
+    assert pair_round(history) is None
+    paired = pair_round(history, withdrawn={0})
+    assert paired is not None and (1, 39) in paired[0] and paired[1] not in (1, 39)

@@ -93,8 +93,11 @@ class LeapOverGame(Game):
     ladder: ClassVar[tuple[str, ...]] = ("random", "heuristic", "mcts")
     bot_notes: ClassVar[Mapping[str, str]] = {
         "random": "the floor; random against random never ends: 150 of 150 games reached the 1000-ply limit",
-        "heuristic": "30-0-10 against random (88%, 0.2 s a move, 40 games, seats alternating); wins in 413 plies",
-        "mcts": "27-0-13 against heuristic (84%, 0.2 s a move, 40 games, seats alternating); wins in 128 plies",
+        "heuristic": ("26-0-14 against random (82%, 0.2 s a move, 40 games, seats alternating); games last 441 plies, "
+                      "the draws by the no-progress rule"),
+        "mcts": ("23-4-13 and 14-0-26 against heuristic in two runs (74% and 68%, short of the ladder's 75%; 0.2 s a "
+                 "move, 40 games, seats alternating): the draws are jams of one straggler a side; games last 142 and "
+                 "215 plies"),
     }
 
     def parse_board(self, spec: str) -> Board:

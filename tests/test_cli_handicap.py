@@ -140,7 +140,7 @@ def test_a_game_without_a_handicap_ladder_gets_no_fair_levels(tmp_path: Path) ->
     assert code == 0, output
     code, output = invoke("handicap", str(out))
     assert code == 1 and "Traceback" not in output and "Fair handicaps" not in output
-    assert "game 'tetra' has no handicap ladder; expected games of one that has (y)" in output
+    assert "game 'tetra' has no handicap ladder; expected games of one that has (y, aliens-amazons)" in output
 
 
 def test_record_helper_matches_the_store(records: list[GameRecord]) -> None:

@@ -151,8 +151,10 @@ def play(first: str, second: str, game_name: str, board_spec: str | None, pie: b
     shown = ", ".join(f"{k}={rule_value_text(v)}" for k, v in rules_in_play(record).items())
     detail = f" ({record.reason})" if record.reason else ""
     where = f"{record.board}" if game.name == DEFAULT_GAME else f"{game.name}, {record.board}"
+    axis = game.handicap_axis
+    given = f" ({axis.amount(game, rules, record.handicap)})" if axis is not None and axis.rule and handicap else ""
     click.echo(f"result: {result_sentence(record)}{detail}   "
-               f"[{where}, {shown}, handicap {record.handicap}, seed {seed}]")
+               f"[{where}, {shown}, handicap {record.handicap}{given}, seed {seed}]")
 
 
 def side_label(game: Any, colour: Any) -> str:

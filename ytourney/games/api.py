@@ -185,6 +185,52 @@ class Outcome:
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class HandicapAxis:
+    """A game's handicap ladder, declared on its Game class (`handicap_axis`) and applied by its own
+    `new_state(handicap=k)`: what level k gives, and to whom."""
+
+    words: str
+    """What a level gives, in words, for lists and reports ('5 Amazons a level, up to 60')."""
+    favours: Color | None = None
+    """The side every level favours, whoever plays it: level 0 is then no even game, and a fair level is the sides'
+    (the level at which that side scores half), measured over both seatings. None: a level goes to the weaker player,
+    who sits in the first seat."""
+    rule: str = ""
+    """The rule option each level adds `per_level` to (its range bounds the ladder); '' when a level is no rule's."""
+    per_level: int = 1
+    """How much of `rule` one level adds."""
+    unit: str = ""
+    """What `rule` counts, for a fair level in the game's terms ('Amazons')."""
+    first_turn_stones: bool = False
+    """True when level k >= 2 is k stones the first mover places in its first turn (records group them as a turn)."""
+
+    def base(self, game: Game, rules: Any) -> int | None:
+        """The value of `rule` at level 0 under `rules` (None when a level is no rule's)."""
+        return int(game.rules_dict(rules)[self.rule]) if self.rule else None
+
+    def top(self, game: Game, rules: Any) -> int | None:
+        """The highest level `rules` allow (the rule's range), or None when only the board bounds it."""
+        base = self.base(game, rules)
+        high = game.rule_options[self.rule].high if self.rule else None
+        if base is None or high is None:
+            return None
+        return max(0, int(high - base) // self.per_level)
+
+    def value(self, game: Game, rules: Any, level: float) -> float:
+        """A (fractional) level as the number of the game's terms (37.5 for 37.5 Amazons); the level itself when a
+        level is no rule's."""
+        base = self.base(game, rules)
+        return float(level) if base is None else base + self.per_level * level
+
+    def amount(self, game: Game, rules: Any, level: float, *, unit: bool = True) -> str:
+        """A (fractional) level in the game's terms ('37.5 Amazons'); 'level 1.5' when a level is no rule's."""
+        number = f"{self.value(game, rules, level):.1f}".rstrip("0").rstrip(".")
+        if not self.rule:
+            return f"level {number}" if unit else number
+        return f"{number} {self.unit}" if unit and self.unit else number
+
+
 class State(Protocol):
     """One position of a game with its history; every layer above games/ plays through these methods. A search
     works on its kernel instead (`search_kernel`, games/kernel.py), with the game's knowledge (`Game.knowledge`)."""
@@ -285,7 +331,8 @@ class Game(abc.ABC):
     boards_help: ClassVar[str]
     default_board: ClassVar[str]
     notation_example: ClassVar[str]
-    has_handicap: ClassVar[bool] = False
+    handicap_axis: ClassVar[HandicapAxis | None] = None
+    """The game's handicap ladder (what a level gives and to whom), applied by `new_state`; None: the game has none."""
     has_pie: ClassVar[bool] = True
     has_draws: ClassVar[bool] = False
     has_passes: ClassVar[bool] = False
@@ -320,6 +367,17 @@ class Game(abc.ABC):
         """'' when OpenSpiel's game (`openspiel_name`) plays `rules` (the pie aside: the tool answers it), else what it
         lacks, in words."""
         return ""
+
+    @property
+    def has_handicap(self) -> bool:
+        """True when the game declares a handicap ladder (`handicap_axis`)."""
+        return self.handicap_axis is not None
+
+    def first_turn_stones(self, handicap: int) -> int:
+        """Stones the first mover places in its first turn at handicap `handicap`: 1 unless the ladder's levels are
+        first-turn stones (Y's k >= 2)."""
+        axis = self.handicap_axis
+        return max(1, handicap) if axis is not None and axis.first_turn_stones else 1
 
     @property
     def docs(self) -> str:

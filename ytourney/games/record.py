@@ -86,6 +86,15 @@ class GameRecord:
         return rules
 
     @property
+    def handicap_receiver(self) -> str:
+        """The player a handicap level went to: whoever played the side the game's levels favour, else the weaker
+        player, who moved first."""
+        axis = self.game_rules.handicap_axis
+        if axis is not None and axis.favours is not None:
+            return self.black if axis.favours is Color.BLACK else self.white
+        return self.first
+
+    @property
     def is_draw(self) -> bool:
         """True when the game ended without a winner."""
         return self.winner is None

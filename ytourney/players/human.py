@@ -112,11 +112,11 @@ class Console:
 
     def turn_number(self, ply: int) -> int:
         """The 1-based turn of action `ply` (0-based): a handicap level's stones are turn 1, as records count."""
-        return ply + 1 - max(0, min(ply + 1, self.handicap) - 1)
+        return ply + 1 - max(0, min(ply + 1, self.game.first_turn_stones(self.handicap)) - 1)
 
     def turn_start(self, ply: int) -> int:
         """The first action of the turn that action `ply` belongs to (0 for any of a handicap level's stones)."""
-        return 0 if ply < self.handicap else ply
+        return 0 if ply < self.game.first_turn_stones(self.handicap) else ply
 
     def show(self, state: State, *, force: bool = False) -> None:
         """The moves made since the board was last drawn (who made each), then the board and its legend."""

@@ -23,14 +23,15 @@ def turns(record: GameRecord) -> list[tuple[str, ...]]:
     """The record's moves grouped by turn: a handicap level's stones (k >= 2) make the first, every other move
     (a pass and a swap included) a turn of its own."""
     moves = record.moves
-    stones = min(len(moves), record.handicap) if record.handicap >= 2 else 0
+    first = record.game_rules.first_turn_stones(record.handicap)
+    stones = min(len(moves), first) if first >= 2 else 0
     return ([tuple(moves[:stones])] if stones else []) + [(move,) for move in moves[stones:]]
 
 
 def move_count(record: GameRecord) -> int:
     """Moves of the game counted by turn, a handicap level's stones (placed in one turn) counted as one."""
     plies = len(record.moves)
-    return plies - max(0, min(plies, record.handicap) - 1)
+    return plies - max(0, min(plies, record.game_rules.first_turn_stones(record.handicap)) - 1)
 
 
 def moves_text(count: int) -> str:

@@ -105,7 +105,8 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
     colours = [None if c is None else "B" if c is Color.BLACK else "W" for c in played.colours]
     colours += fallback_colours(record, colours)
     seconds = list(record.move_seconds) + [None] * (len(record.moves) - len(record.move_seconds))
-    stones = min(len(tokens), record.handicap) if record.handicap >= 2 else 0
+    first_turn = rules_of.first_turn_stones(record.handicap)
+    stones = min(len(tokens), first_turn) if first_turn >= 2 else 0
     if stones:  # a handicap level's stones are one turn, one entry of the list (which numbers turns)
         known = [t for t in seconds[:stones] if t is not None]
         tokens[:stones] = [" ".join(tokens[:stones])]
@@ -130,7 +131,7 @@ def game_page(game: RatedGame, number: int, links: SiteLinks) -> str:
     if record.move_seconds:
         spent = [0.0, 0.0]
         for ply, t in enumerate(record.move_seconds):
-            spent[mover_seat(ply, record.handicap)] += t
+            spent[mover_seat(ply, record.game_rules.first_turn_stones(record.handicap))] += t
         think = f"{record.first} {spent[0]:.2f}s, {record.second} {spent[1]:.2f}s"
     rules_text = ", ".join(f"{k} {rule_value_text(v)}" for k, v in sorted(rules_in_play(record).items())) or "-"
     index = number - 1

@@ -9,6 +9,7 @@ from typing import Any
 from ytourney.errors import ReportError
 from ytourney.games.record import GameRecord
 from ytourney.games.registry import all_games
+from ytourney.publish.handicap_sides_table import SideTerms, side_table
 from ytourney.publish.sources import Source
 from ytourney.publish.table import Column, ColumnKind, Table
 from ytourney.stats.handicap import (
@@ -17,7 +18,9 @@ from ytourney.stats.handicap import (
     HandicapPlanner,
     HandicapSettings,
     counts_for_handicap,
+    informs_side_handicap,
 )
+from ytourney.stats.handicap_sides import SideEstimate, SidePlanner
 from ytourney.stats.level_worth import LevelValue
 from ytourney.stats.ratings import HandicapRating, Ratings
 
@@ -154,6 +157,9 @@ class HandicapReport:
     max_level: int
     target: float
     learned: bool = True
+    sides: Mapping[tuple[str, str], SideEstimate] | None = None
+    """The fair values of a game whose levels favour a fixed side (then `estimates` is empty), with `terms`."""
+    terms: SideTerms | None = None
 
     @property
     def pooled(self) -> bool:
@@ -166,7 +172,10 @@ class HandicapReport:
         return sum(games for (_, level), (games, _) in self.level_results.items() if level > 0)
 
     def pairs_table(self, title: str = "Fair handicaps") -> Table:
-        """One row per pair: weaker, stronger, fair level with its interval, games and results by level."""
+        """One row per pair: weaker, stronger, fair level with its interval, games and results by level (of a
+        side-favouring ladder: the fair value of the sides in the game's terms)."""
+        if self.sides is not None and self.terms is not None:
+            return side_table(self.sides, self.terms, title, faults=self.faults, target=self.target)
         table = handicap_table(self.estimates, title, faults=self.faults, target=self.target, pooled=self.pooled)
         meta = {**table.meta, "max_level": self.max_level,
                 "level_worth": [level_row(value) for value in self.level_worth]}
@@ -200,21 +209,33 @@ def handicap_report(records: Sequence[GameRecord], settings: HandicapSettings | 
     games = [r for r in records if r.black != r.white]
     max_level = max(settings.max_level, *(r.handicap for r in games), 1)
     target = settings.target
-    planner = HandicapPlanner(HandicapSettings(HandicapMode.AUTO, max_level=min(max_level, 50), target=target))
+    planned = HandicapSettings(HandicapMode.AUTO, max_level=min(max_level, 50), target=target)
+    game = games[0].game_rules if games else None
+    axis = game.handicap_axis if game is not None else None
+    sides = None if axis is None or axis.favours is None else SidePlanner(planned, axis.favours)
+    planner = HandicapPlanner(planned)
     faults: dict[tuple[str, str], int] = {}
     level_results: dict[tuple[str, int], tuple[int, int]] = {}
     for record in games:
         key = (record.black, record.white) if record.black < record.white else (record.white, record.black)
-        if not counts_for_handicap(record.termination):
+        if sides is None and not counts_for_handicap(record.termination):
             faults[key] = faults.get(key, 0) + 1
             planner.estimator(*key)  # the pair is listed even when all its games were faults
             continue
-        planner.record_game(record)
+        if sides is not None and not informs_side_handicap(record):  # a fault, or a decision at the move limit
+            faults[key] = faults.get(key, 0) + record.termination.is_fault
+            sides.estimator(*key)
+            continue
+        (sides or planner).record_game(record)
         played, won = level_results.get((record.board, record.handicap), (0, 0))
-        weaker_won = record.handicap > 0 and record.winner_name == record.first
+        weaker_won = record.handicap > 0 and record.winner_name == record.handicap_receiver
         level_results[(record.board, record.handicap)] = (played + 1, won + weaker_won)
     worth = ratings.level_worth if ratings is not None else ()
     learned = ratings is None or ratings.settings.handicap is HandicapRating.LEARN
+    if sides is not None and game is not None:
+        top = axis.top(game, games[0].rules) if axis is not None else None
+        terms = SideTerms(game, games[0].rules, min(max_level, 50) if top is None else min(top, max_level, 50))
+        return HandicapReport({}, faults, worth, level_results, max_level, target, learned, sides.estimates(), terms)
     return HandicapReport(planner.estimates(), faults, worth, level_results, max_level, target, learned)
 
 

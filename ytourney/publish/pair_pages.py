@@ -88,6 +88,8 @@ def fair_level_history(records: Sequence[GameRecord], report: HandicapReport
                        ) -> dict[tuple[str, str], list[FairLevelPoint]]:
     """Each pair's fair-level estimate as its games accumulate, replayed as the handicap table does (faults left
     out, pairs pooled); estimates are taken at CHECKPOINTS points of the replay and after the last game."""
+    if report.sides is not None:  # a side-favouring ladder: the pairs' fair level has no history of its own here
+        return {}
     settings = HandicapSettings(HandicapMode.AUTO, max_level=min(report.max_level, 50), target=report.target)
     planner = HandicapPlanner(settings)
     counted = [r for r in records if r.black != r.white and counts_for_handicap(r.termination)]

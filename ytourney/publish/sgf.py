@@ -78,12 +78,13 @@ def fallback_colours(record: GameRecord, known: Sequence[str | None]) -> list[st
     first = "B" if record.game_rules.first_color is Color.BLACK else "W"
     second = "W" if first == "B" else "B"
     placed = sum(c is not None for c in known)
+    stones = record.game_rules.first_turn_stones(record.handicap)
     colours: list[str | None] = []
     for token in record.moves[len(known):]:
         if token.lower() == SWAP_TOKEN:
             colours.append(None)
             continue
-        first_turn = placed < max(1, record.handicap) or (placed - max(1, record.handicap)) % 2 == 1
+        first_turn = placed < stones or (placed - stones) % 2 == 1
         colours.append(first if first_turn else second)
         placed += 1
     return colours
@@ -460,8 +461,9 @@ def game_from_sgf(nodes: Sequence[Node], source: str) -> GameRecord:
     handicap = _number(root, "HA", source) or 0
     if handicap and not game.has_handicap:
         raise RecordError(f"{source}: HA[{handicap}]: {game.name} has no handicap ladder; expected HA[0] or no HA")
-    if handicap > 0 and game.rules_dict(rules).get("pie") is False:  # written without it (no pie in a handicap
-        rules = game.parse_rules({**game.rules_dict(rules), "pie": True})  # game): read as the tournament's default
+    pie = game.rule_options["pie"].default if "pie" in game.rule_options else None
+    if handicap > 0 and pie is True and game.rules_dict(rules).get("pie") is False:  # written without it (no pie
+        rules = game.parse_rules({**game.rules_dict(rules), "pie": True})  # in a handicap game): the game's default
     tokens: list[str] = []
     letters: list[str] = []
     for node in nodes[1:]:

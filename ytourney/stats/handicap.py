@@ -23,8 +23,8 @@ from ytourney.errors import HandicapError
 from ytourney.games.api import Termination
 from ytourney.games.record import GameRecord
 from ytourney.stats.handicap_grid import (
-    THETA_STEP,
     Grid,
+    binned_quantile,
     exp_relative,
     logsumexp,
     shared_binning,
@@ -252,11 +252,7 @@ class PairEstimator:
 
     def _quantile(self, mass: np.ndarray, cdf: np.ndarray, q: float) -> float:
         """Quantile of the binned fair level, spreading each bin's mass uniformly over its width."""
-        i = min(int(np.searchsorted(cdf, q)), cdf.size - 1)
-        before = float(cdf[i - 1]) if i > 0 else 0.0
-        fraction = (q - before) / float(mass[i]) if mass[i] > 0 else 0.5
-        centre = self._binning.start + i * THETA_STEP
-        return centre + (min(max(fraction, 0.0), 1.0) - 0.5) * THETA_STEP
+        return binned_quantile(self._binning.start, mass, cdf, q)
 
     def next_level(self, rng: random.Random) -> tuple[str, int]:
         """The next game's (weaker player, integer level): a pure function of results so far and rng."""
@@ -304,9 +300,24 @@ def informs_handicap(record: GameRecord) -> bool:
     Draws are skipped, a decision rather than a necessity: the model is a binary probit (the weaker wins or not, see
     handicap_grid), its per-level tallies are whole wins, and only games with a handicap ladder (Y, which has no
     draws) reach it; counting a draw as half a win would need half-weighted likelihood rows and fractional tallies
-    for no game that has both. Y data are unchanged: every Y game its rules end has a winner.
+    for no game that has both. Y data are unchanged: every Y game its rules end has a winner. A ladder that favours
+    a fixed side (handicap_sides) counts draws, half a win each: see `informs_side_handicap`.
     """
     return record.winner is not None and counts_for_handicap(record.termination)
+
+
+def informs_side_handicap(record: GameRecord) -> bool:
+    """True when this game counts for the fair level of a ladder that favours a fixed side (handicap_sides): as
+    `informs_handicap`, and a draw without a fault too (by the rules, at the move limit or by the draw
+    adjudication), as half a win to each side.
+
+    In a game that draws, a draw is what a level achieved (the receiving side held out): leaving draws out would
+    estimate from the rarer decided games alone and miss that a level turns losses into draws. Its likelihood row is
+    the mean of the two win rows, so the posterior still depends on the counts per level alone, exactly.
+    """
+    if record.winner is None:
+        return not record.termination.is_fault
+    return counts_for_handicap(record.termination)
 
 
 def _pair_key(a: str, b: str) -> tuple[str, str]:

@@ -128,3 +128,13 @@ def logsumexp(values: np.ndarray, axis: int | None = None) -> np.ndarray:
     top = np.max(values, axis=axis, keepdims=True)
     total = np.log(np.sum(np.exp(np.maximum(values - top, EXP_FLOOR)), axis=axis, keepdims=True)) + top
     return np.squeeze(total, axis=axis) if axis is not None else total.reshape(())
+
+
+def binned_quantile(start: float, mass: np.ndarray, cdf: np.ndarray, q: float) -> float:
+    """Quantile q of a fair level binned from `start` in steps of THETA_STEP, spreading each bin's mass uniformly
+    over its width."""
+    i = min(int(np.searchsorted(cdf, q)), cdf.size - 1)
+    before = float(cdf[i - 1]) if i > 0 else 0.0
+    fraction = (q - before) / float(mass[i]) if mass[i] > 0 else 0.5
+    centre = start + i * THETA_STEP
+    return centre + (min(max(fraction, 0.0), 1.0) - 0.5) * THETA_STEP

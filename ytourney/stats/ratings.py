@@ -473,8 +473,8 @@ class _Replay:
         if bonus is None:
             (new_winner,), (new_loser,) = env.rate([(winner,), (loser,)], ranks=ranks)
             return (_float_rating(new_winner), _float_rating(new_loser)), None
-        # the weaker player (first) is in the winner slot when it won, and in a draw when it is Black
-        weaker_first = (record.white if record.winner is Color.WHITE else record.black) == record.first
+        # the receiver (the weaker player, first) is in the winner slot when it won, and in a draw when it is Black
+        weaker_first = (record.white if record.winner is Color.WHITE else record.black) == record.handicap_receiver
         scaled = trueskill.Rating(mu=float(bonus.mu) / BONUS_WEIGHT, sigma=float(bonus.sigma) / BONUS_WEIGHT)
         if weaker_first:
             teams, weights = [(winner, scaled), (loser,)], [(1.0, BONUS_WEIGHT), (1.0,)]

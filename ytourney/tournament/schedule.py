@@ -27,11 +27,12 @@ from dataclasses import dataclass, field
 
 from ytourney.errors import YTourneyError
 from ytourney.games.record import GameRecord, GameSetup, Termination
-from ytourney.games.api import Move
+from ytourney.games.api import Color, Move
 from ytourney.games.variant import Variant
 from ytourney.players.bots.random_bot import playable_moves
 from ytourney.stats.elo_sprt import EloSprt, EloSprtSettings, EloSprtState
 from ytourney.stats.handicap import HandicapMode, HandicapPlanner, round_level
+from ytourney.stats.handicap_sides import SidePlanner
 from ytourney.stats.sprt import Sprt, SprtState, game_result
 from ytourney.tournament.config import (
     ScheduleFormat,
@@ -304,7 +305,7 @@ class Scheduler:
     slots: SlotPlan
     stored: Iterable[GameRecord] = ()
     stop_condition: StopCondition | None = None
-    planner: HandicapPlanner | None = None
+    planner: HandicapPlanner | SidePlanner | None = None
     _names: tuple[str, ...] = field(init=False)
     _pairs: list[tuple[int, int]] = field(init=False)
     _pending: array.array = field(init=False)
@@ -313,6 +314,7 @@ class Scheduler:
     _head_to_head: dict[tuple[str, str], int] = field(init=False)
     _skipped_pairs: set[int] = field(init=False)
     _stopped: str = field(init=False, default="")
+    _favours: Color | None = field(init=False, default=None)
     _skipped_count: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
@@ -324,8 +326,11 @@ class Scheduler:
         self._head_to_head = {}
         self._skipped_pairs = set()
         mode = self.config.handicap.mode
+        axis = self.config.variant.game.handicap_axis
+        self._favours = axis.favours if axis is not None else None
         if mode is HandicapMode.AUTO and self.planner is None:
-            self.planner = HandicapPlanner(self.config.handicap)
+            self.planner = (HandicapPlanner(self.config.handicap) if self._favours is None
+                            else SidePlanner(self.config.handicap, self._favours))
         done = bytearray(len(self.slots) + 1)
         for record in self.stored:  # one pass: stored records may be streamed from the store
             if record.id is not None and 0 < record.id <= len(self.slots):
@@ -396,12 +401,18 @@ class Scheduler:
         mode = self.config.handicap.mode
         seats = slot.players
         level = 0
-        if mode is HandicapMode.FIXED:
+        if self._favours is not None and mode is not HandicapMode.NONE:  # levels go to a side: the seats stay
+            rng = random.Random(derive_seed(slot.seed, "dispatch"))
+            if isinstance(self.planner, SidePlanner):
+                level = self.planner.next_level(a, b, rng)
+            else:
+                level = round_level(self.config.handicap.level, rng)
+        elif mode is HandicapMode.FIXED:
             level = round_level(self.config.handicap.level, random.Random(derive_seed(slot.seed, "dispatch")))
             if level:
                 weaker = self._weaker_fixed(slot.players)
                 seats = (weaker, slot.players[0] if weaker == slot.players[1] else slot.players[1])
-        elif mode is HandicapMode.AUTO and self.planner is not None:
+        elif mode is HandicapMode.AUTO and isinstance(self.planner, HandicapPlanner):
             weaker_name, level = self.planner.next_game(a, b, random.Random(derive_seed(slot.seed, "dispatch")))
             if level:
                 weaker = self._names.index(weaker_name)

@@ -8,12 +8,12 @@ from typing import Any, ClassVar
 
 from ytourney.boards.board import Board
 from ytourney.boards.text import board_text
-from ytourney.errors import NotationError
+from ytourney.errors import GameSpecError, NotationError
 from ytourney.games.aliens_amazons import progress
 from ytourney.games.aliens_amazons import tables as t
 from ytourney.games.aliens_amazons.kernel import AMAZONS_MOST
 from ytourney.games.aliens_amazons.knowledge import KNOWLEDGE
-from ytourney.games.aliens_amazons.state import AliensAmazonsState, side_name
+from ytourney.games.aliens_amazons.state import AMAZONS_COLOR, HANDICAP_AMAZONS, AliensAmazonsState, side_name
 from ytourney.games.api import (
     PASS,
     PASS_TOKEN,
@@ -21,6 +21,7 @@ from ytourney.games.api import (
     SWAP_TOKEN,
     Color,
     Game,
+    HandicapAxis,
     Move,
     Outcome,
     RuleOption,
@@ -113,6 +114,10 @@ class AliensAmazons(Game):
     notation_example = "E5 (a placement), E5-E6 (a step), F8-H6-H4 (a jump chain)"
     has_pie = True
     has_draws = True
+    handicap_axis = HandicapAxis(f"{HANDICAP_AMAZONS} Amazons a level over the rules' `amazons`, up to "
+                                 f"{AMAZONS_MOST}, whoever plays the Amazons", favours=AMAZONS_COLOR, rule="amazons",
+                                 per_level=HANDICAP_AMAZONS, unit="Amazons")
+    """The Aliens are the favoured side (docs/games/aliens-amazons.md), so every level goes to the Amazons."""
     rule_options: ClassVar[Mapping[str, RuleOption]] = {
         "pie": RuleOption(bool, False, "after the first Alien, the second player may take the Aliens (off: an "
                                        "asymmetric game; play both seats instead)"),
@@ -147,7 +152,15 @@ class AliensAmazons(Game):
         return super().parse_rules(data)
 
     def new_state(self, board: Board, rules: Any, handicap: int = 0) -> AliensAmazonsState:
-        """The empty board, the Aliens to place first."""
+        """The empty board, the Aliens to place first; handicap level k gives the Amazons 5k more stones than the
+        rules' `amazons` (a GameSpecError past 60)."""
+        if isinstance(handicap, bool) or not isinstance(handicap, int) or handicap < 0:
+            raise GameSpecError(f"handicap level must be a whole number >= 0, not {handicap!r}")
+        amazons = rules.amazons + HANDICAP_AMAZONS * handicap
+        if amazons > AMAZONS_MOST:
+            raise GameSpecError(f"handicap level {handicap} gives the Amazons {amazons} stones, above the most "
+                                f"({AMAZONS_MOST}) with amazons={rules.amazons}; expected a level of at most "
+                                f"{(AMAZONS_MOST - rules.amazons) // HANDICAP_AMAZONS}")
         return AliensAmazonsState(self, board, rules, handicap)
 
     def knowledge(self, board: Board, rules: Any) -> Knowledge:

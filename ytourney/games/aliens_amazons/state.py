@@ -15,6 +15,8 @@ from ytourney.games.api import Color, Game, Move, MoveKind
 from ytourney.games.front import KernelState, MoveTable
 
 AMAZONS_COLOR = Color.BLACK
+HANDICAP_AMAZONS = 5
+"""Extra Amazons a handicap level gives (the game's `handicap_axis`)."""
 ALIENS_COLOR = Color.WHITE
 __all__ = ["ALIENS_COLOR", "AMAZONS_COLOR", "CAPTURES", "IMMOBILIZED", "AliensAmazonsState", "PathMoves", "path_moves",
            "side_name"]
@@ -43,8 +45,8 @@ class AliensAmazonsState(KernelState):
 
     def new_kernel(self) -> AliensAmazonsKernel:
         """The empty board, the Aliens to place first (on the C core's kernel where it is built)."""
-        return new_kernel(self.board, self.threshold, getattr(self.rules, "max_plies", None),
-                          getattr(self.rules, "amazons", t.AMAZONS))
+        amazons = getattr(self.rules, "amazons", t.AMAZONS) + HANDICAP_AMAZONS * self.handicap
+        return new_kernel(self.board, self.threshold, getattr(self.rules, "max_plies", None), amazons)
 
     def setup(self, aliens: Iterable[int], amazons: Iterable[int], *, to_move: Color = ALIENS_COLOR,
               amazons_placed: int = -1, captured: int = 0) -> None:

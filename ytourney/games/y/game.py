@@ -19,6 +19,7 @@ from ytourney.games.api import (
     SWAP,
     SWAP_TOKEN,
     Game,
+    HandicapAxis,
     Move,
     MoveKind,
     RuleOption,
@@ -81,7 +82,8 @@ class YGame(Game):
     boards_help = Y_BOARDS
     default_board = "tri:11"
     notation_example = "e5 swap c3 (tri); E5 (kadon)"
-    has_handicap = True
+    handicap_axis = HandicapAxis("level 1: the weaker player moves first without the pie; level k >= 2: k stones "
+                                 "on the first turn", first_turn_stones=True)
     sgf_name = "y"
     openspiel_name = "y"
     rule_options: ClassVar[Mapping[str, RuleOption]] = {

@@ -1,0 +1,92 @@
+"""`ytourney handicap` on a game whose levels favour a fixed side (Aliens and Amazons: extra Amazons), on a tiny real
+auto run; its records export to SGF and import back as they were played."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ytourney.cli import main
+from ytourney.games.record import GameRecord
+
+CONFIG = """name: tiny-sides
+game: aliens-amazons
+schedule: {format: round-robin, games_per_pair: 12}
+handicap: {mode: auto}
+seed: 5
+players:
+  - {name: a, bot: random}
+  - {name: b, bot: random}
+"""
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("sides")
+    config = base / "tiny.yaml"
+    config.write_text(CONFIG)
+    out = base / "out"
+    code, output = invoke("run", str(config), "--out", str(out), "--workers", "1", "--quiet")
+    assert code == 0, output
+    return out
+
+
+def records_of(folder: Path) -> list[GameRecord]:
+    code, output = invoke("export", str(folder), "--format", "jsonl")
+    assert code == 0, output
+    return [GameRecord.from_dict(json.loads(line)) for line in output.splitlines() if line.strip()]
+
+
+def test_the_fair_value_is_given_in_amazons_for_the_pair(folder: Path) -> None:
+    records = records_of(folder)
+    assert any(r.handicap > 0 for r in records), "the Aliens win at 30 Amazons: the planner gave levels"
+    assert all((r.black, r.white) == (r.second, r.first) for r in records)  # the Amazons move second
+    code, out = invoke("handicap", str(folder))
+    assert code == 0, out
+    header = next(line for line in out.splitlines() if line.startswith("player"))
+    assert "fair value" in header and "draws" in header and "results by level" in header
+    row = next(line for line in out.splitlines() if line.startswith("a "))
+    assert " Amazons [" in row and "0 (30 Amazons): " in row  # the first game is at the rules' own 30
+    assert "Levels go to the Amazons, whoever plays them" in out and "a draw counts half a win" in out
+
+
+def test_json_carries_the_levels_and_the_scores(folder: Path) -> None:
+    code, out = invoke("handicap", str(folder), "--format", "json")
+    assert code == 0, out
+    table = json.loads(out)
+    assert table["kind"] == "handicap_sides" and table["meta"]["top"] == 6
+    (row,) = table["rows"]
+    assert (row["a"], row["b"]) == ("a", "b") and row["games"] + row["faults"] <= 12
+    assert row["low"] <= row["median"] <= row["high"]
+    assert sum(row[f"games_L{level}"] for level in table["meta"]["levels"]) == row["games"]
+
+
+def test_handicap_games_export_to_sgf_and_import_as_played(folder: Path, tmp_path: Path) -> None:
+    sgf = tmp_path / "all.sgf"
+    code, out = invoke("export", str(folder), "--format", "sgf", "--out", str(sgf))
+    assert code == 0, out
+    text = sgf.read_text(encoding="utf-8")
+    played = records_of(folder)
+    assert all(f"HA[{r.handicap}]" in text for r in played) and any(r.handicap for r in played)
+    code, out = invoke("import", str(sgf), "--out", str(tmp_path / "back"))
+    assert code == 0, out
+    back = records_of(tmp_path / "back")
+    fields = ("handicap", "rules", "first", "black", "white", "moves", "winner", "termination")
+    assert [[getattr(r, f) for f in fields] for r in back] == [[getattr(r, f) for f in fields] for r in played]
+
+
+def test_play_says_what_a_level_gave_and_refuses_one_past_the_range() -> None:
+    code, out = invoke("play", "random", "random", "--game", "aliens-amazons", "--handicap", "2", "--seed", "3")
+    assert code == 0, out
+    assert "handicap 2 (40 Amazons)" in out and "amazons=30" in out
+    code, out = invoke("play", "random", "random", "--game", "aliens-amazons", "--handicap", "7", "--seed", "3")
+    assert code != 0 and "Traceback" not in out
+    assert "handicap level 7 gives the Amazons 65 stones, above the most (60)" in out

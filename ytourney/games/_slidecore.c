@@ -7,7 +7,7 @@
  * neighbours, rays, Quinta's runs of five or Sexta's ring rule, the knowledge's constants, the Termination objects),
  * built once by ytourney.games.slide_core from the Python tables.  `Kernel`: one position on the kernel protocol
  * with the same actions, the same legal-action order and the same endings as the pure-Python kernels, plus the
- * knowledge's hot parts (evaluation, win in one, the one block, the 16-ply playout).  The playout draws from a
+ * knowledge's hot parts (evaluation, win in one, the one block, one-ply values, the playout).  The playout draws from a
  * 64-bit LCG (top 32 bits, `% n`) that the Python knowledge steps the same way, so for one seed both play the same
  * slides and return the same value.  No module state: everything hangs off a Tables object.
  * Boards up to 128 nodes (kadon has 93): node masks are unsigned __int128. */
@@ -1103,6 +1103,28 @@ Kernel_is_legal(KernelObject *self, PyObject *action)
 
 /* The legal slides of the side to move as a list of actions (as_moves 0) or of the tables' Moves (1): their slide
  * indices gathered first (at most size * (size - 1) < 2^14 of them), then one list of the right length. */
+/* The slide indices of the side to move's legal slides into `found` (at most size * (size - 1) < 2^14), in the
+ * pure-Python kernel's order; their count. */
+static Py_ssize_t
+legal_indices(const KernelObject *self, int32_t *found)
+{
+    const TablesObject *t = self->t;
+    if (self->result != ONGOING) {
+        return 0;
+    }
+    u128 occupied = self->masks[1] | self->masks[2];
+    int16_t targets[MAX_NODES];
+    Py_ssize_t n = 0;
+    for (u128 mine = self->masks[self->to_move]; mine; mine &= mine - 1) {
+        int source = low128(mine);
+        int count = source_slides(&t->w, occupied, source, targets);
+        for (int k = 0; k < count; k++) {
+            found[n++] = source * t->size + targets[k];
+        }
+    }
+    return n;
+}
+
 static PyObject *
 legal_list(KernelObject *self, int as_moves)
 {
@@ -1111,21 +1133,9 @@ legal_list(KernelObject *self, int as_moves)
         PyErr_SetString(PyExc_RuntimeError, "the tables have no moves set");
         return NULL;
     }
-    if (self->result != ONGOING) {
-        return PyList_New(0);
-    }
     PyObject **row = as_moves ? t->moves : t->w.actions;
-    u128 occupied = self->masks[1] | self->masks[2];
-    uint16_t found[MAX_NODES * MAX_NODES];
-    int16_t targets[MAX_NODES];
-    Py_ssize_t n = 0;
-    for (u128 mine = self->masks[self->to_move]; mine; mine &= mine - 1) {
-        int source = low128(mine);
-        int count = source_slides(&t->w, occupied, source, targets);
-        for (int k = 0; k < count; k++) {
-            found[n++] = (uint16_t)(source * t->size + targets[k]);
-        }
-    }
+    int32_t found[MAX_NODES * MAX_NODES];
+    Py_ssize_t n = legal_indices(self, found);
     PyObject *list = PyList_New(n);
     if (list == NULL) {
         return NULL;
@@ -1263,13 +1273,30 @@ Kernel_winning_stones(KernelObject *self, PyObject *Py_UNUSED(ignored))
 
 /* --- the knowledge: evaluation, win in one, the one block, playouts ----------------------------------------- */
 
+/* Quinta: Black's value from the runs each side holds alone by its stones on them (`black[k]`, `white[k]`: the runs
+ * holding k of its stones and none of the other's), the side to move's half again; one expression for every caller,
+ * so that the full count and the one-ply deltas give the same float. */
+static inline double
+quinta_value(const double *w, const long *black, const long *white, int to_move)
+{
+    double ours = w[2] * (double)black[2] + w[3] * (double)black[3] + w[4] * (double)black[4] +
+                  w[5] * (double)black[5];
+    double theirs = w[2] * (double)white[2] + w[3] * (double)white[3] + w[4] * (double)white[4] +
+                    w[5] * (double)white[5];
+    if (to_move == 1) {
+        ours *= w[6];
+    }
+    else {
+        theirs *= w[6];
+    }
+    return 1.0 / (1.0 + exp(-(ours - theirs) / w[7]));
+}
+
 static double
 evaluate_masks(const TablesObject *t, u128 black, u128 white, int to_move)
 {
     if (t->game == QUINTA) {
         /* the runs each side holds alone, weighted by its stones on them (2..5), the side to move's half again */
-        const double *w = t->params;
-        double ours = 0.0, theirs = 0.0;
         long count_b[RUN + 1] = {0}, count_w[RUN + 1] = {0};
         for (int r = 0; r < t->nruns; r++) {
             int b = pop128(t->runs[r] & black), c = pop128(t->runs[r] & white);
@@ -1280,17 +1307,7 @@ evaluate_masks(const TablesObject *t, u128 black, u128 white, int to_move)
                 count_w[c]++;
             }
         }
-        ours = w[2] * (double)count_b[2] + w[3] * (double)count_b[3] + w[4] * (double)count_b[4] +
-               w[5] * (double)count_b[5];
-        theirs = w[2] * (double)count_w[2] + w[3] * (double)count_w[3] + w[4] * (double)count_w[4] +
-                 w[5] * (double)count_w[5];
-        if (to_move == 1) {
-            ours *= w[6];
-        }
-        else {
-            theirs *= w[6];
-        }
-        return 1.0 / (1.0 + exp(-(ours - theirs) / w[7]));
+        return quinta_value(t->params, count_b, count_w, to_move);
     }
     /* Sexta: the difference of the two sides' shapes (touching pairs, at most two a stone, and the largest group) */
     double shape[3] = {0.0, 0.0, 0.0};
@@ -1486,6 +1503,233 @@ Kernel_urgent_actions(KernelObject *self, PyObject *Py_UNUSED(ignored))
     return blocks;
 }
 
+/* Quinta's run counts before a one-ply look: every run's stones of each side (`stones`: Black's runs, then White's),
+ * the runs each side holds alone by its stones on them (`alone[colour][k]`), and the runs that the side not to move
+ * holds four of alone (`ready`: without one, no win in one is left to it after a slide). */
+typedef struct {
+    uint8_t *stones;
+    long alone[3][RUN + 2];
+    long ready;
+} RunCounts;
+
+/* Fill `c` (its `stones` allocated by the caller, 2 * nruns bytes) for the kernel's position. */
+static void
+run_counts(const KernelObject *self, RunCounts *c)
+{
+    const TablesObject *t = self->t;
+    int other = 3 - self->to_move;
+    memset(c->alone, 0, sizeof(c->alone));
+    c->ready = 0;
+    for (int r = 0; r < t->nruns; r++) {
+        int b = pop128(t->runs[r] & self->masks[1]), w = pop128(t->runs[r] & self->masks[2]);
+        c->stones[r] = (uint8_t)b;
+        c->stones[t->nruns + r] = (uint8_t)w;
+        if (!w) {
+            c->alone[1][b]++;
+        }
+        if (!b) {
+            c->alone[2][w]++;
+        }
+        c->ready += (other == 1 ? b : w) == RUN - 1 && !(other == 1 ? w : b);
+    }
+}
+
+/* Quinta: Black's value one ply after the legal slide `index` (the kernel left as found), the run counts changed only
+ * on the runs through the slide's two nodes; -1 with an exception. */
+static double
+quinta_slide_value(KernelObject *self, int index, const RunCounts *c)
+{
+    const TablesObject *t = self->t;
+    int mover = self->to_move, other = 3 - mover;
+    int source = index / t->size, target = index % t->size;
+    const uint8_t *mine = c->stones + (size_t)(mover - 1) * t->nruns;
+    const uint8_t *theirs = c->stones + (size_t)(other - 1) * t->nruns;
+    long alone[3][RUN + 2];
+    memcpy(alone, c->alone, sizeof(alone));
+    long ready = c->ready;
+    for (int leaving = 1; leaving >= 0; leaving--) {
+        int node = leaving ? source : target, far = leaving ? target : source;
+        for (int32_t i = t->node_run_first[node]; i < t->node_run_first[node + 1]; i++) {
+            int r = t->node_runs[i];
+            if (t->runs[r] & bit(far)) {
+                continue;  /* the stone stays on this run */
+            }
+            int was = mine[r], now = leaving ? was - 1 : was + 1, held = theirs[r];
+            if (!held) {
+                alone[mover][was]--;
+                alone[mover][now]++;
+            }
+            alone[other][held] += (now == 0) - (was == 0);
+            ready += (held == RUN - 1 && now == 0) - (held == RUN - 1 && was == 0);
+        }
+    }
+    if (apply_index(self, index) < 0) {
+        return -1.0;
+    }
+    double black;
+    if (self->result != ONGOING) {
+        black = self->result == DRAW ? 0.5 : self->result == 1 ? 1.0 : 0.0;
+    }
+    else if (ready > 0 && win_for(t, self->masks, self->cells, other) >= 0) {
+        black = mover == 1 ? 0.0 : 1.0;
+    }
+    else {
+        black = quinta_value(t->params, alone[1], alone[2], other);
+    }
+    undo_entry(self);
+    return black;
+}
+
+/* Black's value one ply after the legal slide `index` on the whole position (the kernel left as found); -1 with an
+ * exception. */
+static double
+slide_value(KernelObject *self, int index)
+{
+    int mover = self->to_move;
+    if (apply_index(self, index) < 0) {
+        return -1.0;
+    }
+    double black;
+    if (self->result != ONGOING) {
+        black = self->result == DRAW ? 0.5 : self->result == 1 ? 1.0 : 0.0;
+    }
+    else if (win_for(self->t, self->masks, self->cells, self->to_move) >= 0) {
+        black = mover == 1 ? 0.0 : 1.0;
+    }
+    else {
+        black = evaluate_masks(self->t, self->masks[1], self->masks[2], self->to_move);
+    }
+    undo_entry(self);
+    return black;
+}
+
+/* The mover's value of each of the `n` legal slides `indices` into `values`, as the knowledge's one_ply_values: 1 a
+ * win, 0.5 a draw, 0 a slide after which the opponent wins in one, else the evaluation (Black's, flipped for White);
+ * the kernel is left as found. -1 with an exception. */
+static int
+one_ply_fill(KernelObject *self, const int32_t *indices, Py_ssize_t n, double *values)
+{
+    const TablesObject *t = self->t;
+    int quinta = t->game == QUINTA && n > 0;
+    RunCounts counts = {.stones = quinta ? PyMem_Malloc((size_t)t->nruns * 2) : NULL};
+    if (quinta && counts.stones == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (quinta) {
+        run_counts(self, &counts);
+    }
+    int mover = self->to_move;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double black = quinta ? quinta_slide_value(self, indices[i], &counts) : slide_value(self, indices[i]);
+        if (black < 0.0) {
+            PyMem_Free(counts.stones);
+            return -1;
+        }
+        values[i] = mover == 1 ? black : 1.0 - black;
+    }
+    PyMem_Free(counts.stones);
+    return 0;
+}
+
+/* The mover's value of each legal action in the sequence `actions` (`one_ply_fill`); every action is checked before
+ * any is played, so the kernel is left as found also on a ValueError. */
+static PyObject *
+Kernel_one_ply_values(KernelObject *self, PyObject *actions)
+{
+    PyObject *seq = PySequence_Fast(actions, "one_ply_values expects a sequence of actions");
+    if (seq == NULL) {
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = NULL;
+    int32_t *indices = PyMem_Malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
+    double *values = PyMem_Malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    if (indices == NULL || values == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        indices[i] = action_index(self->t, PySequence_Fast_GET_ITEM(seq, i));
+        if (!index_legal(self, indices[i])) {
+            PyErr_Format(PyExc_ValueError, "action %R is not legal here", PySequence_Fast_GET_ITEM(seq, i));
+            goto done;
+        }
+    }
+    if (one_ply_fill(self, indices, n, values) < 0 || (out = PyList_New(n)) == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *value = PyFloat_FromDouble(values[i]);
+        if (value == NULL) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, i, value);
+    }
+done:
+    PyMem_Free(values);
+    PyMem_Free(indices);
+    Py_DECREF(seq);
+    return out;
+}
+
+typedef struct {
+    double value;
+    Py_ssize_t position;
+} Ranked;
+
+/* Higher value first, then the earlier listed (the stable descending order of Python's `sorted`). */
+static int
+ranked_order(const void *a, const void *b)
+{
+    const Ranked *x = a, *y = b;
+    if (x->value != y->value) {
+        return x->value > y->value ? -1 : 1;
+    }
+    return x->position < y->position ? -1 : x->position > y->position;
+}
+
+/* The knowledge's search_actions: every legal slide, or with more than `breadth` > 0 of them the `breadth` best by
+ * one_ply_values, best first (ties in listing order). */
+static PyObject *
+Kernel_search_actions(KernelObject *self, PyObject *breadth_obj)
+{
+    long breadth = PyLong_AsLong(breadth_obj);
+    if (breadth == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    int32_t found[MAX_NODES * MAX_NODES];
+    Py_ssize_t n = legal_indices(self, found);
+    PyObject *const *row = self->t->w.actions;
+    if (breadth <= 0 || n <= breadth) {
+        PyObject *list = PyList_New(n);
+        for (Py_ssize_t i = 0; list != NULL && i < n; i++) {
+            PyList_SET_ITEM(list, i, Py_NewRef(row[found[i]]));
+        }
+        return list;
+    }
+    double *values = PyMem_Malloc((size_t)n * sizeof(double));
+    Ranked *ranked = PyMem_Malloc((size_t)n * sizeof(Ranked));
+    PyObject *list = NULL;
+    if (values == NULL || ranked == NULL) {
+        PyErr_NoMemory();
+    }
+    else if (one_ply_fill(self, found, n, values) == 0) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            ranked[i] = (Ranked){values[i], i};
+        }
+        qsort(ranked, (size_t)n, sizeof(Ranked), ranked_order);
+        list = PyList_New(breadth);
+        for (Py_ssize_t i = 0; list != NULL && i < breadth; i++) {
+            PyList_SET_ITEM(list, i, Py_NewRef(row[found[ranked[i].position]]));
+        }
+    }
+    PyMem_Free(ranked);
+    PyMem_Free(values);
+    return list;
+}
+
 /* The playout's slide of a side with `n` stones `stones` as the Python knowledge picks it: a uniform stone, a
  * stuck one dropped from the draw until one can move, then a uniform slide of it; the slide index, -1 when none. */
 static int
@@ -1675,6 +1919,12 @@ static PyMethodDef Kernel_methods[] = {
      PyDoc_STR("winning_action($self, /)\n--\n\nA slide that wins at once for the side to move, or None.")},
     {"win_for", (PyCFunction)Kernel_win_for, METH_O,
      PyDoc_STR("win_for($self, colour, /)\n--\n\nA slide of `colour` that wins at once, or None.")},
+    {"search_actions", (PyCFunction)Kernel_search_actions, METH_O,
+     PyDoc_STR("search_actions($self, breadth, /)\n--\n\nEvery legal slide, or with more than `breadth` > 0 the "
+               "`breadth` best by one_ply_values, best first (ties in listing order).")},
+    {"one_ply_values", (PyCFunction)Kernel_one_ply_values, METH_O,
+     PyDoc_STR("one_ply_values($self, actions, /)\n--\n\nThe mover's value of each legal action one ply deep: 1 a "
+               "win, 0 a win in one left to the opponent, else the evaluation (the kernel left as found).")},
     {"urgent_actions", (PyCFunction)Kernel_urgent_actions, METH_NOARGS,
      PyDoc_STR("urgent_actions($self, /)\n--\n\nThe win in one, else the slides stopping the opponent's.")},
     {"playout_action", (PyCFunction)Kernel_playout_action, METH_O,

@@ -14,8 +14,11 @@ from ytourney.games.bitboard import full_mask, mask_of, neighbour_masks
 from ytourney.games.cores import load_core
 from ytourney.games.stones import slide_table
 
-core = load_core("ytourney.games._slidecore")
-"""The optional C core listing a side's slides (None when not built, or YTOURNEY_PURE_PYTHON=1)."""
+CORE_METHODS = ("one_ply_values", "search_actions")
+"""Kernel methods of the latest core source: a core built before them is not loaded (Python runs instead)."""
+core = load_core("ytourney.games._slidecore", CORE_METHODS)
+"""The optional C core listing a side's slides (None when not built, built from an older source, or
+YTOURNEY_PURE_PYTHON=1)."""
 
 MEMO_CAP = 1 << 10
 """Occupancy patterns a ray group remembers before it forgets them all (bounds memory on long runs)."""

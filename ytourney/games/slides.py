@@ -13,7 +13,7 @@ import abc
 import functools
 import random
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from ytourney.boards.board import Board
@@ -260,6 +260,20 @@ class SlideKnowledge(Knowledge):
         if not isinstance(kernel, SlideKernel):  # the C core's
             return kernel.evaluate()  # type: ignore[no-any-return]
         return self.position_value(kernel)
+
+    def search_actions(self, kernel: SlideKernel) -> list[int]:  # type: ignore[override]
+        """The base's selective choice (the `breadth` best by `one_ply_values`, ties in listing order), on a C kernel
+        in one call of its core."""
+        if isinstance(kernel, SlideKernel):
+            return super().search_actions(kernel)
+        return kernel.search_actions(self.defaults.breadth)  # type: ignore[no-any-return]
+
+    def one_ply_values(self, kernel: SlideKernel, actions: Sequence[int]) -> list[float]:  # type: ignore[override]
+        """The base's values (a win 1, a draw 0.5, a win in one left to the opponent 0, else the evaluation), on a C
+        kernel in one call of its core: most of a selective search's time is spent here."""
+        if isinstance(kernel, SlideKernel):
+            return super().one_ply_values(kernel, actions)
+        return kernel.one_ply_values(actions)  # type: ignore[no-any-return]
 
     def winning_action(self, kernel: SlideKernel) -> int | None:  # type: ignore[override]
         """A slide that wins at once for the side to move."""

@@ -211,7 +211,8 @@ def run(ctx: click.Context, config: str, workers: int | None, out_dir: str | Non
                    "it; keys of a config's time: (move_seconds, game_seconds, increment, grace_seconds), e.g. "
                    "--player-time fast=move_seconds=0.2; repeatable.")
 @click.option("--handicap", default=None, metavar="auto|LEVEL",
-              help="auto: learn each pair's fair handicap; LEVEL: the weaker player always gets it.")
+              help="auto: learn each pair's fair handicap; LEVEL: the weaker player always gets it (in a game whose "
+                   "levels favour a side: whoever plays that side).")
 @click.option("--max-level", type=AsciiInt(min=1), default=None, metavar="N",
               help="Top of the handicap ladder (--handicap auto explores up to it; a LEVEL may not pass it) "
                    "[default: 6].")

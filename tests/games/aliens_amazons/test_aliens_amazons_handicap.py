@@ -7,7 +7,9 @@ import pickle
 import pytest
 
 from ytourney.errors import GameSpecError
+from ytourney.games.aliens_amazons.bots import HeuristicBot
 from ytourney.games.api import Color
+from ytourney.games.bot import Limit
 from ytourney.games.registry import get_game
 
 GAME = get_game("aliens-amazons")
@@ -41,3 +43,21 @@ def test_the_ladder_favours_the_amazons_and_is_no_first_turn_stones() -> None:
     y = get_game("y")
     assert y.handicap_axis.favours is None and y.first_turn_stones(4) == 4 and y.first_turn_stones(0) == 1
     assert y.handicap_axis.amount(y, y.parse_rules(None), 1.5) == "level 1.5"
+
+
+def moves_of(bot: HeuristicBot, plies: int = 60) -> list[str]:
+    state = GAME.new_state(BOARD, GAME.parse_rules(None))
+    played = []
+    for _ in range(plies):
+        move = bot.move(state, Limit())
+        state.play(move)
+        played.append(GAME.format_move(BOARD, move))
+    return played
+
+
+def test_heuristic_blunders_mix_in_random_moves_and_none_changes_nothing() -> None:
+    plain = moves_of(HeuristicBot(seed=4))
+    assert moves_of(HeuristicBot(seed=4, blunders=0.0)) == plain  # no extra draw of the generator
+    assert moves_of(HeuristicBot(seed=4, blunders=1.0)) != plain
+    assert moves_of(HeuristicBot(seed=4, blunders=0.5)) == moves_of(HeuristicBot(seed=4, blunders=0.5))
+    assert HeuristicBot.OPTIONS["blunders"].low == 0 and HeuristicBot.OPTIONS["blunders"].high == 1

@@ -20,11 +20,16 @@ class HeuristicBot(BaseBot):
     room."""
 
     name = "heuristic"
-    OPTIONS: ClassVar[dict[str, BotOption]] = {"seconds": QUICK_SECONDS}
+    OPTIONS: ClassVar[dict[str, BotOption]] = {
+        "seconds": QUICK_SECONDS,
+        "blunders": BotOption(float, 0.0, "share of its moves played at random instead, a weaker bot of one "
+                                          "spec for both sides (balancing studies; 0: none)", 0, 1),
+    }
 
-    def __init__(self, seed: int | None = None, seconds: float = 0.0) -> None:
+    def __init__(self, seed: int | None = None, seconds: float = 0.0, blunders: float = 0.0) -> None:
         super().__init__(seed)
         self.seconds = seconds
+        self.blunders = blunders
         self._rng = random.Random(seed)
 
     def move(self, state: State, limit: Limit) -> Move:
@@ -33,6 +38,8 @@ class HeuristicBot(BaseBot):
             raise BotSpecError(f"bot 'heuristic' plays only aliens-amazons, not {type(state).__name__!r}")
         kernel = state.kernel.clone()
         actions = kernel.legal_actions()
+        if self.blunders and self._rng.random() < self.blunders:  # no draw at all without blunders: same games
+            return state.move_of(self._rng.choice(actions))
         mover = kernel.to_move
         best, chosen = -math.inf, actions[0]
         for action in actions:

@@ -25,7 +25,7 @@ def aliens_win(task: GameTask, cfg) -> GameRecord:
     """The Aliens (seat 0, White, first) win: the player in seat 1 played the Amazons."""
     aliens, amazons = (cfg.player_names[i] for i in task.seats)
     return GameRecord(game="aliens-amazons", tournament=cfg.name, round=task.round, board="kadon",
-                      rules=cfg.rules.to_dict(), handicap=task.handicap, first=aliens, second=amazons, black=amazons,
+                      rules=cfg.rules, handicap=task.handicap, first=aliens, second=amazons, black=amazons,
                       white=aliens, moves=("E5",), winner=Color.WHITE, termination=CAPTURES, move_seconds=(0.0,),
                       seed=task.seed, started="", finished="", id=task.slot)
 
@@ -73,3 +73,28 @@ def test_a_game_without_a_ladder_is_refused_in_one_line() -> None:
         config("{mode: auto}", game="tetra")
     assert "\n" not in str(caught.value)
     config("{mode: auto, max_level: 3}", "rules: {amazons: 45}\n")  # within the range: accepted
+
+
+def test_a_resumed_tournament_picks_the_same_levels_from_its_stored_games_in_any_order() -> None:
+    cfg = config("{mode: auto}")
+
+    def outcome(task: GameTask) -> GameRecord:  # the Aliens win, except a draw at every third slot
+        played = aliens_win(task, cfg)
+        if task.slot % 3 == 0:
+            return GameRecord.from_dict({**played.to_dict(), "winner": None, "winner_name": None,
+                                         "termination": "adjudicated-draw"})
+        return played
+
+    whole = Scheduler(cfg, build_slots(cfg))
+    tasks, records = [], []
+    while (task := whole.next_item()) is not None:
+        tasks.append(task)
+        records.append(outcome(task))
+        whole.record(records[-1])
+    stored = records[:10]
+    resumed = Scheduler(cfg, build_slots(cfg), stored=stored[::-1])
+    rest = []
+    while (task := resumed.next_item()) is not None:
+        rest.append(task)
+        resumed.record(outcome(task))
+    assert rest == tasks[10:] and {task.handicap for task in rest} != {0}

@@ -193,7 +193,10 @@ def handicap_command(dirs: tuple[str, ...], fmt: str, only_levels: bool, pool: b
     estimate and counted in column faults. The pairs of a tournament inform
     each other (shared slope, strengths on the level scale). Then the worth of
     each level in TrueSkill points, as learned by the ratings. Folders are
-    replayed as a league, as `ytourney ratings` does.
+    replayed as a league, as `ytourney ratings` does. In a game whose levels
+    favour a fixed side (its ladder says which), each pair's row is the fair
+    value of the sides instead: the level at which that side scores half (a
+    draw counts half a win), both seatings pooled, in the game's terms.
     Example:
       ytourney handicap results/handicap
       ytourney handicap results/handicap --format csv > fair.csv

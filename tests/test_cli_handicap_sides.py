@@ -90,3 +90,13 @@ def test_play_says_what_a_level_gave_and_refuses_one_past_the_range() -> None:
     code, out = invoke("play", "random", "random", "--game", "aliens-amazons", "--handicap", "7", "--seed", "3")
     assert code != 0 and "Traceback" not in out
     assert "handicap level 7 gives the Amazons 65 stones, above the most (60)" in out
+
+
+def test_a_level_favouring_a_side_is_rated_as_a_plain_result_and_learns_no_worth(folder: Path) -> None:
+    code, out = invoke("handicap", str(folder))
+    assert code == 0, out
+    assert "Worth of each handicap level: tiny-sides: nothing to show. A level here favours a side" in out
+    assert "kadon      1" not in out  # no per-level worth rows
+    code, out = invoke("ratings", str(folder))
+    assert code == 0, out
+    assert "handicap games rated as plain wins/losses" in out and "Worth of each handicap level" not in out

@@ -56,8 +56,10 @@ def ratings_command(dirs: tuple[str, ...], fmt: str, pool: bool, sort: str, show
         if handicap is None:
             outputs.append(format_table(table, fmt).rstrip("\n"))
         else:
-            outputs.append(render_tables([table.to_table(), handicap.pairs_table(), handicap.levels_table()], fmt,
-                                          title))
+            tables = [table.to_table(), handicap.pairs_table()]
+            if handicap.sides is None:  # a side's ladder learns no worth of a level (the table above says so)
+                tables.append(handicap.levels_table())
+            outputs.append(render_tables(tables, fmt, title))
     click.echo("\n\n".join(outputs))
 
 
@@ -216,6 +218,8 @@ def handicap_command(dirs: tuple[str, ...], fmt: str, only_levels: bool, pool: b
             why = ("handicap games were rated as plain wins and losses (ratings.handicap: even)" if not report.learned
                    else "no handicap games were played")
             empty = f"{levels.title}: nothing to show ({why}, so no level's worth was learned)."
+            if report.sides is not None:
+                empty = f"{levels.title}: nothing to show. {levels.notes[0]}"
         if only_levels:
             outputs.append(empty or render_table(levels, fmt).rstrip("\n"))
         elif fmt in ("csv", "json"):

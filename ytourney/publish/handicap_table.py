@@ -146,6 +146,10 @@ def level_worth_table(values: Sequence[LevelValue], results: Mapping[tuple[str, 
     return Table("level_worth", title, LEVEL_WORTH_COLUMNS, tuple(rows), tuple(notes))
 
 
+SIDE_WORTH_NOTE = ("A level here favours a side, whoever plays it, not the weaker player, and both players play each "
+                   "side: such games are rated as plain results, and no worth of a level is learned.")
+
+
 @dataclass(frozen=True)
 class HandicapReport:
     """Fair handicaps of every pair and the learned worth of each level, from the games of one or more folders."""
@@ -186,6 +190,8 @@ class HandicapReport:
 
     def levels_table(self, title: str = "Worth of each handicap level") -> Table:
         """One row per board and level: the learned worth, its sigma, games and the weaker side's win rate."""
+        if self.sides is not None and self.terms is not None:
+            return Table("level_worth", title, LEVEL_WORTH_COLUMNS, (), (SIDE_WORTH_NOTE,))
         return level_worth_table(self.level_worth, self.level_results, title, learned=self.learned)
 
 

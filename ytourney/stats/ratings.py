@@ -437,6 +437,9 @@ class _Replay:
         """The learned worth of the record's board for a handicap game (None for an even game or when not learning)."""
         if not self.learned or record.handicap <= 0:
             return None
+        axis = record.game_rules.handicap_axis
+        if axis is not None and axis.favours is not None:  # a level is a side's, not a player's: a plain result
+            return None
         if record.board not in self.boards:  # one beta per level to start with, the players' prior deviation
             self.boards[record.board] = LearnedLevelWorth(self.settings.beta, self.settings.sigma)
         return self.boards[record.board]

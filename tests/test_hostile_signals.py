@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from gated_run import GATED, Gate
+
 pytestmark = [pytest.mark.usefixtures("memory_cap"),
               pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sender check needs Linux")]
 
@@ -49,42 +51,59 @@ def test_a_plugin_signalling_the_run_is_ignored_and_every_game_is_stored(tmp_pat
     assert "Traceback" not in stderr
 
 
-def start_long_match(tmp_path: Path, games: int = 4) -> tuple[subprocess.Popen[str], list[str]]:
-    # games played out to the connection (no resign adjudication) at 20,000 playouts a move: about 2 s each here,
-    # so the signal always lands mid-run, even on a faster machine
-    args = ["match", "a=mcts:playouts=20000", "b=mcts:playouts=20000", "--board", "tri:9", "--games-per-pair",
-            str(games), "--resign", "off", "--workers", "2", "--out", str(tmp_path / "out")]
-    process = ytourney(*args, cwd=tmp_path)
-    deadline = time.monotonic() + 60
-    while not (tmp_path / "out" / "tournament.db").is_file() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(1.0)
-    assert process.poll() is None
-    return process, args
+def start_held_match(tmp_path: Path, free_moves: int = 0) -> tuple[subprocess.Popen[str], list[str], Gate]:
+    """A match whose Gated seat holds each worker in a game once past `free_moves` moves: signalled after that,
+    the run is mid-game by construction (its games once ended before a signal sent 1 s in, on a fast machine)."""
+    gate = Gate(tmp_path / "gate")
+    args = ["match", f"a={GATED}", "b=random", "--board", "tri:5", "--games-per-pair", "4", "--workers", "2",
+            "--out", str(tmp_path / "out")]
+    process = subprocess.Popen([sys.executable, "-m", "ytourney", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=gate.env(free_moves))
+    return process, args, gate
 
 
 @pytest.mark.parametrize("second", [None, 0.1, 0.3])
 def test_ctrl_c_then_sigterm_says_what_ctrl_c_alone_says_and_resume_is_exact(tmp_path: Path,
                                                                              second: float | None) -> None:
-    process, args = start_long_match(tmp_path)
-    process.send_signal(signal.SIGINT)
-    if second is not None:
-        time.sleep(second)
+    # a Gated bot makes at most 8 moves in a game on tri:5, so a worker is held only in its second game, and its
+    # first (a chunk of its own: workers start with one game each) is reported by then
+    process, args, gate = start_held_match(tmp_path, free_moves=8)
+    try:
+        gate.wait_held(process)
+        deadline = time.monotonic() + 60
+        while not stored(tmp_path / "out") and time.monotonic() < deadline:
+            time.sleep(0.02)
+        process.send_signal(signal.SIGINT)
+        if second is not None:
+            time.sleep(second)
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        gate.open()
         if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-    _, stderr = process.communicate(timeout=60)
+            process.kill()
+            process.wait()
     assert process.returncode == 130, stderr
     assert "ytourney: interrupted by SIGINT:" in stderr and "to continue, run the same command again" in stderr
     before = stored(tmp_path / "out")
-    rerun = ytourney(*args, "--resume", cwd=tmp_path)
-    _, stderr = rerun.communicate(timeout=300)
-    assert rerun.returncode == 0, stderr
-    assert stored(tmp_path / "out") == [1, 2, 3, 4] and set(before) <= {1, 2, 3, 4}
+    assert before and set(before) < {1, 2, 3, 4}  # the held game was abandoned
+    rerun = subprocess.run([sys.executable, "-m", "ytourney", *args, "--resume"], capture_output=True, text=True,
+                           cwd=tmp_path, env=gate.env(), timeout=300, check=False)
+    assert rerun.returncode == 0, rerun.stderr
+    assert stored(tmp_path / "out") == [1, 2, 3, 4]
 
 
 def test_a_sigterm_from_outside_still_stops_the_run(tmp_path: Path) -> None:
-    process, _ = start_long_match(tmp_path, games=8)
-    process.send_signal(signal.SIGTERM)
-    _, stderr = process.communicate(timeout=60)
+    process, _, gate = start_held_match(tmp_path)
+    try:
+        gate.wait_held(process)
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        gate.open()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
     assert process.returncode == 143, stderr
     assert "ytourney: interrupted by SIGTERM:" in stderr

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from gated_run import GATED, Gate
+
 from ytourney.cli import main
 from ytourney.tournament.store import load_records, stored_count
 
@@ -30,9 +32,13 @@ def write_config(tmp_path: Path, games: int = 4, board: str = "tri:7", extra: st
     return path
 
 
-def start_run(config: Path, out: Path, *args: str) -> subprocess.Popen:
+HELD = f"[{{name: a, bot: random}}, {{name: b, bot: random}}, {{name: c, bot: '{GATED}'}}]"
+"""Three players, c held mid-game at the gate once past its free moves: such a run cannot end by itself."""
+
+
+def start_run(config: Path, out: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "ytourney", "run", str(config), "--out", str(out), *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=config.parent)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=config.parent, env=env)
 
 
 def wait_for_games(out: Path, process: subprocess.Popen, minimum: int = 1, timeout: float = 60.0) -> int:
@@ -144,48 +150,59 @@ def test_shipped_gtp_config_validates_from_another_directory(tmp_path: Path, mon
 
 
 def test_kill_minus_nine_then_rerun_completes_exactly(tmp_path: Path) -> None:
-    config = write_config(tmp_path, games=1000, board="tri:11")  # 3000 planned games
+    config = write_config(tmp_path, games=1000, board="tri:11", players=HELD)  # 3000 planned games
     out = tmp_path / "out"
-    process = start_run(config, out, "--workers", "2", "--quiet")
+    gate = Gate(tmp_path / "gate")
+    # c makes at least 9 moves in each of its 2000 games: with 6000 free moves a worker, the run cannot finish
+    # before the kill, which lands at a random point while games stream in (or once both workers are held)
+    process = start_run(config, out, "--workers", "2", "--quiet", env=gate.env(free_moves=6000))
     try:
-        wait_for_games(out, process, minimum=random.randint(1, 200))
+        wait_for_games(out, process, minimum=random.randint(1, 100))
         time.sleep(random.random() * 0.2)
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=30)
     before = stored_count(out)
     assert 0 < before < 3000
+    gate.open()
     rerun = subprocess.run([sys.executable, "-m", "ytourney", "run", str(config), "--out", str(out)],
-                           capture_output=True, text=True, timeout=300, cwd=tmp_path, check=False)
+                           capture_output=True, text=True, timeout=300, cwd=tmp_path, check=False, env=gate.env())
     assert rerun.returncode == 0, rerun.stderr
     assert f"{before} of 3000 games already stored" in rerun.stderr
     check_complete(out, 3000)
 
 
 def test_second_concurrent_run_is_refused(tmp_path: Path) -> None:
-    config = write_config(tmp_path, games=2000, board="tri:11")
+    config = write_config(tmp_path, games=2, players=HELD)
     out = tmp_path / "out"
-    process = start_run(config, out, "--workers", "1", "--quiet")
+    gate = Gate(tmp_path / "gate")
+    process = start_run(config, out, "--workers", "1", "--quiet", env=gate.env())
     try:
-        wait_for_games(out, process)
+        gate.wait_held(process)  # the run is mid-game until the gate opens, however long the second one takes
         second = subprocess.run([sys.executable, "-m", "ytourney", "run", str(config), "--out", str(out)],
                                 capture_output=True, text=True, timeout=60, check=False)
         assert second.returncode == 1
         assert f"in use by another run (pid {process.pid})" in second.stderr
     finally:
+        gate.open()
         process.kill()
         process.wait(timeout=30)
 
 
 def test_ctrl_c_exits_130_with_the_resume_hint_and_keeps_the_store(tmp_path: Path) -> None:
-    config = write_config(tmp_path, games=2000, board="tri:11")
+    config = write_config(tmp_path, games=4, players=HELD)
     out = tmp_path / "out"
-    process = start_run(config, out, "--workers", "2", "--jsonl-out", "live games.jsonl")
+    gate = Gate(tmp_path / "gate")
+    # c makes at most 14 moves in a game on tri:7: a worker's first game (a chunk of its own) is played out and
+    # stored before c holds that worker in its second
+    process = start_run(config, out, "--workers", "2", "--jsonl-out", "live games.jsonl", env=gate.env(14))
     try:
+        gate.wait_held(process)
         wait_for_games(out, process)
         process.send_signal(signal.SIGINT)
         _, stderr = process.communicate(timeout=30)
     finally:
+        gate.open()
         if process.poll() is None:
             process.kill()
     assert process.returncode == 130, stderr
@@ -194,7 +211,7 @@ def test_ctrl_c_exits_130_with_the_resume_hint_and_keeps_the_store(tmp_path: Pat
             "--jsonl-out 'live games.jsonl' (or add --resume)") in stderr
     assert "Traceback" not in stderr
     stored = stored_count(out)
-    assert 0 < stored < 6000
+    assert 0 < stored < 12
     with sqlite3.connect(out / "tournament.db") as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     records = load_records(out)
@@ -208,21 +225,25 @@ def test_ctrl_c_exits_130_with_the_resume_hint_and_keeps_the_store(tmp_path: Pat
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parent-death signal is Linux-only")
 def test_workers_die_with_a_killed_run(tmp_path: Path) -> None:
-    config = write_config(tmp_path, games=2000, board="tri:11")
+    config = write_config(tmp_path, games=2, players=HELD)
     out = tmp_path / "out"
-    process = start_run(config, out, "--workers", "2", "--quiet")
+    gate = Gate(tmp_path / "gate")
+    process = start_run(config, out, "--workers", "2", "--quiet", env=gate.env())
     try:
-        wait_for_games(out, process)
+        gate.wait_held(process, processes=2)  # both workers mid-game, in plugin code, when the run is killed
         children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
         assert len(children) >= 2
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=30)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() and _alive(int(pid))
-                                              for pid in children):
-        time.sleep(0.05)
-    assert not any(_alive(int(pid)) for pid in children)
+    try:  # the held workers die of their parent's death, not by being let go
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() and _alive(int(pid))
+                                                  for pid in children):
+            time.sleep(0.05)
+        assert not any(_alive(int(pid)) for pid in children)
+    finally:
+        gate.open()
 
 
 def _alive(pid: int) -> bool:
@@ -234,14 +255,16 @@ def _alive(pid: int) -> bool:
 
 
 def test_no_stale_lock_after_kill(tmp_path: Path) -> None:
-    config = write_config(tmp_path, games=2000, board="tri:11")
+    config = write_config(tmp_path, games=2, players=HELD)
     out = tmp_path / "out"
-    process = start_run(config, out, "--workers", "1", "--quiet")
+    gate = Gate(tmp_path / "gate")
+    process = start_run(config, out, "--workers", "1", "--quiet", env=gate.env())
     try:
-        wait_for_games(out, process)
+        gate.wait_held(process)  # killed mid-run, by construction: the lock is still held then
     finally:
         os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=30)
+        gate.open()
     from ytourney.tournament.config import load_config
     from ytourney.tournament.run import open_store
 

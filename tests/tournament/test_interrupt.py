@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from gated_run import GATED, Gate
 from list_executor import ListExecutor, write_cup_config
 
 from ytourney.errors import RunInterrupted
@@ -62,23 +63,26 @@ def test_ctrl_c_abandons_the_games_in_progress_and_a_second_one_is_only_noted(
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_ends_a_run_of_long_games_without_waiting_for_them(tmp_path: Path) -> None:
+    # both games are in progress by construction, one held at the gate (this test opens it only after the run),
+    # the other in a search of 10^8 playouts (games of mcts at 1 s a move once stood in for that: its search
+    # stops early when its choice is settled, and resign adjudication ends such games, so on a fast machine they
+    # could end before the signal); only abandoning them ends the run in time
+    gate = Gate(tmp_path / "gate")
     config = tmp_path / "long.yaml"
-    config.write_text("name: long\nboard: tri:9\nseed: 3\nworkers: 2\ntime: {move_seconds: 1.0}\n"
-                      "schedule: {games_per_pair: 2}\nplayers: [{name: a, bot: mcts}, {name: b, bot: mcts}]\n")
+    config.write_text("name: long\nboard: tri:9\nseed: 3\nworkers: 2\nschedule: {games_per_pair: 2}\n"
+                      f"players: [{{name: a, bot: '{GATED}'}}, {{name: b, bot: 'mcts:playouts=100000000'}}]\n")
     out = tmp_path / "out"
     process = subprocess.Popen([sys.executable, "-m", "ytourney", "run", str(config), "--out", str(out), "--quiet"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                               env=gate.env())
     try:
-        deadline = time.monotonic() + 60
-        while not (out / "tournament.db").is_file() and time.monotonic() < deadline and process.poll() is None:
-            time.sleep(0.05)
-        time.sleep(2.0)  # both workers are in a game of at least 17 moves of 1 s
-        assert process.poll() is None
+        gate.wait_held(process)  # a game each went to both workers at once: neither can end by itself
         process.send_signal(signal.SIGINT)
         begin = time.monotonic()
         _, stderr = process.communicate(timeout=60)
         seconds = time.monotonic() - begin
     finally:
+        gate.open()
         if process.poll() is None:
             process.kill()
             process.wait()

@@ -220,7 +220,8 @@ def test_suspension_is_exact_with_one_game_at_a_time(tmp_path: Path) -> None:
 def test_game_player_reuses_engines_and_restarts_them_after_a_fault(tmp_path: Path) -> None:
     body = (f"  - {{name: slow, gtp: {{command: ['{sys.executable}', '{FAKE}', --fault, slow, --delay, '0.5']}}}}\n"
             f"  - {{name: ok, gtp: {{command: ['{sys.executable}', '{FAKE}']}}}}\n")
-    cfg = make(tmp_path, body, games=2, extra="time: {move_seconds: 0.05, grace_seconds: 0.1}\n")
+    # the slow engine answers after 0.5 s, past its 0.35 s; the grace leaves the ok one room on a loaded machine
+    cfg = make(tmp_path, body, games=2, extra="time: {move_seconds: 0.05, grace_seconds: 0.3}\n")
     player = GamePlayer(TournamentContext.from_config(cfg))
     try:
         slots = build_slots(cfg)

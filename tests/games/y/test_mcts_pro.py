@@ -229,20 +229,26 @@ def test_c_search_lets_other_threads_run_and_refuses_a_second_caller() -> None:
                          expand_at=1, local=5, near=5, connect=20, bridge=100, pattern=True, max_nodes=200_000)
     searcher.set_position(state.cells, 1, 1, False, -1)
     seen: list[object] = []
+    done = threading.Event()
 
     def other() -> None:
-        time.sleep(0.05)
-        try:
-            searcher.children()
-        except RuntimeError as error:
-            seen.append(error)
-        seen.append(time.perf_counter())
+        # asks until the search is over (not once after a fixed sleep, which a loaded machine could stretch past it)
+        while not done.is_set():
+            asked = time.perf_counter()
+            try:
+                searcher.children()
+            except RuntimeError as error:
+                seen.extend((error, asked))
+                return
+            time.sleep(0.005)
 
     thread = threading.Thread(target=other)
     thread.start()
     searcher.search(0, 0.4, False)
     finished = time.perf_counter()
+    done.set()
     thread.join()
+    assert seen, "no call from another thread ran while the search did"
     assert isinstance(seen[0], RuntimeError)  # the tree is busy, not read half-grown
     assert seen[1] < finished  # the thread ran while the search held no GIL
     assert searcher.root_info()[0] > 0

@@ -3,13 +3,17 @@ taken at once, and a straggler with no chain into the goal brought in by a plan 
 
 from __future__ import annotations
 
+import math
 import random
+
+import pytest
 
 from ytourney.boards.regions import region
 from ytourney.games.api import Color
 from ytourney.games.bot import Limit
 from ytourney.games.leap_over.bots import HeuristicBot
-from ytourney.games.leap_over.endgame import Planner, reach
+from ytourney.games.leap_over import endgame, evaluation
+from ytourney.games.leap_over.endgame import Planner, PlanMemory, reach
 from ytourney.games.leap_over.kernel import tables
 from ytourney.games.leap_over.knowledge import knowledge
 from ytourney.games.leap_over.state import LeapOverState
@@ -85,13 +89,12 @@ def test_the_planner_brings_in_a_straggler_that_no_chain_takes_there_now() -> No
     masks = state.kernel.masks
     target = t.targets[1]
     assert not reach(t, n("I4"), masks[1] | masks[2]) & target & ~masks[1]
-    planner = Planner(t)
-    first = planner.plan(masks[1], masks[2], 1)
+    first = Planner(t, masks[1], masks[2], 1).plan()
     assert first is not None
     urgent = knowledge(BOARD).urgent_actions(state.kernel)
     assert len(urgent) == 1
     path = state.move_of(urgent[0]).path
-    assert (path[0], path[-1]) == first
+    assert (path[0], path[-1]) == first[0]
     mcts = MctsBot(seed=1, playouts=50)
     mcts.new_game(BOARD, state.rules, Color.BLACK)
     for _ in range(16):
@@ -104,11 +107,11 @@ def test_the_planner_brings_in_a_straggler_that_no_chain_takes_there_now() -> No
 def test_no_plan_is_sought_with_many_stones_outside_or_an_opponent_in_the_goal() -> None:
     t = tables(BOARD)
     start = GAME.new_state(BOARD, GAME.parse_rules(None)).kernel.masks
-    assert Planner(t).plan(start[1], start[2], 1) is None
+    assert Planner(t, start[1], start[2], 1).plan() is None
     home = [name for name in M5_TRIANGLE if name != "J5"]
     blocked = position([*home, "I4"], ["J5", *E1_SIDE.split()])
     masks = blocked.kernel.masks
-    assert Planner(t).plan(masks[1], masks[2], 1) is None
+    assert Planner(t, masks[1], masks[2], 1).plan() is None
 
 
 def test_mcts_opens_a_door_for_a_stuck_opponent_stone_in_its_goal() -> None:
@@ -128,3 +131,75 @@ def test_mcts_opens_a_door_for_a_stuck_opponent_stone_in_its_goal() -> None:
     state.kernel.apply(door)
     masks = state.kernel.masks
     assert reach(t, n("M5"), masks[1] | masks[2]) & ~t.targets[1]
+
+
+def straggler_on_i4() -> tuple[int, int]:
+    """Black's and White's stones: nine Black stones in the goal, the tenth on I4 with no chain in."""
+    home = [name for name in M5_TRIANGLE if name != "J5"]
+    masks = position([*home, "I4"], ["A1", "I1", "A9"]).kernel.masks
+    return masks[1], masks[2]
+
+
+def test_a_search_stopped_by_its_budget_resumes_on_a_later_move_and_finds_the_same_plan() -> None:
+    t = tables(BOARD)
+    black, white = straggler_on_i4()
+    whole = Planner(t, black, white, 1).plan()
+    assert whole is not None and len(whole) > 1
+    piecemeal = Planner(t, black, white, 1)
+    found, calls = None, 0
+    while found is None and not piecemeal.exhausted:
+        found = piecemeal.plan(nodes=1000)  # about a fifth of what the whole search takes
+        calls += 1
+    assert calls > 1 and found == whole
+
+
+def test_a_plan_found_is_followed_without_a_new_search_while_it_still_fills_the_goal(monkeypatch) -> None:
+    t = tables(BOARD)
+    black, white = straggler_on_i4()
+    memory = PlanMemory()
+    steps = memory.next_moves(t, black, white, 1, 40)
+    assert steps is not None and len(steps) > 1
+    source, landing = steps[0]
+    black = (black ^ (1 << source)) | (1 << landing)
+
+    def no_search(*args: object) -> Planner:
+        raise AssertionError("a kept plan needs no new search")
+
+    monkeypatch.setattr(endgame, "Planner", no_search)
+    assert memory.next_moves(t, black, white, 1, 42) == steps[1:]
+    moved_away = (black ^ (1 << steps[1][0])) | (1 << n("A2"))  # the plan's next stone went elsewhere
+    monkeypatch.undo()
+    assert memory.next_moves(t, moved_away, white, 1, 44) != steps[2:]
+
+
+def test_a_new_game_starts_with_nothing_kept() -> None:
+    """A colour asked again at an earlier ply is in a new game: the plans and searches of the last are dropped, so a
+    game plays as it would alone."""
+    t = tables(BOARD)
+    black, white = straggler_on_i4()
+    memory = PlanMemory()
+    assert memory.next_moves(t, black, white, 1, 40) is not None
+    assert memory.kept
+    start = GAME.new_state(BOARD, GAME.parse_rules(None)).kernel.masks
+    assert memory.next_moves(t, start[1], start[2], 1, 0) is None
+    assert not memory.kept and not memory.searches
+
+
+def test_the_search_evaluation_charges_a_last_stone_far_from_its_own_stones() -> None:
+    """Black's last stone on A1 is four nodes from its nearest own stone: the search's value counts
+    TOGETHER_WEIGHT for each node beyond the first, the one-ply race's does not; White's last stone has a
+    neighbour of its own and costs nothing."""
+    home = [name for name in M5_TRIANGLE if name not in ("J5", "K5")]
+    state = position([*home, "E1", "E2", "A1"], ["A5", "B5", "C5", "D5", "B6", "C6", "D6", "C7", "D7", "E7"])
+    kernel = state.kernel
+    know = knowledge(BOARD)
+    far = evaluation.pair_distances(BOARD)
+    apart = min(far[n("A1")][other] for other in (n("E1"), n("E2")))
+    assert apart > 2
+
+    def margin(black: float) -> float:
+        return evaluation.TEMPERATURE * math.log(black / (1 - black))
+
+    assert know.evaluate(kernel) < know.race_value(kernel)
+    assert margin(know.race_value(kernel)) - margin(know.evaluate(kernel)) == pytest.approx(
+        evaluation.TOGETHER_WEIGHT * (apart - 1))

@@ -56,6 +56,7 @@ def test_random_games_agree_chain_for_chain() -> None:
             actions = py.legal_actions()
             assert c.search_actions() == KNOW.search_actions(py)  # type: ignore[attr-defined]
             assert KNOW.evaluate(c) == KNOW.evaluate(py)  # type: ignore[arg-type]
+            assert KNOW.race_value(c) == KNOW.race_value(py)  # type: ignore[arg-type]
             assert all(c.is_legal(a) for a in actions)  # type: ignore[attr-defined]
             keys.append(c.key())  # type: ignore[attr-defined]
             action = rng.choice(actions)

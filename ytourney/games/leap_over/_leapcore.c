@@ -136,7 +136,7 @@ typedef struct {
     u128 near[MAXC];        /* each node's neighbours */
     int ring_start[MAXC + 1];
     u128 *rings;            /* the nodes at distance 1, 2, ... of each node */
-    double home_penalty, stranded_weight, last_weight, temperature;
+    double home_penalty, stranded_weight, last_weight, temperature, together_weight;
     PyObject *filled, *blocked, *move_limit;
 } TablesObject;
 
@@ -296,10 +296,10 @@ static PyObject *Tables_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
                              "cost", "far", "near", "rings", "weights", NULL};
     int size, reversible;
     PyObject *jumps, *targets, *filled, *blocked, *move_limit, *homes, *cost, *far, *near, *rings;
-    double weights[4];
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOpOOOOOOOO(dddd):Tables", kwlist, &size, &jumps, &targets,
+    double weights[5];
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOpOOOOOOOO(ddddd):Tables", kwlist, &size, &jumps, &targets,
                                      &reversible, &filled, &blocked, &move_limit, &homes, &cost, &far, &near, &rings,
-                                     &weights[0], &weights[1], &weights[2], &weights[3]))
+                                     &weights[0], &weights[1], &weights[2], &weights[3], &weights[4]))
         return NULL;
     if (size < 1 || size > MAXC) {
         PyErr_Format(PyExc_ValueError, "the core holds boards of 1..%d nodes, not %d", MAXC, size);
@@ -316,6 +316,7 @@ static PyObject *Tables_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     self->stranded_weight = weights[1];
     self->last_weight = weights[2];
     self->temperature = weights[3];
+    self->together_weight = weights[4];
     if (read_jumps(self, jumps) < 0 || read_masks(targets, 3, self->targets, "targets [0, Black's, White's]") < 0 ||
         read_masks(homes, 3, self->homes, "homes [0, Black's, White's]") < 0 ||
         read_masks(near, size, self->near, "near: one neighbour mask per node") < 0 || read_rings(self, rings) < 0)
@@ -1289,17 +1290,21 @@ static PyObject *Kernel_clone(KernelObject *self, PyObject *Py_UNUSED(ignored)) 
 /* --- the knowledge: the race evaluation and playouts ----------------------------------------------------------- */
 
 /* Black's chance by the race evaluation (evaluation.black_value): 0, or -1 with an exception. */
-static int race_value(const TablesObject *t, const u128 *m, double *out) {
+static int race_value(const TablesObject *t, const u128 *m, int together, double *out) {
     u128 occ = m[1] | m[2];
     double left[3] = {0.0, 0.0, 0.0};
     int last[3] = {0, 0, 0};
+    int last_node[3] = {-1, -1, -1};
     for (int node = 0; node < t->size; node++) {
         int stone = (m[1] >> node) & 1 ? 1 : ((m[2] >> node) & 1 ? 2 : 0);
         if (!stone) continue;
         int d = t->cost[stone][node];
         left[stone] += d + t->home_penalty * (double)((t->homes[stone] >> node) & 1);
         if ((t->homes[3 - stone] >> node) & 1) continue;
-        if (d > last[stone]) last[stone] = d;
+        if (d > last[stone]) {
+            last[stone] = d;
+            last_node[stone] = node;
+        }
         if (occ & t->near[node]) continue;
         int apart = -1;
         for (int r = t->ring_start[node]; r < t->ring_start[node + 1]; r++) {
@@ -1323,15 +1328,28 @@ static int race_value(const TablesObject *t, const u128 *m, double *out) {
         }
         left[stone] += t->stranded_weight * (apart - 1);
     }
-    for (int side = 1; side <= 2; side++) left[side] += t->last_weight * last[side];
+    for (int side = 1; side <= 2; side++) {
+        left[side] += t->last_weight * last[side];
+        int node = last_node[side];
+        if (!together || node < 0) continue;  /* the search's term: the last stone's own nearest stone */
+        u128 others = m[side] & ~((u128)1 << node);
+        for (int r = t->ring_start[node]; r < t->ring_start[node + 1]; r++) {
+            if (t->rings[r] & others) {
+                left[side] += t->together_weight * (r - t->ring_start[node]);
+                break;
+            }
+        }
+    }
     double margin = left[2] - left[1];
     *out = 1.0 / (1.0 + exp(-margin / t->temperature));
     return 0;
 }
 
-static PyObject *Kernel_evaluate(KernelObject *self, PyObject *Py_UNUSED(ignored)) {
+static PyObject *Kernel_evaluate(KernelObject *self, PyObject *args) {
+    int together = 1;
+    if (!PyArg_ParseTuple(args, "|p:evaluate", &together)) return NULL;
     double value;
-    if (race_value(self->t, self->m, &value) < 0) return NULL;
+    if (race_value(self->t, self->m, together, &value) < 0) return NULL;
     return PyFloat_FromDouble(value);
 }
 
@@ -1380,7 +1398,7 @@ static PyObject *Kernel_rollout(KernelObject *self, PyObject *const *args, Py_ss
         played++;
     }
     if (self->result != ONGOING) value = core_result_value(self->result);
-    else if (race_value(self->t, self->m, &value) < 0) goto fail;
+    else if (race_value(self->t, self->m, 1, &value) < 0) goto fail;
     while (played-- > 0) undo_move(self);
     return PyFloat_FromDouble(value);
 fail:
@@ -1460,8 +1478,9 @@ static PyMethodDef Kernel_methods[] = {
     {"search_actions", (PyCFunction)Kernel_search_actions, METH_NOARGS,
      PyDoc_STR("search_actions($self, /)\n--\n\nOne chain per stone and landing, the shortest (breadth first), or "
                "the pass alone.")},
-    {"evaluate", (PyCFunction)Kernel_evaluate, METH_NOARGS,
-     PyDoc_STR("evaluate($self, /)\n--\n\nBlack's chance by the race evaluation.")},
+    {"evaluate", (PyCFunction)Kernel_evaluate, METH_VARARGS,
+     PyDoc_STR("evaluate($self, together=True, /)\n--\n\nBlack's chance by the race evaluation (with the search's "
+               "term for a last stone far from its own stones unless `together` is false).")},
     {"playout_action", (PyCFunction)Kernel_playout_action, METH_O,
      PyDoc_STR("playout_action($self, seed, /)\n--\n\nThe playout's move from this seed, or None once over.")},
     {"rollout", (PyCFunction)(void (*)(void))Kernel_rollout, METH_FASTCALL,

@@ -23,6 +23,6 @@ class HeuristicBot(OnePlyBot):
 
     def score(self, kernel: Kernel, mover: int, action: int) -> float:
         """The mover's chance by the race evaluation."""
-        black = knowledge(self.board).evaluate(kernel)  # type: ignore[arg-type]
+        black = knowledge(self.board).race_value(kernel)  # type: ignore[arg-type]
         at_home = (kernel.masks[mover] & tables(self.board).homes[mover]).bit_count()  # type: ignore[attr-defined]
         return (black if mover == 1 else 1.0 - black) - LEAVE_HOME * at_home

@@ -41,7 +41,7 @@ def build_tables(module: ModuleType, board: Board) -> object | None:
     return module.Tables(t.size, t.jumps, t.targets, t.reversible, FILLED, BLOCKED, Termination.MOVE_LIMIT,
                          (0, _mask(home[1]), _mask(home[2])), cost, far, near, rings,
                          (evaluation.HOME_PENALTY, evaluation.STRANDED_WEIGHT, evaluation.LAST_WEIGHT,
-                          evaluation.TEMPERATURE))
+                          evaluation.TEMPERATURE, evaluation.TOGETHER_WEIGHT))
 
 
 @functools.lru_cache(maxsize=4)

@@ -19,6 +19,10 @@ HOME_PENALTY = 1.0
 OUTSIDE = 4
 STRANDED_WEIGHT = 3.0
 LAST_WEIGHT = 2.0
+TOGETHER_WEIGHT = 3.0
+"""The search's evaluation (not the one-ply race): what each node between a side's last stone outside its goal and
+its nearest own stone costs. A last stone with no own stone near is left behind: only other stones coming back for
+it (to leap over) bring it home, so the search is drawn to send them before the opponent's stones bury it."""
 
 
 @functools.cache
@@ -60,15 +64,17 @@ def _tables(board: Board) -> tuple[tuple, ...]:
     return (((), dist[Color.BLACK], dist[Color.WHITE]), ((), home[Color.BLACK], home[Color.WHITE]), far, near, rings)
 
 
-def black_value(board: Board, cells: list[int], occupied: int) -> float:
+def black_value(board: Board, cells: list[int], occupied: int, together: bool = True) -> float:
     """The chance Black wins, guessed from how far each side still has to go: the sum of its stones' distances, its
     last stone's distance (the race ends when the last one arrives), stones outside the goal with no stone next to
-    them (they cannot leap until one comes by: the farther the nearest stone, the worse) and stones still at home.
+    them (they cannot leap until one comes by: the farther the nearest stone, the worse) and stones still at home;
+    with `together` (the search's value) also its last stone's distance to its nearest own stone (TOGETHER_WEIGHT).
     `occupied` is the mask of every stone."""
     cost, home, far, near, rings = _tables(board)
     stones = [node for node, stone in enumerate(cells) if stone]
     left = [0.0, 0.0, 0.0]
     last = [0, 0, 0]
+    last_node = [-1, -1, -1]
     for node in stones:
         stone = cells[node]
         d = cost[stone][node]
@@ -76,6 +82,7 @@ def black_value(board: Board, cells: list[int], occupied: int) -> float:
         if node not in home[3 - stone]:
             if d > last[stone]:
                 last[stone] = d
+                last_node[stone] = node
             if not occupied & near[node]:
                 for apart, ring in enumerate(rings[node], 1):  # the nearest other stone, ring by ring
                     if ring & occupied:
@@ -86,4 +93,9 @@ def black_value(board: Board, cells: list[int], occupied: int) -> float:
                 left[stone] += STRANDED_WEIGHT * (apart - 1)
     for side in (1, 2):
         left[side] += LAST_WEIGHT * last[side]
+        node = last_node[side]
+        if together and node >= 0:
+            others = [other for other in stones if cells[other] == side and other != node]
+            if others:
+                left[side] += TOGETHER_WEIGHT * (min(far[node][other] for other in others) - 1)
     return squash(left[2] - left[1], TEMPERATURE)

@@ -17,7 +17,7 @@ from ytourney.boards.board import Board
 from ytourney.games.kernel import ONGOING, PASS_ACTION, Kernel
 from ytourney.games.knowledge import LCG_INC, LCG_MUL, MASK64, Knowledge, SearchDefaults, result_value
 from ytourney.games.leap_over.evaluation import black_value
-from ytourney.games.leap_over.endgame import assist_action, plan_action
+from ytourney.games.leap_over.endgame import PlanMemory, assist_action, plan_action
 from ytourney.games.leap_over.kernel import FIRST_FIELD, LeapOverKernel, tables
 
 
@@ -29,6 +29,7 @@ class LeapOverKnowledge(Knowledge):
 
     def __init__(self, board: Board) -> None:
         self.board = board
+        self.plans = PlanMemory()
 
     def search_actions(self, kernel: Kernel) -> list[int]:
         """One chain per stone and landing (chains ending on the same node give the same position), the shortest,
@@ -68,17 +69,23 @@ class LeapOverKnowledge(Knowledge):
         if kernel.result != ONGOING or not kernel.goal_all:  # type: ignore[attr-defined]
             return []
         t, actions, path_of = tables(self.board), self.search_actions(kernel), kernel.path_of  # type: ignore[attr-defined]
-        found = plan_action(kernel, t, actions, path_of)
+        found = plan_action(kernel, t, actions, path_of, self.plans)
         if found is None:
             found = assist_action(kernel, t, actions, path_of)
         return [] if found is None else [found]
 
     def evaluate(self, kernel: Kernel) -> float:
-        """Black's chance by the race evaluation (distances still to go, the last stone, stranded stones, stones
-        at home)."""
+        """Black's chance by the search's evaluation: the race (distances still to go, the last stone, stranded
+        stones, stones at home) and how far each side's last stone is from its own nearest stone."""
         if type(kernel) is not LeapOverKernel:
             return kernel.evaluate()  # type: ignore[attr-defined, no-any-return]
         return black_value(self.board, kernel.cells, kernel.masks[1] | kernel.masks[2])
+
+    def race_value(self, kernel: Kernel) -> float:
+        """Black's chance by the race evaluation alone, without the search's pull toward a lone last stone."""
+        if type(kernel) is not LeapOverKernel:
+            return kernel.evaluate(False)  # type: ignore[attr-defined, no-any-return]
+        return black_value(self.board, kernel.cells, kernel.masks[1] | kernel.masks[2], together=False)
 
     def playout_action(self, kernel: Kernel, rng: random.Random) -> int | None:
         """A uniform legal action (one seed drawn), None once the game is over."""

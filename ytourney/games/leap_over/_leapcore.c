@@ -1345,11 +1345,15 @@ static int race_value(const TablesObject *t, const u128 *m, int together, double
     return 0;
 }
 
-static PyObject *Kernel_evaluate(KernelObject *self, PyObject *args) {
-    int together = 1;
-    if (!PyArg_ParseTuple(args, "|p:evaluate", &together)) return NULL;
+static PyObject *Kernel_evaluate(KernelObject *self, PyObject *Py_UNUSED(ignored)) {
     double value;
-    if (race_value(self->t, self->m, together, &value) < 0) return NULL;
+    if (race_value(self->t, self->m, 1, &value) < 0) return NULL;
+    return PyFloat_FromDouble(value);
+}
+
+static PyObject *Kernel_race_value(KernelObject *self, PyObject *Py_UNUSED(ignored)) {
+    double value;
+    if (race_value(self->t, self->m, 0, &value) < 0) return NULL;
     return PyFloat_FromDouble(value);
 }
 
@@ -1478,9 +1482,11 @@ static PyMethodDef Kernel_methods[] = {
     {"search_actions", (PyCFunction)Kernel_search_actions, METH_NOARGS,
      PyDoc_STR("search_actions($self, /)\n--\n\nOne chain per stone and landing, the shortest (breadth first), or "
                "the pass alone.")},
-    {"evaluate", (PyCFunction)Kernel_evaluate, METH_VARARGS,
-     PyDoc_STR("evaluate($self, together=True, /)\n--\n\nBlack's chance by the race evaluation (with the search's "
-               "term for a last stone far from its own stones unless `together` is false).")},
+    {"evaluate", (PyCFunction)Kernel_evaluate, METH_NOARGS,
+     PyDoc_STR("evaluate($self, /)\n--\n\nBlack's chance by the search's evaluation: the race and the last "
+               "stone's distance to its own stones.")},
+    {"race_value", (PyCFunction)Kernel_race_value, METH_NOARGS,
+     PyDoc_STR("race_value($self, /)\n--\n\nBlack's chance by the race evaluation alone (the heuristic's).")},
     {"playout_action", (PyCFunction)Kernel_playout_action, METH_O,
      PyDoc_STR("playout_action($self, seed, /)\n--\n\nThe playout's move from this seed, or None once over.")},
     {"rollout", (PyCFunction)(void (*)(void))Kernel_rollout, METH_FASTCALL,

@@ -16,8 +16,9 @@ from ytourney.games.kernel import Kernel
 from ytourney.games.leap_over import evaluation
 from ytourney.games.leap_over.kernel import BLOCKED, FILLED, LeapOverKernel, tables
 
-core = load_core("ytourney.games.leap_over._leapcore")
-"""The C core module, or None (not built, or YTOURNEY_PURE_PYTHON=1)."""
+core = load_core("ytourney.games.leap_over._leapcore", ("race_value",))
+"""The C core module, or None (not built, YTOURNEY_PURE_PYTHON=1, or built from a source before the search's own
+evaluation: it lacks `race_value`)."""
 
 CORE_NODES = 128
 CORE_JUMPS = 8

@@ -84,7 +84,7 @@ class LeapOverKnowledge(Knowledge):
     def race_value(self, kernel: Kernel) -> float:
         """Black's chance by the race evaluation alone, without the search's pull toward a lone last stone."""
         if type(kernel) is not LeapOverKernel:
-            return kernel.evaluate(False)  # type: ignore[attr-defined, no-any-return]
+            return kernel.race_value()  # type: ignore[attr-defined, no-any-return]
         return black_value(self.board, kernel.cells, kernel.masks[1] | kernel.masks[2], together=False)
 
     def playout_action(self, kernel: Kernel, rng: random.Random) -> int | None:

@@ -203,3 +203,22 @@ def test_the_search_evaluation_charges_a_last_stone_far_from_its_own_stones() ->
     assert know.evaluate(kernel) < know.race_value(kernel)
     assert margin(know.race_value(kernel)) - margin(know.evaluate(kernel)) == pytest.approx(
         evaluation.TOGETHER_WEIGHT * (apart - 1))
+
+
+def test_while_stones_are_at_home_mcts_weighs_only_the_chains_that_take_one_out_toward_the_goal() -> None:
+    """Black's D5 is still at home beside E5; its other stones have chains of their own. The search's root is
+    D5's chains that leave home to a node nearer the goal; once no stone is at home, nothing is urgent."""
+    white = ["A1", "I1", "A9", "E1", "E2", "F2", "E3", "F3", "G3", "E4"]
+    state = position(["D5", "E5", "G5", "H5", "G6", "H6", "G7", "H7", "I8", "J8"], white)
+    know = knowledge(BOARD)
+    cost = evaluation.distances(BOARD)[Color.BLACK]
+    paths = {action: state.move_of(action).path for action in know.search_actions(state.kernel)}
+    home = tables(BOARD).homes[Color.BLACK]
+    exits = {action for action, path in paths.items()
+             if path[0] == n("D5") and not home >> path[-1] & 1 and cost[path[-1]] < cost[n("D5")]}
+    assert exits and len(paths) > len(exits) + 5
+    urgent = know.urgent_actions(state.kernel)
+    assert set(urgent) == exits
+    assert all(cost[paths[a][-1]] < cost[n("D5")] for a in urgent)
+    away = position(["F5", "E5", "G5", "H5", "G6", "H6", "G7", "H7", "I8", "J8"], white)
+    assert know.urgent_actions(away.kernel) == []

@@ -16,7 +16,7 @@ import random
 from ytourney.boards.board import Board
 from ytourney.games.kernel import ONGOING, PASS_ACTION, Kernel
 from ytourney.games.knowledge import LCG_INC, LCG_MUL, MASK64, Knowledge, SearchDefaults, result_value
-from ytourney.games.leap_over.evaluation import black_value
+from ytourney.games.leap_over.evaluation import black_value, distances
 from ytourney.games.leap_over.endgame import PlanMemory, assist_action, plan_action
 from ytourney.games.leap_over.kernel import FIRST_FIELD, LeapOverKernel, tables
 
@@ -63,16 +63,39 @@ class LeapOverKnowledge(Knowledge):
         return found or [PASS_ACTION]
 
     def urgent_actions(self, kernel: Kernel) -> list[int]:
-        """The first move of an endgame plan (endgame.py) when at most three own stones are outside the goal and
-        a few own moves bring them in, else a door for stuck opponent stones in the goal; empty otherwise (and under
-        the `filled` goal)."""
+        """The first move of an endgame plan (endgame.py) when at most four own stones are outside the goal and
+        a few own moves bring them in, else a door for stuck opponent stones in the goal, else the chains that take
+        an own stone out of its home toward the goal (`home_exits`); empty otherwise (and under the `filled`
+        goal)."""
         if kernel.result != ONGOING or not kernel.goal_all:  # type: ignore[attr-defined]
             return []
         t, actions, path_of = tables(self.board), self.search_actions(kernel), kernel.path_of  # type: ignore[attr-defined]
         found = plan_action(kernel, t, actions, path_of, self.plans)
         if found is None:
             found = assist_action(kernel, t, actions, path_of)
-        return [] if found is None else [found]
+        if found is None:
+            return self.home_exits(kernel, actions, path_of)
+        return [found]
+
+    def home_exits(self, kernel: Kernel, actions: list[int], path_of: object) -> list[int]:
+        """The chains among `actions` that take a stone of the side to move out of its home to a node nearer its
+        goal. While a side has stones at home and such chains, its search weighs only them: a stone left at home
+        when its neighbours have gone has nothing to leap over, and once the opponent's stones fill the triangle
+        around it, it can leap only backwards or not at all; there it also holds a hole of the opponent's goal, and
+        neither side can finish (the no-progress draw)."""
+        colour = kernel.to_move
+        home = tables(self.board).homes[colour]
+        at_home = kernel.masks[colour] & home  # type: ignore[attr-defined]
+        if not at_home:
+            return []
+        cost = distances(self.board)[colour]  # type: ignore[index]
+        exits = []
+        for action in actions:
+            path = path_of(action)  # type: ignore[operator]
+            if (path is not None and len(path) > 1 and at_home >> path[0] & 1 and not home >> path[-1] & 1
+                    and cost[path[-1]] < cost[path[0]]):
+                exits.append(action)
+        return exits
 
     def evaluate(self, kernel: Kernel) -> float:
         """Black's chance by the search's evaluation: the race (distances still to go, the last stone, stranded

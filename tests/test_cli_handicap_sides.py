@@ -100,3 +100,30 @@ def test_a_level_favouring_a_side_is_rated_as_a_plain_result_and_learns_no_worth
     code, out = invoke("ratings", str(folder))
     assert code == 0, out
     assert "handicap games rated as plain wins/losses" in out and "Worth of each handicap level" not in out
+
+
+def test_auto_without_max_level_stops_at_the_ladders_top_and_a_ladder_with_no_room_is_refused(tmp_path: Path) -> None:
+    args = ("match", "a=random", "b=random", "--game", "aliens-amazons", "--handicap", "auto", "--games-per-pair", "2",
+            "--workers", "1", "--quiet")
+    code, out = invoke(*args, "--rule", "amazons=40", "--out", str(tmp_path / "forty"))
+    assert code == 0, out  # the default max_level 6 would pass 60 Amazons: it stops at level 4 instead
+    assert all(r.handicap <= 4 for r in records_of(tmp_path / "forty"))
+    code, out = invoke(*args, "--rule", "amazons=40", "--max-level", "5", "--out", str(tmp_path / "given"))
+    assert code == 1 and "max_level 5 is above the top" in out and "level 4" in out  # a level given is kept to
+    code, out = invoke(*args, "--rule", "amazons=60", "--out", str(tmp_path / "sixty"))
+    assert code == 1 and len(out.strip().splitlines()) == 1 and "no level above 0" in out
+    assert not (tmp_path / "given").exists() and not (tmp_path / "sixty").exists()
+
+
+def test_pooling_levels_counted_from_different_amazons_is_refused(folder: Path, tmp_path: Path) -> None:
+    other = tmp_path / "forty"
+    code, out = invoke("match", "a=random", "b=random", "--game", "aliens-amazons", "--handicap", "1", "--rule",
+                       "amazons=40", "--games-per-pair", "2", "--workers", "1", "--quiet", "--out", str(other))
+    assert code == 0, out
+    code, out = invoke("handicap", str(folder), str(other), "--pool")
+    assert code == 1 and len(out.strip().splitlines()) == 1
+    assert "amazons=30, amazons=40" in out and "leave out --pool" in out
+    code, out = invoke("handicap", str(folder), str(other))  # one table per rules set, each in its own Amazons
+    assert code == 0 and "0 (30 Amazons)" in out and "1 (45 Amazons)" in out
+    code, out = invoke("ratings", str(folder), str(other), "--pool")  # the pooled ratings, without a fair value
+    assert code == 0 and "Ratings: " in out and "Fair handicaps" not in out

@@ -59,12 +59,18 @@ def test_a_fixed_level_keeps_the_seats_too() -> None:
 @pytest.mark.parametrize(("handicap", "rules", "message"), [
     ("{mode: auto, max_level: 7}", "", (r"handicap\.max_level: handicap max_level 7 is above the top of "
                                         r"aliens-amazons's ladder under these rules \(5 Amazons a level.*\): level 6")),
-    ("{mode: auto}", "rules: {amazons: 45}\n", r"handicap max_level 6 is above the top .*: level 3"),
+    ("{mode: auto, max_level: 6}", "rules: {amazons: 45}\n", r"handicap max_level 6 is above the top .*: level 3"),
+    ("{mode: auto}", "rules: {amazons: 60}\n", r"handicap\.mode: aliens-amazons's ladder has no level above 0"),
     ("{mode: fixed, level: 6.5, max_level: 7}", "", r"handicap\.level: handicap level 7 is above the top"),
 ])
 def test_a_ladder_past_the_rules_range_is_refused(handicap: str, rules: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         config(handicap, rules)
+
+
+def test_auto_without_its_own_max_level_stops_at_the_ladders_top() -> None:
+    assert config("{mode: auto}", "rules: {amazons: 45}\n").handicap.max_level == 3
+    assert config("{mode: auto}").handicap.max_level == 6  # 30 + 5 * 6 = 60: the default fits
 
 
 def test_a_game_without_a_ladder_is_refused_in_one_line() -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ytourney.errors import ReportError
+from ytourney.games.api import Game
 from ytourney.games.record import GameRecord
 from ytourney.games.registry import all_games
 from ytourney.publish.handicap_sides_table import SideTerms, side_table
@@ -219,6 +220,8 @@ def handicap_report(records: Sequence[GameRecord], settings: HandicapSettings | 
     game = games[0].game_rules if games else None
     axis = game.handicap_axis if game is not None else None
     sides = None if axis is None or axis.favours is None else SidePlanner(planned, axis.favours)
+    if sides is not None and game is not None:
+        refuse_mixed_bases(game, games)
     planner = HandicapPlanner(planned)
     faults: dict[tuple[str, str], int] = {}
     level_results: dict[tuple[str, int], tuple[int, int]] = {}
@@ -245,6 +248,26 @@ def handicap_report(records: Sequence[GameRecord], settings: HandicapSettings | 
     return HandicapReport(planner.estimates(), faults, worth, level_results, max_level, target, learned)
 
 
+def ladder_bases(game: Game, records: Sequence[GameRecord]) -> list[int]:
+    """The distinct values of the rule a side-favouring ladder adds to (level 0), in the records' order."""
+    axis = game.handicap_axis
+    if axis is None or not axis.rule:
+        return []
+    return list(dict.fromkeys(axis.base(game, record.rules) or 0 for record in records))
+
+
+def refuse_mixed_bases(game: Game, records: Sequence[GameRecord]) -> None:
+    """ReportError when pooled games count a side's levels from different rules values: level k is then a
+    different amount in each, so no one fair value fits them."""
+    bases = ladder_bases(game, records)
+    axis = game.handicap_axis
+    if len(bases) > 1 and axis is not None:
+        found = ", ".join(f"{axis.rule}={base}" for base in bases)
+        raise ReportError(f"--pool: {game.name}'s handicap levels add to the rules' `{axis.rule}`, which differs "
+                          f"between these games ({found}), so a level is a different number of {axis.unit} in "
+                          f"each; expected games of one `{axis.rule}` (leave out --pool for one table per rules set)")
+
+
 def handicap_section(sources: Sequence[Source], ratings: Ratings) -> HandicapReport | None:
     """The handicap report of a league when its games used handicaps or its first config says auto, else None."""
     settings = sources[0].handicap_settings if sources else None
@@ -254,4 +277,7 @@ def handicap_section(sources: Sequence[Source], ratings: Ratings) -> HandicapRep
         records: Sequence[GameRecord] = ratings.records
     else:
         records = [record for source in sources for record in source.iter_records(times=False)]
+    game = records[0].game_rules if records else None
+    if game is not None and len(ladder_bases(game, records)) > 1:  # a pooled rating: no one fair value to show
+        return None
     return handicap_report(records, settings, ratings)

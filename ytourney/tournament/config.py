@@ -14,7 +14,6 @@ import dataclasses
 import enum
 import hashlib
 import json
-import math
 import os
 import re
 import shlex
@@ -50,6 +49,7 @@ from ytourney.tournament.config_fields import (
 from ytourney.tournament.config_openings import OpeningSettings, opening_key, read_openings
 from ytourney.tournament.config_sections import (
     read_gtp,
+    fit_to_ladder,
     read_handicap,
     read_ratings,
     read_sprt,
@@ -295,15 +295,7 @@ class _ConfigReader(FieldReader):
         if handicap.mode.value != "none" and not game.has_handicap:
             raise self.error("handicap", f"game {game.name!r} has no handicap ladder", value=top.get("handicap"),
                              expected="handicap: {mode: none} (or leave it out)")
-        axis = game.handicap_axis
-        top_level = axis.top(game, rules) if axis is not None and handicap.mode.value != "none" else None
-        fixed = handicap.mode.value == "fixed"
-        needed = math.ceil(handicap.level) if fixed else handicap.max_level
-        if top_level is not None and axis is not None and needed > top_level:
-            key = "level" if fixed else "max_level"
-            raise self.error(f"handicap.{key}", f"handicap {key} {needed} is above the top of {game.name}'s ladder "
-                             f"under these rules ({axis.words}): level {top_level}", value=needed,
-                             expected=f"{key} <= {top_level}")
+        handicap = fit_to_ladder(self, handicap, game, rules, top.get("handicap"))
         schedule = self.schedule(top.get("schedule"), players, board, rules, handicap)
         time = read_time(self, top.get("time"), "time")
         adjudication = read_adjudication(self, top.get("adjudication"), "adjudication")

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ytourney.boards.board import Board
+from ytourney.games.api import Game
 from ytourney.players.clock import TimeControl
 from ytourney.players.gtp.settings import (
     FirstColor,
@@ -217,6 +218,32 @@ def read_handicap(reader: FieldReader, value: Any, path: str, board: Board) -> H
                               f"fewer handicap stones than board {board.spec!r} can take ({board.num_cells} cells)",
                               found=str(top_level))
     return settings
+
+
+def fit_to_ladder(reader: FieldReader, handicap: HandicapSettings, game: Game, rules: Any, value: Any
+                  ) -> HandicapSettings:
+    """The handicap settings within the top of the game's ladder under `rules` (a ladder of a rule's range): an
+    auto run without its own max_level stops at the top; a level or max_level given past it is refused."""
+    axis = game.handicap_axis
+    if axis is None or handicap.mode is HandicapMode.NONE:
+        return handicap
+    top_level = axis.top(game, rules)
+    if top_level is None:
+        return handicap
+    fixed = handicap.mode is HandicapMode.FIXED
+    if not fixed and top_level == 0:
+        raise reader.error("handicap.mode", f"{game.name}'s ladder has no level above 0 under these rules "
+                           f"({axis.words})", value=handicap.mode.value,
+                           expected="handicap: {mode: none}, or rules that leave room for one level")
+    if not fixed and not (isinstance(value, Mapping) and "max_level" in value):
+        handicap = dataclasses.replace(handicap, max_level=min(handicap.max_level, top_level))
+    needed = math.ceil(handicap.level) if fixed else handicap.max_level
+    if needed > top_level:
+        key = "level" if fixed else "max_level"
+        raise reader.error(f"handicap.{key}", f"handicap {key} {needed} is above the top of {game.name}'s ladder "
+                           f"under these rules ({axis.words}): level {top_level}", value=needed,
+                           expected=f"{key} <= {top_level}")
+    return handicap
 
 
 def read_time(reader: FieldReader, value: Any, path: str) -> TimeControl:

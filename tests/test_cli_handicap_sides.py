@@ -63,6 +63,7 @@ def test_json_carries_the_levels_and_the_scores(folder: Path) -> None:
     assert code == 0, out
     table = json.loads(out)
     assert table["kind"] == "handicap_sides" and table["meta"]["top"] == 6
+    assert (table["meta"]["base"], table["meta"]["per_level"], table["meta"]["unit"]) == (30, 5, "Amazons")
     (row,) = table["rows"]
     assert (row["a"], row["b"]) == ("a", "b") and row["games"] + row["faults"] <= 12
     assert row["low"] <= row["median"] <= row["high"]
@@ -127,3 +128,12 @@ def test_pooling_levels_counted_from_different_amazons_is_refused(folder: Path, 
     assert code == 0 and "0 (30 Amazons)" in out and "1 (45 Amazons)" in out
     code, out = invoke("ratings", str(folder), str(other), "--pool")  # the pooled ratings, without a fair value
     assert code == 0 and "Ratings: " in out and "Fair handicaps" not in out
+
+
+def test_the_site_shows_the_sides_fair_value_and_promises_no_charts(folder: Path, tmp_path: Path) -> None:
+    code, out = invoke("publish", str(folder), "--out", str(tmp_path / "site"))
+    assert code == 0, out
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert "Fair handicaps" in index and " Amazons [" in index
+    assert "Charts of every pair" not in index  # no fair-level history nor level worth for a side's ladder
+    assert " Amazons [" in (tmp_path / "site" / "handicaps.html").read_text(encoding="utf-8")

@@ -111,5 +111,7 @@ def side_table(estimates: Mapping[tuple[str, str], SideEstimate], terms: SideTer
     fair_note = (f"Fair value: the level at which {terms.receiver} score {aim} (a draw counts half a win), both "
                  "seatings of the pair pooled, with its 95% credible interval. Games ended by a fault are left out.")
     notes = (levels_note, fair_note)
-    meta = {"target": target, "levels": levels, "top": terms.top}
+    base = axis.base(terms.game, terms.rules) if axis else None  # level L is base + per_level * L of `unit`
+    meta = {"target": target, "levels": levels, "top": terms.top, "base": base,
+            "per_level": axis.per_level if axis else 1, "unit": axis.unit if axis else ""}
     return Table("handicap_sides", title, tuple(columns), tuple(rows), notes if rows else (), meta)

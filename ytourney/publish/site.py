@@ -180,7 +180,8 @@ def _write_site(writer: SiteWriter, ratings: Ratings, *, title: str | None, hand
         sprt=sprt.summary() if sprt is not None else None,
         ratings_table=table_view(table.to_table(), player_href, title=""),
         crosstable=table_view(cross.matrix_table(), player_href, title=""),
-        handicap_tables=handicap_views, handicaps_page=has_handicaps,
+        handicap_tables=handicap_views,
+        handicaps_page=has_handicaps and (report is None or report.sides is None),  # a side's ladder: no charts
         chart="ratings.svg" if chart else None, chart_width=CHART_WIDTH,
         heatmaps=heatmaps(records), games=len(records), pairs=len(pairs), downloads=download_links, **common,
     ))

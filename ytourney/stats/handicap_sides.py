@@ -43,8 +43,9 @@ class SideEstimate:
     """The fair level of a side-favouring axis for one pair of players, both seatings pooled."""
 
     # median, low, high: the level at which the receiving side scores the target (past max_level: it scores less
-    # even at the top; below 0: it scores more already at level 0; the grid reaches one level beyond either end). p_short: posterior probability that level 0
-    # is short of fair (d > 0). per_level: level -> (games, the receiving side's score, draws counting half).
+    # even at the top; below 0: it scores more already at level 0; the grid reaches one level beyond either end).
+    # p_short: posterior probability that level 0 is short of fair (d > 0). per_level: level -> (games, the
+    # receiving side's score, draws counting half).
     a: str
     b: str
     median: float

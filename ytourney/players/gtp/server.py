@@ -294,7 +294,7 @@ class GtpServer:
             raise GtpCommandError("cannot undo: no moves")
         kept = moves[:-1]
         handicap = self.state.handicap
-        if self.game.first_turn_stones(handicap) >= 2 and len(kept) < handicap:  # taking back a stone of a handicap turn
+        if self.game.first_turn_stones(handicap) >= 2 and len(kept) < handicap:  # a stone of a handicap turn back
             handicap = len(kept) if len(kept) >= 2 else 0
         self.state = self._replayed(self.state.rules, handicap, kept)
         return ""
@@ -413,7 +413,8 @@ class GtpServer:
         first = self.game.first_color
         axis = self.game.handicap_axis
         first_only = (axis is not None and axis.first_turn_stones and bool(history)
-                      and not any(move.is_swap for move in history) and color is first and all(cell == first for cell in state.cells if cell))
+                      and not any(move.is_swap for move in history) and color is first
+                      and all(cell == first for cell in state.cells if cell))
         if extend_handicap and first_only:
             try:
                 return self._replayed(state.rules, len(history) + 1, history)

@@ -137,3 +137,12 @@ def test_the_site_shows_the_sides_fair_value_and_promises_no_charts(folder: Path
     assert "Fair handicaps" in index and " Amazons [" in index
     assert "Charts of every pair" not in index  # no fair-level history nor level worth for a side's ladder
     assert " Amazons [" in (tmp_path / "site" / "handicaps.html").read_text(encoding="utf-8")
+
+
+def test_elo_counts_side_handicap_games_as_plain_results_as_trueskill_does(folder: Path) -> None:
+    from ytourney.stats.elo import fit_elo
+
+    records = [r for r in records_of(folder) if r.black != r.white]
+    assert any(r.handicap > 0 for r in records) and all(r.player_handicap == 0 for r in records)
+    fit = fit_elo(records)
+    assert fit.handicap_games_left_out == 0

@@ -95,6 +95,13 @@ class GameRecord:
         return self.first
 
     @property
+    def player_handicap(self) -> int:
+        """The level as a player's head start, for ratings: 0 when the game's levels favour a side, whoever plays it
+        (both players play each side, so such a game rates as a plain result)."""
+        axis = self.game_rules.handicap_axis
+        return 0 if axis is not None and axis.favours is not None else self.handicap
+
+    @property
     def is_draw(self) -> bool:
         """True when the game ended without a winner."""
         return self.winner is None

@@ -204,7 +204,7 @@ def _tally(records: Iterable[GameRecord], worths: Mapping[int, float]) -> _Tally
     for record in records:
         if record.black == record.white:
             continue  # self-play says nothing about strength (TrueSkill leaves it unrated too)
-        level = record.handicap
+        level = record.player_handicap
         if level > 0 and level not in worths:
             left_out += 1
             continue

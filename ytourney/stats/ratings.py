@@ -435,10 +435,7 @@ class _Replay:
 
     def _model(self, record: GameRecord) -> LearnedLevelWorth | None:
         """The learned worth of the record's board for a handicap game (None for an even game or when not learning)."""
-        if not self.learned or record.handicap <= 0:
-            return None
-        axis = record.game_rules.handicap_axis
-        if axis is not None and axis.favours is not None:  # a level is a side's, not a player's: a plain result
+        if not self.learned or record.player_handicap <= 0:
             return None
         if record.board not in self.boards:  # one beta per level to start with, the players' prior deviation
             self.boards[record.board] = LearnedLevelWorth(self.settings.beta, self.settings.sigma)

@@ -52,6 +52,11 @@ class Knowledge:
     avoid_pass = False
     """True in games with passes: a playout passes only when nothing else is legal (else random play ends at once)."""
 
+    def for_search(self) -> Knowledge:
+        """The knowledge one bot's search of one game uses: this shared one, or a copy of its own in a game whose
+        knowledge keeps state between moves (so nothing a bot learned reaches another bot or its next game)."""
+        return self
+
     def search_actions(self, kernel: Kernel) -> list[int]:
         """The actions a tree node expands: a subset of the legal actions that keeps every good one (with a
         `breadth`, the best that many by `one_ply_values`: a selective search, whose proofs hold within it)."""

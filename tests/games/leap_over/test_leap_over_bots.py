@@ -222,3 +222,39 @@ def test_while_stones_are_at_home_mcts_weighs_only_the_chains_that_take_one_out_
     assert all(cost[paths[a][-1]] < cost[n("D5")] for a in urgent)
     away = position(["F5", "E5", "G5", "H5", "G6", "H6", "G7", "H7", "I8", "J8"], white)
     assert know.urgent_actions(away.kernel) == []
+
+
+CUT_BLACK = ["I7", "J5", "H7", "L5", "M5", "K6", "J6", "I6", "A8", "I5"]
+CUT_WHITE = ["C9", "E5", "B2", "J3"]
+"""A position whose plan search one move's budget cuts (the next move's finds it): what one search left behind
+shows in the move of any bot that resumed it."""
+
+
+def test_the_cut_position_needs_a_second_moves_search() -> None:
+    t = tables(BOARD)
+    masks = position(CUT_BLACK, CUT_WHITE).kernel.masks
+    planner = Planner(t, masks[1], masks[2], 1)
+    assert planner.plan() is None and not planner.exhausted
+    assert planner.plan() is not None
+
+
+def first_black_move(bot: MctsBot) -> tuple[int, ...]:
+    """`bot`'s move, in a new game, on the cut position after a White pass (ply 1)."""
+    bot.new_game(BOARD, GAME.parse_rules(None), Color.BLACK)
+    state = position(CUT_BLACK, CUT_WHITE, Color.WHITE)
+    state.play(state.legal_moves()[0])
+    assert state.to_move is Color.BLACK and state.kernel.plies == 1
+    return bot.move(state, Limit()).path
+
+
+@pytest.mark.parametrize("same_bot", [False, True])
+def test_plans_and_cut_searches_stay_with_one_bot_and_one_game(same_bot: bool) -> None:
+    """What the planner kept for one bot's game (here a search of the cut position, cut at ply 0) reaches neither
+    another bot nor the same bot's next game, even at a later ply: each plays as it would alone."""
+    alone = first_black_move(MctsBot(seed=4, playouts=30))
+    earlier = MctsBot(seed=4, playouts=30)
+    earlier.new_game(BOARD, GAME.parse_rules(None), Color.BLACK)
+    earlier.move(position(CUT_BLACK, CUT_WHITE), Limit())
+    if same_bot:
+        earlier.reset(4)
+    assert first_black_move(earlier if same_bot else MctsBot(seed=4, playouts=30)) == alone

@@ -146,7 +146,8 @@ def still_fills(t: Tables, mine: int, theirs: int, colour: int, steps: list[tupl
 
 class PlanMemory:
     """What the planner keeps between moves: the rest of the plan each colour follows (a plan found is kept while it
-    still fills the goal, so a long plan costs one search) and the unfinished searches of recent positions."""
+    still fills the goal, so a long plan costs one search) and the unfinished searches of recent positions. Each
+    bot's search of a game has its own (`LeapOverKnowledge.for_search`)."""
 
     def __init__(self) -> None:
         self.kept: dict[int, tuple[int, list[tuple[int, int]]]] = {}

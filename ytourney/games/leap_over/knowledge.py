@@ -10,6 +10,7 @@ On the C kernel (ckernel.py) each of these runs in the core.
 
 from __future__ import annotations
 
+import copy
 import functools
 import random
 
@@ -21,7 +22,6 @@ from ytourney.games.leap_over.endgame import PlanMemory, assist_action, plan_act
 from ytourney.games.leap_over.kernel import FIRST_FIELD, LeapOverKernel, tables
 
 
-
 class LeapOverKnowledge(Knowledge):
     """The chains worth searching and the race evaluation of Leap Over on one board."""
 
@@ -30,6 +30,12 @@ class LeapOverKnowledge(Knowledge):
     def __init__(self, board: Board) -> None:
         self.board = board
         self.plans = PlanMemory()
+
+    def for_search(self) -> LeapOverKnowledge:
+        """A copy with a plan memory of its own: the endgame plans and cut searches one bot keeps in one game."""
+        own = copy.copy(self)
+        own.plans = PlanMemory()
+        return own
 
     def search_actions(self, kernel: Kernel) -> list[int]:
         """One chain per stone and landing (chains ending on the same node give the same position), the shortest,

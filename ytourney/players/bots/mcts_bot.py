@@ -145,7 +145,7 @@ class MctsBot(BaseBot):
     def _search_for(self, state: State) -> Search:
         """This game's search, made on the first move of a game with the game's knowledge and defaults."""
         if self._search is None:
-            knowledge = state.game.knowledge(state.board, state.rules)
+            knowledge = state.game.knowledge(state.board, state.rules).for_search()
             settings = SearchSettings.from_defaults(knowledge.defaults, **self._given)
             self._search = Search(knowledge, settings, self._rng)
         return self._search

@@ -16,40 +16,38 @@ from ytourney.errors import YTourneyError
 from ytourney.numerals import foreign_digit_problem
 
 
-class AsciiInt(click.IntRange):
+class _AsciiDigits:
+    """The shared part of the ASCII-digit number options: no '[x<=None]' in help, and foreign digits refused."""
+
+    plain_name: str
+    min: Any
+    max: Any
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[call-arg]
+        if self.min is None and self.max is None:
+            self.name = self.plain_name
+
+    def _describe_range(self) -> str:
+        return "" if self.min is None and self.max is None else super()._describe_range()  # type: ignore[misc]
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        problem = foreign_digit_problem(value) if isinstance(value, str) else None
+        if problem:
+            self.fail(f"{value!r}: {problem}", param, ctx)  # type: ignore[attr-defined]
+        return super().convert(value, param, ctx)  # type: ignore[misc]
+
+
+class AsciiInt(_AsciiDigits, click.IntRange):
     """A whole-number option (within optional bounds) written in ASCII digits: click's INT, as int(), takes '١'."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if self.min is None and self.max is None:
-            self.name = "integer"
-
-    def _describe_range(self) -> str:
-        return "" if self.min is None and self.max is None else super()._describe_range()  # no '[x<=None]' in help
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        problem = foreign_digit_problem(value) if isinstance(value, str) else None
-        if problem:
-            self.fail(f"{value!r}: {problem}", param, ctx)
-        return super().convert(value, param, ctx)
+    plain_name = "integer"
 
 
-class AsciiFloat(click.FloatRange):
+class AsciiFloat(_AsciiDigits, click.FloatRange):
     """A number option (within optional bounds) written in ASCII digits: click's FLOAT, as float(), takes '١'."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if self.min is None and self.max is None:
-            self.name = "float"
-
-    def _describe_range(self) -> str:
-        return "" if self.min is None and self.max is None else super()._describe_range()  # no '[x<=None]' in help
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        problem = foreign_digit_problem(value) if isinstance(value, str) else None
-        if problem:
-            self.fail(f"{value!r}: {problem}", param, ctx)
-        return super().convert(value, param, ctx)
+    plain_name = "float"
 
 
 class FiniteFloat(AsciiFloat):

@@ -15,6 +15,7 @@ from ytourney.tournament.config import ScheduleFormat, TournamentConfig
 from ytourney.tournament.knockout import knockout_plan
 from ytourney.tournament.rounds import GameResult, Pairing, RoundPlan
 from ytourney.tournament.schedule import (
+    FaultWatch,
     GameTask,
     Suspensions,
     opening_for,
@@ -42,7 +43,7 @@ def stored_plan(config: TournamentConfig, directory: str | os.PathLike[str]) -> 
     return plan_rounds(config, results_of(stream_records(directory, moves=False)))
 
 
-class RoundScheduler:
+class RoundScheduler(FaultWatch):
     """Hands out the open games of the current round; plans the next one once the current one is stored."""
 
     def __init__(self, config: TournamentConfig, stored: Iterable[GameRecord] = ()) -> None:
@@ -77,16 +78,6 @@ class RoundScheduler:
     def skipped(self) -> int:
         """Planned games that will not be played (the rounds of a Swiss that ended early)."""
         return self.planned - len(self._results) if self.plan.stopped else 0
-
-    @property
-    def faulting(self) -> bool:
-        """True while a player not yet suspended is on a streak of faults."""
-        return self._faults.faulting
-
-    @property
-    def suspensions(self) -> int:
-        """How many players have been suspended so far in this run."""
-        return self._faults.count
 
     def suspended(self) -> dict[str, str]:
         """Suspended players and why (a Swiss's withdrawn ones too, as its stored rounds say)."""

@@ -297,8 +297,24 @@ class Suspensions:
         return setup.lost_by(0 if loser == a else 1, Termination.FORFEIT, f"{loser} {reason}")
 
 
+class FaultWatch:
+    """What a scheduler says of its players' faults, from its `Suspensions`."""
+
+    _faults: Suspensions
+
+    @property
+    def faulting(self) -> bool:
+        """True while a player not yet suspended is on a streak of faults (its next games decide a suspension)."""
+        return self._faults.faulting
+
+    @property
+    def suspensions(self) -> int:
+        """How many players have been suspended so far in this run."""
+        return self._faults.count
+
+
 @dataclass
-class Scheduler:
+class Scheduler(FaultWatch):
     """Hands out the next game (or a forfeit record) from the slots not yet stored, deciding parameters now."""
 
     config: TournamentConfig
@@ -364,16 +380,6 @@ class Scheduler:
     def planned(self) -> int:
         """How many games the tournament plans."""
         return len(self.slots)
-
-    @property
-    def faulting(self) -> bool:
-        """True while a player not yet suspended is on a streak of faults (its next games decide a suspension)."""
-        return self._faults.faulting
-
-    @property
-    def suspensions(self) -> int:
-        """How many players have been suspended so far in this run."""
-        return self._faults.count
 
     def suspended(self) -> dict[str, str]:
         """Suspended players and why."""

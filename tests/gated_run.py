@@ -44,3 +44,10 @@ class Gate:
     def open(self) -> None:
         """Let every held bot, and every later one, play."""
         (self.folder / "open").touch()
+
+    def release(self, process: subprocess.Popen) -> None:
+        """Open the gate and kill the run if it is still going (a test's `finally`: no run outlives its test)."""
+        self.open()
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=30)

@@ -184,9 +184,7 @@ def test_second_concurrent_run_is_refused(tmp_path: Path) -> None:
         assert second.returncode == 1
         assert f"in use by another run (pid {process.pid})" in second.stderr
     finally:
-        gate.open()
-        process.kill()
-        process.wait(timeout=30)
+        gate.release(process)
 
 
 def test_ctrl_c_exits_130_with_the_resume_hint_and_keeps_the_store(tmp_path: Path) -> None:
@@ -202,9 +200,7 @@ def test_ctrl_c_exits_130_with_the_resume_hint_and_keeps_the_store(tmp_path: Pat
         process.send_signal(signal.SIGINT)
         _, stderr = process.communicate(timeout=30)
     finally:
-        gate.open()
-        if process.poll() is None:
-            process.kill()
+        gate.release(process)
     assert process.returncode == 130, stderr
     assert "interrupted by SIGINT" in stderr and "to continue, run the same command again" in stderr
     assert (f"to continue, run the same command again: ytourney run {config} --workers 2 --out {out} "

@@ -80,10 +80,7 @@ def test_ctrl_c_then_sigterm_says_what_ctrl_c_alone_says_and_resume_is_exact(tmp
                 process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=60)
     finally:
-        gate.open()
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        gate.release(process)
     assert process.returncode == 130, stderr
     assert "ytourney: interrupted by SIGINT:" in stderr and "to continue, run the same command again" in stderr
     before = stored(tmp_path / "out")
@@ -101,9 +98,6 @@ def test_a_sigterm_from_outside_still_stops_the_run(tmp_path: Path) -> None:
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=60)
     finally:
-        gate.open()
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        gate.release(process)
     assert process.returncode == 143, stderr
     assert "ytourney: interrupted by SIGTERM:" in stderr

@@ -82,10 +82,7 @@ def test_ctrl_c_ends_a_run_of_long_games_without_waiting_for_them(tmp_path: Path
         _, stderr = process.communicate(timeout=60)
         seconds = time.monotonic() - begin
     finally:
-        gate.open()
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        gate.release(process)
     assert process.returncode == 130, stderr
     assert "interrupted by SIGINT: 0 of 2 games" in stderr and "Traceback" not in stderr
     assert seconds < ABANDON_SECONDS + 3.0 < STOP_SECONDS, seconds
